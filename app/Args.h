@@ -1,0 +1,28 @@
+#pragma once
+// A small "--key value" parser for the subcommands; unknown options are errors, not silently ignored.
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class Args {
+public:
+    /// valued: options that take a value; flags: options that don't.
+    Args(const std::vector<std::string>& argv, const std::set<std::string>& valued, const std::set<std::string>& flags);
+    bool has(const std::string& key) const { return values_.count(key) > 0; }
+    std::string get(const std::string& key, const std::string& fallback = {}) const;
+    long long getInt(const std::string& key, long long fallback) const;
+
+private:
+    std::map<std::string, std::string> values_;
+};
+
+/// "1,2,3" -> {1,2,3}; throws UsageError naming the option and the bad element.
+std::vector<long long> parseIdList(const std::string& option, const std::string& text);

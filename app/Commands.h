@@ -1,0 +1,9 @@
+#pragma once
+// Terminal subcommands. Each returns the process exit code: 0 success, 2 bad arguments or input.
+
+#include <string>
+#include <vector>
+
+int runDump(const std::vector<std::string>& args);
+int runInit(const std::vector<std::string>& args);
+int runGui(int argc, char** argv, const std::vector<std::string>& args);

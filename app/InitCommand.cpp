@@ -1,0 +1,49 @@
+#include "Args.h"
+#include "Commands.h"
+
+#include "core/Errors.h"
+#include "core/Model.h"
+
+#include <iostream>
+
+namespace {
+const char* kInitHelp = R"(usage: attnscope init --config FILE.json --out DIR [--seed N]
+
+Writes a randomly initialised model directory (config.json, vocab.json, model.safetensors) for the
+architecture FILE.json describes. Matrices are Xavier-uniform, as the seed's make_model does, and the
+seed's sinusoidal buffers are included, so the seed's load_state_dict(strict=True) accepts it.
+)";
+} // namespace
+
+int runInit(const std::vector<std::string>& argv) {
+    try {
+        const Args a(argv, {"--config", "--out", "--seed"}, {"--help", "-h"});
+        if (a.has("--help") || a.has("-h")) {
+            std::cout << kInitHelp;
+            return 0;
+        }
+        if (!a.has("--config") || !a.has("--out"))
+            throw UsageError("--config FILE and --out DIR are required");
+        const auto seed = a.getInt("--seed", 0);
+        if (seed < 0)
+            throw UsageError("--seed expects a non-negative number");
+        const auto config = core::ModelConfig::fromFile(a.get("--config"));
+        const auto src = core::Model::defaultVocabulary(config.hasEncoder() ? config.srcVocabSize : 4);
+        const auto tgt = core::Model::defaultVocabulary(config.tgtVocabSize);
+        auto c = config;
+        if (config.hasEncoder() && config.srcVocabSize != config.tgtVocabSize && c.srcVocabFile == c.tgtVocabFile) {
+            c.srcVocabFile = "src_vocab.json";
+            c.tgtVocabFile = "tgt_vocab.json";
+        }
+        const auto model = core::Model::createRandom(c, src, tgt, static_cast<uint64_t>(seed), core::DeviceChoice::Cpu);
+        model->save(a.get("--out"));
+        std::cout << "wrote " << a.get("--out") << "\n";
+        return 0;
+    } catch (const UsageError& e) {
+        std::cerr << "attnscope init: " << e.what() << " (see attnscope init --help)\n";
+        return 2;
+    } catch (const core::Error& e) {
+        std::cerr << "attnscope init: " << e.what() << "\n";
+        return 2;
+    }
+}

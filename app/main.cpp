@@ -1,0 +1,45 @@
+// attnscope: the GUI by default; `dump` and `init` for the terminal.
+
+#include "Commands.h"
+
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+const char* kHelp = R"(attnscope — look inside Transformers
+
+usage: attnscope [--model DIR]          open the window (default: the built-in model)
+       attnscope dump --model DIR ...   write every attention weight of one run as JSON
+       attnscope init --config FILE --out DIR [--seed N]
+                                        write a randomly initialised model directory
+       attnscope --version
+Run `attnscope COMMAND --help` for a command's options.
+)";
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (!args.empty()) {
+        const auto& cmd = args.front();
+        const std::vector<std::string> rest(args.begin() + 1, args.end());
+        if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+            std::cout << kHelp;
+            return 0;
+        }
+        if (cmd == "--version") {
+            std::cout << "attnscope " ATTNSCOPE_VERSION "\n";
+            return 0;
+        }
+        if (cmd == "dump")
+            return runDump(rest);
+        if (cmd == "init")
+            return runInit(rest);
+        if (cmd.rfind("-", 0) != 0) {
+            std::cerr << "attnscope: unknown command '" << cmd << "'\n" << kHelp;
+            return 2;
+        }
+    }
+    return runGui(argc, argv, args);
+}

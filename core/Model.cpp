@@ -1,0 +1,280 @@
+#include "core/Model.h"
+
+#include "core/Errors.h"
+#include "core/ModelImpl.h"
+#include "core/Safetensors.h"
+#include "core/WeightIO.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace core {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+Vocabulary readVocab(const fs::path& dir, const std::string& file, int64_t expected, const char* sizeField) {
+    const auto path = dir / file;
+    if (!fs::exists(path))
+        throw ModelError(dir.string() + ": missing tokenizer file '" + file + "' named in config.json");
+    auto v = Vocabulary::fromFile(path.string());
+    if (v.size() != expected)
+        throw ModelError(path.string() + ": holds " + std::to_string(v.size()) + " tokens but config.json's " +
+                         sizeField + " is " + std::to_string(expected));
+    return v;
+}
+
+void writeTextAtomically(const fs::path& path, const std::string& text) {
+    const auto tmp = path.string() + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) {
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            throw IoError("cannot write " + path.string());
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) {
+        fs::remove(tmp, ec);
+        throw IoError("cannot write " + path.string() + ": " + ec.message());
+    }
+}
+
+void initLikeSeed(nn::TransformerImpl& net) {
+    torch::NoGradGuard noGrad;
+    for (auto& p : net.parameters())
+        if (p.dim() > 1)
+            torch::nn::init::xavier_uniform_(p);
+}
+
+} // namespace
+
+torch::Device resolveDevice(DeviceChoice choice) {
+    if (choice == DeviceChoice::Cpu)
+        return torch::kCPU;
+    if (choice == DeviceChoice::Cuda && !torch::cuda::is_available())
+        throw InputError("--device cuda: this LibTorch build sees no CUDA device");
+    return torch::cuda::is_available() ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+}
+
+AttentionBlock toBlock(const std::vector<torch::Tensor>& perLayer) {
+    AttentionBlock b;
+    if (perLayer.empty())
+        return b;
+    const auto all = torch::cat(perLayer, 0).to(torch::kCPU, torch::kFloat32).contiguous(); // (L, H, q, k)
+    b.resize(static_cast<int>(all.size(0)), static_cast<int>(all.size(1)), static_cast<int>(all.size(2)),
+             static_cast<int>(all.size(3)));
+    std::memcpy(b.data.data(), all.data_ptr<float>(), b.data.size() * sizeof(float));
+    return b;
+}
+
+void Model::Impl::checkIds(const std::vector<int64_t>& ids, int64_t vocab, const char* side) const {
+    if (ids.empty())
+        throw InputError(std::string("the ") + side + " is empty");
+    if (static_cast<int64_t>(ids.size()) > config.maxLen)
+        throw InputError(std::string("the ") + side + " has " + std::to_string(ids.size()) +
+                         " tokens; this model takes at most " + std::to_string(config.maxLen));
+    for (const auto id : ids)
+        if (id < 0 || id >= vocab)
+            throw InputError(std::string("the ") + side + " has token id " + std::to_string(id) +
+                             ", outside the vocabulary 0.." + std::to_string(vocab - 1));
+}
+
+torch::Tensor Model::Impl::toTensor(const std::vector<int64_t>& ids) const {
+    return torch::tensor(ids, torch::kLong).unsqueeze(0).to(device); // (1, T)
+}
+
+Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Model::~Model() = default;
+
+std::shared_ptr<const Model> Model::load(const std::string& dirName, DeviceChoice device) {
+    configureThreads();
+    const fs::path dir(dirName);
+    if (!fs::is_directory(dir))
+        throw ModelError(dirName + ": not a model directory");
+    const auto configPath = dir / "config.json";
+    if (!fs::exists(configPath))
+        throw ModelError(dirName + ": missing config.json");
+    auto impl = std::make_unique<Impl>();
+    impl->config = ModelConfig::fromFile(configPath.string());
+    impl->directory = dirName;
+    const auto& c = impl->config;
+    impl->tgtTokenizer = makeTokenizer(c, readVocab(dir, c.tgtVocabFile, c.tgtVocabSize, "tgt_vocab_size"));
+    if (c.hasEncoder())
+        impl->srcTokenizer = makeTokenizer(c, readVocab(dir, c.srcVocabFile, c.srcVocabSize, "src_vocab_size"));
+    const auto weights = dir / "model.safetensors";
+    if (!fs::exists(weights))
+        throw ModelError(dirName + ": missing model.safetensors");
+    const auto file = SafetensorsFile::open(weights.string());
+    impl->net = nn::Transformer(c);
+    loadWeights(*impl->net, file);
+    impl->device = resolveDevice(device);
+    impl->net->to(impl->device);
+    impl->net->eval();
+    return std::shared_ptr<const Model>(new Model(std::move(impl)));
+}
+
+std::shared_ptr<const Model> Model::createRandom(const ModelConfig& config, Vocabulary src, Vocabulary tgt,
+                                                 uint64_t seed, DeviceChoice device) {
+    configureThreads();
+    config.validate("config");
+    if (tgt.size() != config.tgtVocabSize || (config.hasEncoder() && src.size() != config.srcVocabSize))
+        throw ConfigError("vocabulary sizes disagree with the config");
+    auto impl = std::make_unique<Impl>();
+    impl->config = config;
+    impl->tgtTokenizer = makeTokenizer(config, std::move(tgt));
+    if (config.hasEncoder())
+        impl->srcTokenizer = makeTokenizer(config, std::move(src));
+    torch::manual_seed(seed);
+    impl->net = nn::Transformer(config);
+    initLikeSeed(*impl->net);
+    impl->device = resolveDevice(device);
+    impl->net->to(impl->device);
+    impl->net->eval();
+    return std::shared_ptr<const Model>(new Model(std::move(impl)));
+}
+
+Vocabulary Model::defaultVocabulary(int64_t size) {
+    std::vector<std::string> tokens;
+    for (char ch = ' '; ch <= '~' && static_cast<int64_t>(tokens.size()) + 4 < size; ++ch)
+        tokens.emplace_back(1, ch);
+    while (static_cast<int64_t>(tokens.size()) + 4 < size)
+        tokens.push_back("<extra_" + std::to_string(tokens.size()) + ">");
+    auto v = Vocabulary::fromTokens(tokens);
+    if (v.size() != size)
+        throw ConfigError("a vocabulary needs at least 4 tokens (the specials), asked for " + std::to_string(size));
+    return v;
+}
+
+void Model::save(const std::string& dirName) const {
+    const fs::path dir(dirName);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec)
+        throw IoError("cannot create " + dirName + ": " + ec.message());
+    const auto& c = impl_->config;
+    writeTextAtomically(dir / "config.json", c.toJson());
+    writeTextAtomically(dir / c.tgtVocabFile, impl_->tgtTokenizer->vocab().toJson());
+    if (impl_->srcTokenizer && c.srcVocabFile != c.tgtVocabFile)
+        writeTextAtomically(dir / c.srcVocabFile, impl_->srcTokenizer->vocab().toJson());
+    const auto tensors = tensorsToSave(*impl_->net);
+    std::vector<TensorToWrite> out;
+    for (const auto& [name, t] : tensors)
+        out.push_back({name, t.sizes().vec(), t.data_ptr<float>()});
+    writeSafetensors((dir / "model.safetensors").string(), out, {{"format", "pt"}, {"producer", "attnscope"}});
+}
+
+const ModelConfig& Model::config() const { return impl_->config; }
+const std::string& Model::directory() const { return impl_->directory; }
+std::string Model::deviceName() const { return impl_->device.str(); }
+const Tokenizer& Model::sourceTokenizer() const {
+    return impl_->srcTokenizer ? *impl_->srcTokenizer : *impl_->tgtTokenizer;
+}
+const Tokenizer& Model::targetTokenizer() const { return *impl_->tgtTokenizer; }
+
+namespace {
+Token special(const Vocabulary& v, int64_t id) {
+    Token t;
+    t.id = id;
+    t.text = v.token(id);
+    t.special = true;
+    return t;
+}
+} // namespace
+
+std::vector<Token> Model::sourceTokens(const std::string& text) const {
+    if (!config().hasEncoder())
+        return targetTokens(text);
+    const auto& tok = sourceTokenizer();
+    std::vector<Token> out{special(tok.vocab(), tok.vocab().bos())};
+    for (auto& t : tok.tokenize(text))
+        out.push_back(std::move(t));
+    out.push_back(special(tok.vocab(), tok.vocab().eos()));
+    return out;
+}
+
+std::vector<Token> Model::targetTokens(const std::string& text) const {
+    const auto& tok = targetTokenizer();
+    std::vector<Token> out{special(tok.vocab(), tok.vocab().bos())};
+    for (auto& t : tok.tokenize(text))
+        out.push_back(std::move(t));
+    return out;
+}
+
+std::vector<Token> Model::tokensFromIds(const std::vector<int64_t>& ids, bool source) const {
+    const auto& v = (source ? sourceTokenizer() : targetTokenizer()).vocab();
+    std::vector<Token> out;
+    for (const auto id : ids) {
+        Token t;
+        t.id = id;
+        t.text = v.token(id); // throws InputError for an id outside the vocabulary
+        t.special = v.isSpecial(id);
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+AttentionSnapshot Model::analyze(const std::vector<int64_t>& src, const std::vector<int64_t>& tgt,
+                                 bool capture) const {
+    auto& m = *impl_;
+    const bool enc = m.config.hasEncoder();
+    if (enc)
+        m.checkIds(src, m.config.srcVocabSize, "source");
+    m.checkIds(tgt, m.config.tgtVocabSize, enc ? "target" : "prompt");
+
+    torch::NoGradGuard noGrad;
+    AttentionSnapshot snap;
+    snap.modelName = m.config.name;
+    if (enc)
+        snap.srcTokens = tokensFromIds(src, true);
+    snap.tgtTokens = tokensFromIds(tgt, false);
+    nn::Capture cap;
+    auto* capPtr = capture ? &cap : nullptr;
+
+    torch::Tensor memory, srcMask;
+    auto t0 = std::chrono::steady_clock::now();
+    if (enc) {
+        const auto s = m.toTensor(src); // (1, S)
+        srcMask = nn::sourceMask(s, m.srcPad());
+        memory = m.net->encode(s, srcMask, capPtr); // (1, S, C)
+        snap.encodeMs = msSince(t0);
+    }
+    t0 = std::chrono::steady_clock::now();
+    const auto t = m.toTensor(tgt);                                                        // (1, T)
+    const auto h = m.net->decode(t, memory, srcMask, nn::targetMask(t, m.pad()), 0, nullptr, capPtr); // (1, T, C)
+    const auto logp = m.net->generator->forward(h.narrow(1, h.size(1) - 1, 1))                      // (1, 1, V)
+                          .reshape({-1})
+                          .to(torch::kCPU, torch::kFloat32)
+                          .contiguous();
+    snap.nextTokenLogProbs.assign(logp.data_ptr<float>(), logp.data_ptr<float>() + logp.numel());
+    snap.decodeMs = msSince(t0);
+    snap.encoder = toBlock(cap.encoderSelf);
+    snap.decoder = toBlock(cap.decoderSelf);
+    snap.cross = toBlock(cap.cross);
+    return snap;
+}
+
+std::vector<float> Model::positionalTable(bool source) const {
+    auto& net = *impl_->net;
+    const auto& stack = (source && net.src_embed) ? net.src_embed : net.tgt_embed;
+    auto t = stack->positions->table();
+    if (!t.defined())
+        return {};
+    t = t.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+    return {t.data_ptr<float>(), t.data_ptr<float>() + t.numel()};
+}
+
+} // namespace core

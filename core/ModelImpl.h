@@ -1,0 +1,29 @@
+#pragma once
+// Model's torch side, shared with the other torch translation units of core/ (never with callers).
+
+#include "core/Model.h"
+#include "core/nn/Transformer.h"
+
+namespace core {
+
+struct Model::Impl {
+    ModelConfig config;
+    std::string directory;
+    std::unique_ptr<Tokenizer> srcTokenizer; // null for decoder-only
+    std::unique_ptr<Tokenizer> tgtTokenizer;
+    nn::Transformer net{nullptr};
+    torch::Device device{torch::kCPU};
+
+    /// Throws InputError unless ids are non-empty, fit max_len and lie inside a vocabulary of `vocab`.
+    void checkIds(const std::vector<int64_t>& ids, int64_t vocab, const char* side) const;
+    torch::Tensor toTensor(const std::vector<int64_t>& ids) const; // (1, T) on the model's device
+    int64_t pad() const { return tgtTokenizer->vocab().pad(); }
+    int64_t srcPad() const { return (srcTokenizer ? srcTokenizer : tgtTokenizer)->vocab().pad(); }
+};
+
+/// Copies (1, H, q, k) tensors of every layer into one [L][H][q][k] block on the host.
+AttentionBlock toBlock(const std::vector<torch::Tensor>& perLayer);
+/// Device choice to a torch device; Cuda without CUDA is an InputError.
+torch::Device resolveDevice(DeviceChoice choice);
+
+} // namespace core

@@ -1,0 +1,60 @@
+#pragma once
+// Safetensors (the Hugging Face weight format): 8-byte little-endian header length N, N bytes of JSON
+// {name: {dtype, shape, data_offsets}}, then the raw little-endian data. Read strictly: every length, offset,
+// dtype and shape is checked before any byte of data is used.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace core {
+
+enum class DType { F32, F16, BF16 };
+std::size_t dtypeSize(DType);
+const char* dtypeName(DType);
+
+struct TensorInfo {
+    std::string name;
+    DType dtype = DType::F32;
+    std::vector<int64_t> shape;
+    uint64_t begin = 0; ///< byte offsets into the data section (after the header)
+    uint64_t end = 0;
+    int64_t numel() const;
+};
+
+/// A safetensors file read fully into memory and validated.
+class SafetensorsFile {
+public:
+    /// Throws IoError when the file can't be read, FormatError naming the file (and tensor) when it is malformed.
+    static SafetensorsFile open(const std::string& path);
+    /// The same checks on bytes in memory; displayName stands for the path in messages.
+    static SafetensorsFile fromBytes(std::string bytes, std::string displayName);
+
+    const std::string& path() const { return path_; }
+    const std::vector<TensorInfo>& tensors() const { return tensors_; } ///< sorted by name
+    const TensorInfo* find(const std::string& name) const;              ///< nullptr when absent
+    std::vector<float> toFloat32(const TensorInfo& t) const;
+    void copyFloat32(const TensorInfo& t, float* out) const; ///< out holds t.numel() floats
+    const std::map<std::string, std::string>& metadata() const { return metadata_; }
+
+private:
+    std::string path_;
+    std::string bytes_;
+    std::size_t dataStart_ = 0;
+    std::vector<TensorInfo> tensors_;
+    std::map<std::string, std::string> metadata_;
+};
+
+struct TensorToWrite {
+    std::string name;
+    std::vector<int64_t> shape;
+    const float* data = nullptr; ///< numel(shape) floats, written as F32
+};
+
+/// Writes atomically (temporary file in the same directory, fsync, rename). Throws IoError naming the path and
+/// the reason; no temporary file is left behind.
+void writeSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors,
+                      const std::map<std::string, std::string>& metadata = {});
+
+} // namespace core

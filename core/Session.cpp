@@ -1,0 +1,129 @@
+#include "core/Session.h"
+
+#include "core/Errors.h"
+
+#include <cstring>
+
+namespace core {
+
+Session::Session(std::shared_ptr<const Model> model) : model_(std::move(model)) {}
+Session::~Session() = default;
+
+void Session::analyze(const std::string& text) {
+    if (model_->config().hasEncoder())
+        start(model_->sourceTokens(text), model_->targetTokens(""));
+    else
+        start({}, model_->targetTokens(text));
+}
+
+void Session::analyzeIds(const std::vector<int64_t>& src, const std::vector<int64_t>& tgtPrefix) {
+    const bool enc = model_->config().hasEncoder();
+    auto tgt = tgtPrefix.empty() ? std::vector<int64_t>{model_->targetTokenizer().vocab().bos()} : tgtPrefix;
+    start(enc ? model_->tokensFromIds(src, true) : std::vector<Token>{}, model_->tokensFromIds(enc ? tgt : src, false));
+}
+
+void Session::start(std::vector<Token> src, std::vector<Token> tgtPrefix) {
+    std::vector<int64_t> srcIds;
+    for (const auto& t : src)
+        srcIds.push_back(t.id);
+    if (static_cast<int64_t>(tgtPrefix.size()) > model_->config().maxLen)
+        throw InputError("the text has " + std::to_string(tgtPrefix.size()) + " tokens; this model takes at most " +
+                         std::to_string(model_->config().maxLen));
+    // Build everything first, so a failure leaves the previous run intact.
+    auto decoder = std::make_unique<IncrementalDecoder>(model_, srcIds);
+    std::vector<IncrementalDecoder::Step> steps;
+    for (const auto& t : tgtPrefix)
+        steps.push_back(decoder->push(t.id));
+    decoder_ = std::move(decoder);
+    steps_ = std::move(steps);
+    src_ = std::move(src);
+    tgt_ = std::move(tgtPrefix);
+    initial_ = tgt_.size();
+}
+
+bool Session::finished() const {
+    if (!decoder_)
+        return true;
+    const auto eos = model_->targetTokenizer().vocab().eos();
+    return (tgt_.size() > initial_ && tgt_.back().id == eos) ||
+           static_cast<int64_t>(tgt_.size()) >= model_->config().maxLen;
+}
+
+int64_t Session::step() {
+    if (finished())
+        return -1;
+    const auto token = sampleToken(steps_.back().logProbs, sampling_, static_cast<int64_t>(tgt_.size()));
+    push(token);
+    return token;
+}
+
+void Session::force(int64_t token) {
+    if (!decoder_)
+        throw InputError("nothing to decode: analyze a text first");
+    push(token);
+}
+
+void Session::push(int64_t token) {
+    auto step = decoder_->push(token); // validates the id and the length
+    tgt_.push_back(model_->tokensFromIds({token}, false).front());
+    steps_.push_back(std::move(step));
+}
+
+bool Session::back() {
+    if (tgt_.size() <= initial_)
+        return false;
+    tgt_.pop_back();
+    steps_.pop_back();
+    decoder_->rewind(static_cast<int64_t>(tgt_.size()));
+    return true;
+}
+
+void Session::reset() {
+    while (back()) {
+    }
+}
+
+int64_t Session::decodedCount() const { return static_cast<int64_t>(tgt_.size() - initial_); }
+
+std::string Session::decodedText() const {
+    std::vector<int64_t> ids;
+    for (std::size_t i = initial_; i < tgt_.size(); ++i)
+        ids.push_back(tgt_[i].id);
+    return model_->targetTokenizer().detokenize(ids);
+}
+
+AttentionSnapshot Session::snapshot() const {
+    AttentionSnapshot snap;
+    snap.modelName = model_->config().name;
+    if (!decoder_)
+        return snap;
+    snap.srcTokens = src_;
+    snap.tgtTokens = tgt_;
+    snap.encoder = decoder_->encoderAttention();
+    snap.encodeMs = decoder_->encodeMs();
+    snap.nextTokenLogProbs = steps_.back().logProbs;
+    snap.decodeMs = steps_.back().ms;
+    const auto& first = steps_.front().selfRows;
+    if (first.empty())
+        return snap; // capture was off
+    const int t = static_cast<int>(steps_.size());
+    const int s = static_cast<int>(src_.size());
+    snap.decoder.resize(first.layers, first.heads, t, t);
+    if (!steps_.front().crossRows.empty())
+        snap.cross.resize(first.layers, first.heads, t, s);
+    // Row q of every layer and head comes from the step that fed token q; keys after q stay 0 (causal).
+    for (int q = 0; q < t; ++q) {
+        const auto& st = steps_[static_cast<std::size_t>(q)];
+        for (int l = 0; l < first.layers; ++l)
+            for (int h = 0; h < first.heads; ++h) {
+                std::memcpy(&snap.decoder.data[snap.decoder.index(l, h, q, 0)], st.selfRows.row(l, h, 0),
+                            static_cast<std::size_t>(q + 1) * sizeof(float));
+                if (!snap.cross.empty())
+                    std::memcpy(&snap.cross.data[snap.cross.index(l, h, q, 0)], st.crossRows.row(l, h, 0),
+                                static_cast<std::size_t>(s) * sizeof(float));
+            }
+    }
+    return snap;
+}
+
+} // namespace core

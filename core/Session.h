@@ -1,0 +1,61 @@
+#pragma once
+// The mutable run over an immutable Model: the source, the decoded prefix, the KV cache, the sampling
+// settings and the history of steps, so stepping back is a lookup, not a recompute.
+
+#include "core/AttentionSnapshot.h"
+#include "core/IncrementalDecoder.h"
+#include "core/Model.h"
+#include "core/Sampler.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace core {
+
+class Session {
+public:
+    explicit Session(std::shared_ptr<const Model> model);
+    ~Session();
+
+    /// Starts a run on text: the source of an encoder–decoder (decoding starts from <bos>), or the prompt
+    /// of a decoder-only model. Throws InputError for an empty or too long text.
+    void analyze(const std::string& text);
+    /// Starts a run on ids used exactly as given (no specials added). tgtPrefix may be empty, meaning <bos>.
+    void analyzeIds(const std::vector<int64_t>& src, const std::vector<int64_t>& tgtPrefix);
+
+    /// Decodes one token with the sampling settings; returns it, or -1 when the run has finished.
+    int64_t step();
+    /// Appends a chosen token instead of the sampled one (the decode branches from here).
+    void force(int64_t token);
+    /// Removes the last decoded token; false when back at the start of the run.
+    bool back();
+    /// Back to the state right after analyze().
+    void reset();
+    /// True after <eos> or at max_len.
+    bool finished() const;
+
+    void setSampling(const SamplingSettings& s) { sampling_ = s; }
+    const SamplingSettings& sampling() const { return sampling_; }
+
+    /// The current state: source, target prefix, all captured attention and the next-token distribution.
+    AttentionSnapshot snapshot() const;
+    /// Target tokens decoded after the initial prefix, as text.
+    std::string decodedText() const;
+    int64_t decodedCount() const; ///< tokens added since analyze()
+    const Model& model() const { return *model_; }
+
+private:
+    void start(std::vector<Token> src, std::vector<Token> tgtPrefix);
+    void push(int64_t token);
+
+    std::shared_ptr<const Model> model_;
+    SamplingSettings sampling_;
+    std::unique_ptr<IncrementalDecoder> decoder_;
+    std::vector<Token> src_;
+    std::vector<Token> tgt_;                       // <bos> + prefix + decoded tokens
+    std::vector<IncrementalDecoder::Step> steps_;  // one per target token, same order as tgt_
+    std::size_t initial_ = 0;                      // length of the target prefix given to analyze
+};
+
+} // namespace core

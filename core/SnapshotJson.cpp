@@ -1,0 +1,82 @@
+#include "core/SnapshotJson.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+
+namespace core {
+
+namespace {
+
+void writeFloat(std::ostream& out, float v) {
+    if (!std::isfinite(v)) {
+        out << "null"; // JSON has no infinities
+        return;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+    out << buf;
+}
+
+void writeFloats(std::ostream& out, const float* p, int n) {
+    out << '[';
+    for (int i = 0; i < n; ++i) {
+        if (i)
+            out << ',';
+        writeFloat(out, p[i]);
+    }
+    out << ']';
+}
+
+void writeBlock(std::ostream& out, const AttentionBlock& b) {
+    out << '[';
+    for (int l = 0; l < b.layers; ++l) {
+        out << (l ? ",\n  [" : "\n  [");
+        for (int h = 0; h < b.heads; ++h) {
+            out << (h ? ",\n   [" : "\n   [");
+            for (int q = 0; q < b.queries; ++q) {
+                if (q)
+                    out << ',';
+                writeFloats(out, b.row(l, h, q), b.keys);
+            }
+            out << ']';
+        }
+        out << ']';
+    }
+    out << ']';
+}
+
+std::string tokenTexts(const std::vector<Token>& tokens) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& t : tokens)
+        j.push_back(t.text);
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string str(const std::string& s) {
+    return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+} // namespace
+
+void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const std::string& srcText,
+                       const std::string& tgtText) {
+    out << "{\n\"model\": " << str(snap.modelName) << ",\n\"src_text\": " << str(srcText)
+        << ",\n\"src_tokens\": " << tokenTexts(snap.srcTokens) << ",\n\"tgt_text\": " << str(tgtText)
+        << ",\n\"tgt_tokens\": " << tokenTexts(snap.tgtTokens) << ",\n\"attention\": {";
+    bool first = true;
+    for (auto kind : {AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross}) {
+        const auto& b = snap.block(kind);
+        if (b.empty())
+            continue;
+        out << (first ? "\n" : ",\n") << '"' << toString(kind) << "\": ";
+        writeBlock(out, b);
+        first = false;
+    }
+    out << "},\n\"next_token_logprobs\": ";
+    writeFloats(out, snap.nextTokenLogProbs.data(), static_cast<int>(snap.nextTokenLogProbs.size()));
+    out << "\n}\n";
+}
+
+} // namespace core

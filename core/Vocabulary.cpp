@@ -1,0 +1,100 @@
+#include "core/Vocabulary.h"
+
+#include "core/Errors.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace core {
+
+Vocabulary Vocabulary::fromJson(const std::string& text, const std::string& source) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw FormatError(source + ": not valid JSON: " + e.what());
+    }
+    if (!j.is_object() || j.empty())
+        throw FormatError(source + ": must be a non-empty JSON object of token -> id");
+    Vocabulary v;
+    v.tokens_.assign(j.size(), std::string());
+    std::vector<bool> seen(j.size(), false);
+    for (const auto& [tok, idv] : j.items()) {
+        if (!idv.is_number_integer())
+            throw FormatError(source + ": id of token '" + tok + "' is not an integer");
+        const auto id = idv.get<int64_t>();
+        if (id < 0 || id >= static_cast<int64_t>(j.size()))
+            throw FormatError(source + ": id " + std::to_string(id) + " of token '" + tok +
+                              "' is outside 0.." + std::to_string(j.size() - 1) + " (ids must be contiguous)");
+        if (seen[static_cast<std::size_t>(id)])
+            throw FormatError(source + ": id " + std::to_string(id) + " is used by two tokens ('" +
+                              v.tokens_[static_cast<std::size_t>(id)] + "' and '" + tok + "')");
+        seen[static_cast<std::size_t>(id)] = true;
+        v.tokens_[static_cast<std::size_t>(id)] = tok;
+        v.ids_.emplace(tok, id);
+    }
+    v.indexSpecials(source);
+    return v;
+}
+
+Vocabulary Vocabulary::fromFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw IoError("cannot read " + path);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return fromJson(ss.str(), path);
+}
+
+Vocabulary Vocabulary::fromTokens(const std::vector<std::string>& tokens) {
+    Vocabulary v;
+    auto add = [&v](const std::string& t) {
+        if (v.ids_.count(t))
+            return;
+        v.ids_.emplace(t, static_cast<int64_t>(v.tokens_.size()));
+        v.tokens_.push_back(t);
+    };
+    for (const char* s : {kPad, kBos, kEos, kUnk})
+        add(s);
+    for (const auto& t : tokens)
+        add(t);
+    v.indexSpecials("vocabulary");
+    return v;
+}
+
+void Vocabulary::indexSpecials(const std::string& source) {
+    auto need = [&](const char* name) {
+        const auto id = find(name);
+        if (id < 0)
+            throw FormatError(source + ": the special token '" + std::string(name) + "' is missing");
+        return id;
+    };
+    pad_ = need(kPad);
+    bos_ = need(kBos);
+    eos_ = need(kEos);
+    unk_ = need(kUnk);
+}
+
+std::string Vocabulary::toJson() const {
+    // Written in id order so the file reads naturally; nlohmann's object would sort by token.
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (std::size_t i = 0; i < tokens_.size(); ++i)
+        j[tokens_[i]] = i;
+    return j.dump(1) + "\n";
+}
+
+int64_t Vocabulary::find(const std::string& token) const {
+    const auto it = ids_.find(token);
+    return it == ids_.end() ? -1 : it->second;
+}
+
+const std::string& Vocabulary::token(int64_t id) const {
+    if (id < 0 || id >= size())
+        throw InputError("token id " + std::to_string(id) + " is outside the vocabulary (size " +
+                         std::to_string(size()) + ")");
+    return tokens_[static_cast<std::size_t>(id)];
+}
+
+} // namespace core

@@ -1,0 +1,25 @@
+#include "core/nn/Encoder.h"
+
+#include <torch/torch.h>
+
+namespace core::nn {
+
+EncoderImpl::EncoderImpl(const ModelConfig& c)
+    : layers(register_module("layers", torch::nn::ModuleList())),
+      norm(register_module("norm", LayerNorm(c.dModel, c.layerNorm, c.normEps))) {
+    for (int i = 0; i < c.encoderLayers; ++i)
+        layers->push_back(EncoderLayer(c));
+}
+
+torch::Tensor EncoderImpl::forward(const torch::Tensor& x, const torch::Tensor& mask, Capture* capture) {
+    auto h = x;
+    for (const auto& layer : *layers) {
+        torch::Tensor probs;
+        h = layer->as<EncoderLayerImpl>()->forward(h, mask, capture ? &probs : nullptr); // (B, S, C)
+        if (capture)
+            capture->encoderSelf.push_back(probs); // (B, H, S, S)
+    }
+    return norm(h);
+}
+
+} // namespace core::nn

@@ -1,0 +1,78 @@
+// config.json parsing: defaults, every field, and invalid configs refused with the field named.
+
+#include "core/Errors.h"
+#include "core/ModelConfig.h"
+
+#include <QtTest>
+
+using namespace core;
+
+class TestConfig : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void defaultsAreValid();
+    void roundTrip();
+    void invalid_data();
+    void invalid();
+};
+
+void TestConfig::defaultsAreValid() {
+    ModelConfig c;
+    c.validate();
+    const auto parsed = ModelConfig::fromJson("{}");
+    QCOMPARE(parsed.dModel, c.dModel);
+    QCOMPARE(parsed.heads, c.heads);
+}
+
+void TestConfig::roundTrip() {
+    const auto c = ModelConfig::fromJson(R"({"name": "x", "architecture": "decoder_only", "decoder_layers": 3,
+        "d_model": 48, "heads": 6, "d_ff": 96, "tgt_vocab_size": 99, "max_len": 77, "positional_encoding": "rope",
+        "layer_norm": "standard", "norm_eps": 1e-5, "activation": "gelu_tanh", "tie_output": true,
+        "tokenizer": {"type": "word", "tgt_vocab": "v.json", "lowercase": true}})");
+    QCOMPARE(c.architecture, Architecture::DecoderOnly);
+    QCOMPARE(c.positional, PositionalEncoding::Rope);
+    QCOMPARE(c.layerNorm, LayerNormKind::Standard);
+    QCOMPARE(c.activation, Activation::GeluTanh);
+    QCOMPARE(c.tokenizer, TokenizerKind::Word);
+    QVERIFY(c.lowercase && c.tieOutput);
+    const auto again = ModelConfig::fromJson(c.toJson());
+    QCOMPARE(again.toJson(), c.toJson());
+    QCOMPARE(again.headDim(), 8);
+}
+
+void TestConfig::invalid_data() {
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("fragment");
+    QTest::newRow("not json") << "{" << "not valid JSON";
+    QTest::newRow("not object") << "[1]" << "JSON object";
+    QTest::newRow("unknown field") << R"({"d_modle": 64})" << "unknown field 'd_modle'";
+    QTest::newRow("bad arch") << R"({"architecture": "rnn"})" << "architecture";
+    QTest::newRow("heads divide") << R"({"d_model": 30, "heads": 4})" << "not divisible";
+    QTest::newRow("zero layers") << R"({"encoder_layers": 0})" << "encoder_layers";
+    QTest::newRow("negative d_ff") << R"({"d_ff": -3})" << "d_ff";
+    QTest::newRow("string int") << R"({"heads": "4"})" << "'heads' must be an integer";
+    QTest::newRow("bad pe") << R"({"positional_encoding": "alibi"})" << "positional_encoding";
+    QTest::newRow("bad norm") << R"({"layer_norm": "rms"})" << "layer_norm";
+    QTest::newRow("eps") << R"({"norm_eps": 0})" << "norm_eps";
+    QTest::newRow("share sizes") << R"({"share_embeddings": true, "src_vocab_size": 10, "tgt_vocab_size": 11})"
+                                 << "share_embeddings";
+    QTest::newRow("rope odd") << R"({"positional_encoding": "rope", "d_model": 12, "heads": 4})" << "rope";
+    QTest::newRow("tokenizer path") << R"({"tokenizer": {"src_vocab": "../x.json"}})" << "plain file name";
+    QTest::newRow("tokenizer key") << R"({"tokenizer": {"kind": "char"}})" << "tokenizer.kind";
+}
+
+void TestConfig::invalid() {
+    QFETCH(QString, json);
+    QFETCH(QString, fragment);
+    try {
+        ModelConfig::fromJson(json.toStdString(), "cfg.json");
+        QFAIL("accepted an invalid config");
+    } catch (const Error& e) {
+        const QString msg = QString::fromStdString(e.what());
+        QVERIFY2(msg.startsWith(QStringLiteral("cfg.json")), qPrintable(msg));
+        QVERIFY2(msg.contains(fragment), qPrintable(msg));
+    }
+}
+
+QTEST_APPLESS_MAIN(TestConfig)
+#include "test_config.moc"
