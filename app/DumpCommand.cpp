@@ -80,27 +80,14 @@ int runDump(const std::vector<std::string>& argv) {
         if (a.has("--src")) {
             if (srcText.empty())
                 throw UsageError("--src is empty");
-            if (a.has("--tgt"))
-                session.analyzeIds(
-                    [&] {
-                        std::vector<int64_t> ids;
-                        for (const auto& t : model->sourceTokens(srcText))
-                            ids.push_back(t.id);
-                        return ids;
-                    }(),
-                    [&] {
-                        std::vector<int64_t> ids;
-                        for (const auto& t : model->targetTokens(a.get("--tgt")))
-                            ids.push_back(t.id);
-                        return ids;
-                    }());
-            else if (a.has("--tgt-ids")) {
-                std::vector<int64_t> ids;
+            if (a.has("--tgt-ids")) {
+                std::vector<int64_t> src;
                 for (const auto& t : model->sourceTokens(srcText))
-                    ids.push_back(t.id);
-                session.analyzeIds(ids, toIds(parseIdList("--tgt-ids", a.get("--tgt-ids"))));
-            } else
-                session.analyze(srcText);
+                    src.push_back(t.id);
+                session.analyzeIds(src, toIds(parseIdList("--tgt-ids", a.get("--tgt-ids"))));
+            } else {
+                session.analyze(srcText, a.get("--tgt"));
+            }
         } else {
             const auto src = toIds(parseIdList("--src-ids", a.get("--src-ids")));
             std::vector<int64_t> tgt;

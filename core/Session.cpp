@@ -9,9 +9,11 @@ namespace core {
 Session::Session(std::shared_ptr<const Model> model) : model_(std::move(model)) {}
 Session::~Session() = default;
 
-void Session::analyze(const std::string& text) {
+void Session::analyze(const std::string& text, const std::string& tgtPrefix) {
+    if (text.empty())
+        throw InputError("the text is empty");
     if (model_->config().hasEncoder())
-        start(model_->sourceTokens(text), model_->targetTokens(""));
+        start(model_->sourceTokens(text), model_->targetTokens(tgtPrefix));
     else
         start({}, model_->targetTokens(text));
 }

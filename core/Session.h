@@ -19,8 +19,9 @@ public:
     ~Session();
 
     /// Starts a run on text: the source of an encoder–decoder (decoding starts from <bos>), or the prompt
-    /// of a decoder-only model. Throws InputError for an empty or too long text.
-    void analyze(const std::string& text);
+    /// of a decoder-only model. tgtPrefix (encoder–decoder only) is teacher-forced after <bos>.
+    /// Throws InputError for an empty or too long text; the previous run is kept then.
+    void analyze(const std::string& text, const std::string& tgtPrefix = {});
     /// Starts a run on ids used exactly as given (no specials added). tgtPrefix may be empty, meaning <bos>.
     void analyzeIds(const std::vector<int64_t>& src, const std::vector<int64_t>& tgtPrefix);
 

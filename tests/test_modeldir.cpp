@@ -1,0 +1,115 @@
+// A model directory round-trips, and a broken one is refused with a message naming the file and the tensor.
+
+#include "TestModels.h"
+
+#include "core/Errors.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+class TestModelDir : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init();
+    void roundTrip();
+    void variantsRoundTrip();
+    void broken_data();
+    void broken();
+
+private:
+    QTemporaryDir tmp_;
+    std::string dir_;
+};
+
+void TestModelDir::init() {
+    dir_ = (tmp_.path() + QStringLiteral("/m")).toStdString();
+    fs::remove_all(dir_);
+    randomModel(smallConfig(core::Architecture::EncoderDecoder, core::PositionalEncoding::Sinusoidal), 5)->save(dir_);
+}
+
+void TestModelDir::roundTrip() {
+    const auto a = randomModel(smallConfig(core::Architecture::EncoderDecoder, core::PositionalEncoding::Sinusoidal), 5);
+    const auto b = core::Model::load(dir_, core::DeviceChoice::Cpu);
+    const auto sa = a->analyze({1, 5, 6, 2}, {1, 7});
+    const auto sb = b->analyze({1, 5, 6, 2}, {1, 7});
+    QCOMPARE(sa.nextTokenLogProbs, sb.nextTokenLogProbs);
+    QCOMPARE(sa.cross.data, sb.cross.data);
+    QCOMPARE(b->config().toJson(), a->config().toJson());
+}
+
+void TestModelDir::variantsRoundTrip() {
+    using namespace core;
+    for (auto pos : {PositionalEncoding::Learned, PositionalEncoding::Rope, PositionalEncoding::None})
+        for (auto arch : {Architecture::EncoderDecoder, Architecture::DecoderOnly}) {
+            auto c = smallConfig(arch, pos, LayerNormKind::Standard);
+            c.activation = Activation::GeluTanh;
+            c.tieOutput = true;
+            c.shareEmbeddings = arch == Architecture::EncoderDecoder;
+            const auto a = randomModel(c, 9);
+            const auto d = (tmp_.path() + QStringLiteral("/v")).toStdString();
+            fs::remove_all(d);
+            a->save(d);
+            const auto b = Model::load(d, DeviceChoice::Cpu);
+            QCOMPARE(b->analyze({1, 5, 2}, {1, 6, 7}).nextTokenLogProbs, a->analyze({1, 5, 2}, {1, 6, 7}).nextTokenLogProbs);
+        }
+}
+
+void TestModelDir::broken_data() {
+    QTest::addColumn<QString>("breakage");
+    QTest::addColumn<QString>("fragment");
+    QTest::newRow("no config") << "rm config.json" << "missing config.json";
+    QTest::newRow("no weights") << "rm model.safetensors" << "missing model.safetensors";
+    QTest::newRow("no vocab") << "rm vocab.json" << "missing tokenizer file 'vocab.json'";
+    QTest::newRow("truncated") << "truncate" << "model.safetensors";
+    QTest::newRow("wrong shape") << "d_ff" << "tensor 'encoder.layers.0.feed_forward.w_1.weight' has shape [64, 32] but config.json implies [128, 32]";
+    QTest::newRow("vocab size") << "vocab size" << "tgt_vocab_size";
+    QTest::newRow("missing tensor") << "fewer layers in file" << "missing tensor 'decoder.layers.2.";
+    QTest::newRow("unexpected tensor") << "more layers in file" << "unexpected tensor 'decoder.layers.1.";
+    QTest::newRow("not a dir") << "rm -r" << "not a model directory";
+}
+
+void TestModelDir::broken() {
+    QFETCH(QString, breakage);
+    QFETCH(QString, fragment);
+    const fs::path d(dir_);
+    auto editConfig = [&](const char* key, int value) {
+        std::ifstream in(d / "config.json");
+        auto j = nlohmann::json::parse(in);
+        j[key] = value;
+        std::ofstream(d / "config.json") << j.dump();
+    };
+    if (breakage == QStringLiteral("rm config.json"))
+        fs::remove(d / "config.json");
+    else if (breakage == QStringLiteral("rm model.safetensors"))
+        fs::remove(d / "model.safetensors");
+    else if (breakage == QStringLiteral("rm vocab.json"))
+        fs::remove(d / "vocab.json");
+    else if (breakage == QStringLiteral("truncate"))
+        fs::resize_file(d / "model.safetensors", fs::file_size(d / "model.safetensors") - 100);
+    else if (breakage == QStringLiteral("d_ff"))
+        editConfig("d_ff", 128);
+    else if (breakage == QStringLiteral("vocab size"))
+        editConfig("tgt_vocab_size", 41);
+    else if (breakage == QStringLiteral("fewer layers in file"))
+        editConfig("decoder_layers", 3);
+    else if (breakage == QStringLiteral("more layers in file"))
+        editConfig("decoder_layers", 1);
+    else if (breakage == QStringLiteral("rm -r"))
+        fs::remove_all(d);
+    try {
+        core::Model::load(dir_, core::DeviceChoice::Cpu);
+        QFAIL("a broken model directory was accepted");
+    } catch (const core::Error& e) {
+        const auto msg = QString::fromStdString(e.what());
+        QVERIFY2(msg.contains(fragment), qPrintable(msg));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestModelDir)
+#include "test_modeldir.moc"
