@@ -15,7 +15,8 @@ public:
 class Args {
 public:
     /// valued: options that take a value; flags: options that don't.
-    Args(const std::vector<std::string>& argv, const std::set<std::string>& valued, const std::set<std::string>& flags);
+    Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
+         const std::set<std::string>& flags);
     bool has(const std::string& key) const { return values_.count(key) > 0; }
     std::string get(const std::string& key, const std::string& fallback = {}) const;
     long long getInt(const std::string& key, long long fallback) const;

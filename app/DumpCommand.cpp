@@ -31,7 +31,9 @@ For decoder-only models --src/--src-ids is the prompt and only "decoder" attenti
 Exit status: 0 on success, 2 on bad arguments or input.
 )";
 
-std::vector<int64_t> toIds(const std::vector<long long>& v) { return {v.begin(), v.end()}; }
+std::vector<int64_t> toIds(const std::vector<long long>& v) {
+    return {v.begin(), v.end()};
+}
 
 void writeOut(const std::string& path, const std::string& text) {
     const auto tmp = path + ".tmp";
@@ -54,7 +56,8 @@ void writeOut(const std::string& path, const std::string& text) {
 
 int runDump(const std::vector<std::string>& argv) {
     try {
-        const Args a(argv, {"--model", "--src", "--src-ids", "--tgt", "--tgt-ids", "--greedy", "--out", "--device"},
+        const Args a(argv,
+                     {"--model", "--src", "--src-ids", "--tgt", "--tgt-ids", "--greedy", "--out", "--device"},
                      {"--help", "-h"});
         if (a.has("--help") || a.has("-h")) {
             std::cout << kDumpHelp;

@@ -31,11 +31,13 @@ int runInit(const std::vector<std::string>& argv) {
         const auto src = core::Model::defaultVocabulary(config.hasEncoder() ? config.srcVocabSize : 4);
         const auto tgt = core::Model::defaultVocabulary(config.tgtVocabSize);
         auto c = config;
-        if (config.hasEncoder() && config.srcVocabSize != config.tgtVocabSize && c.srcVocabFile == c.tgtVocabFile) {
+        if (config.hasEncoder() && config.srcVocabSize != config.tgtVocabSize &&
+            c.srcVocabFile == c.tgtVocabFile) {
             c.srcVocabFile = "src_vocab.json";
             c.tgtVocabFile = "tgt_vocab.json";
         }
-        const auto model = core::Model::createRandom(c, src, tgt, static_cast<uint64_t>(seed), core::DeviceChoice::Cpu);
+        const auto model =
+            core::Model::createRandom(c, src, tgt, static_cast<uint64_t>(seed), core::DeviceChoice::Cpu);
         model->save(a.get("--out"));
         std::cout << "wrote " << a.get("--out") << "\n";
         return 0;

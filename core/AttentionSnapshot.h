@@ -23,7 +23,8 @@ struct AttentionBlock {
 
     bool empty() const { return data.empty(); }
     std::size_t index(int layer, int head, int query, int key) const {
-        return ((static_cast<std::size_t>(layer) * static_cast<std::size_t>(heads) + static_cast<std::size_t>(head)) *
+        return ((static_cast<std::size_t>(layer) * static_cast<std::size_t>(heads) +
+                 static_cast<std::size_t>(head)) *
                     static_cast<std::size_t>(queries) +
                 static_cast<std::size_t>(query)) *
                    static_cast<std::size_t>(keys) +
@@ -31,7 +32,9 @@ struct AttentionBlock {
     }
     float at(int layer, int head, int query, int key) const { return data[index(layer, head, query, key)]; }
     /// The `keys` weights of one query row.
-    const float* row(int layer, int head, int query) const { return data.data() + index(layer, head, query, 0); }
+    const float* row(int layer, int head, int query) const {
+        return data.data() + index(layer, head, query, 0);
+    }
     void resize(int l, int h, int q, int k) {
         layers = l;
         heads = h;
@@ -45,14 +48,14 @@ struct AttentionBlock {
 
 struct AttentionSnapshot {
     std::string modelName;
-    std::vector<Token> srcTokens;   ///< empty for decoder-only models
-    std::vector<Token> tgtTokens;   ///< the decoder's input: <bos> and the tokens decoded so far
-    AttentionBlock encoder;         ///< [L][H][S][S]
-    AttentionBlock decoder;         ///< [L][H][T][T], masked: the upper triangle is 0
-    AttentionBlock cross;           ///< [L][H][T][S]
+    std::vector<Token> srcTokens;         ///< empty for decoder-only models
+    std::vector<Token> tgtTokens;         ///< the decoder's input: <bos> and the tokens decoded so far
+    AttentionBlock encoder;               ///< [L][H][S][S]
+    AttentionBlock decoder;               ///< [L][H][T][T], masked: the upper triangle is 0
+    AttentionBlock cross;                 ///< [L][H][T][S]
     std::vector<float> nextTokenLogProbs; ///< log-probabilities of the token after the last target token
-    double encodeMs = 0.0;          ///< wall time of the encoder pass that produced this
-    double decodeMs = 0.0;          ///< wall time of the decoder pass (or step) that produced this
+    double encodeMs = 0.0;                ///< wall time of the encoder pass that produced this
+    double decodeMs = 0.0;                ///< wall time of the decoder pass (or step) that produced this
 
     const AttentionBlock& block(AttentionKind kind) const {
         return kind == AttentionKind::Encoder ? encoder : kind == AttentionKind::Decoder ? decoder : cross;

@@ -20,7 +20,9 @@ std::vector<std::string> splitUtf8(const std::string& text) {
     return out;
 }
 
-std::vector<std::string> CharTokenizer::pieces(const std::string& text) const { return splitUtf8(text); }
+std::vector<std::string> CharTokenizer::pieces(const std::string& text) const {
+    return splitUtf8(text);
+}
 
 std::vector<Token> CharTokenizer::tokenize(const std::string& text) const {
     std::vector<Token> out;

@@ -4,7 +4,8 @@
 
 namespace core {
 
-/// One token per Unicode code point (UTF-8 aware); a byte that is not valid UTF-8 becomes its own unknown token.
+/// One token per Unicode code point (UTF-8 aware); a byte that is not valid UTF-8 becomes its own unknown
+/// token.
 class CharTokenizer : public Tokenizer {
 public:
     explicit CharTokenizer(Vocabulary vocab) : Tokenizer(std::move(vocab)) {}

@@ -35,7 +35,8 @@ IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model, const
     nn::Capture cap;
     impl_->memory = m.net->encode(s, impl_->srcMask, capture ? &cap : nullptr); // (1, S, C)
     impl_->encoder = toBlock(cap.encoderSelf);
-    impl_->encodeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    impl_->encodeMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 IncrementalDecoder::~IncrementalDecoder() = default;
@@ -52,7 +53,8 @@ IncrementalDecoder::Step IncrementalDecoder::push(int64_t token) {
     // A single new query may see every cached key, so no mask is needed for self-attention.
     const auto h = m.net->decode(m.toTensor({token}), impl_->memory, impl_->srcMask, torch::Tensor(), pos,
                                  &impl_->cache, impl_->capture ? &cap : nullptr); // (1, 1, C)
-    const auto logp = m.net->generator->forward(h).reshape({-1}).to(torch::kCPU, torch::kFloat32).contiguous(); // (V)
+    const auto logp =
+        m.net->generator->forward(h).reshape({-1}).to(torch::kCPU, torch::kFloat32).contiguous(); // (V)
     Step step;
     step.logProbs.assign(logp.data_ptr<float>(), logp.data_ptr<float>() + logp.numel());
     step.selfRows = toBlock(cap.decoderSelf);
@@ -61,10 +63,20 @@ IncrementalDecoder::Step IncrementalDecoder::push(int64_t token) {
     return step;
 }
 
-void IncrementalDecoder::rewind(int64_t n) { impl_->cache.truncate(std::max<int64_t>(0, n)); }
-int64_t IncrementalDecoder::length() const { return impl_->cache.length(); }
-const AttentionBlock& IncrementalDecoder::encoderAttention() const { return impl_->encoder; }
-double IncrementalDecoder::encodeMs() const { return impl_->encodeMs; }
-const Model& IncrementalDecoder::model() const { return *impl_->model; }
+void IncrementalDecoder::rewind(int64_t n) {
+    impl_->cache.truncate(std::max<int64_t>(0, n));
+}
+int64_t IncrementalDecoder::length() const {
+    return impl_->cache.length();
+}
+const AttentionBlock& IncrementalDecoder::encoderAttention() const {
+    return impl_->encoder;
+}
+double IncrementalDecoder::encodeMs() const {
+    return impl_->encodeMs;
+}
+const Model& IncrementalDecoder::model() const {
+    return *impl_->model;
+}
 
 } // namespace core

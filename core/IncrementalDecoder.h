@@ -20,12 +20,14 @@ public:
     };
 
     /// Encodes src once (ignored for decoder-only). Throws InputError as Model::analyze does.
-    IncrementalDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src, bool capture = true);
+    IncrementalDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
+                       bool capture = true);
     ~IncrementalDecoder();
     IncrementalDecoder(const IncrementalDecoder&) = delete;
     IncrementalDecoder& operator=(const IncrementalDecoder&) = delete;
 
-    /// Feeds the next target token at position length(). Throws InputError past max_len or outside the vocabulary.
+    /// Feeds the next target token at position length(). Throws InputError past max_len or outside the
+    /// vocabulary.
     Step push(int64_t token);
     /// Forgets every token from position `length` on (stepping back is a rewind, not a recompute).
     void rewind(int64_t length);

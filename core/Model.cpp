@@ -28,8 +28,8 @@ Vocabulary readVocab(const fs::path& dir, const std::string& file, int64_t expec
         throw ModelError(dir.string() + ": missing tokenizer file '" + file + "' named in config.json");
     auto v = Vocabulary::fromFile(path.string());
     if (v.size() != expected)
-        throw ModelError(path.string() + ": holds " + std::to_string(v.size()) + " tokens but config.json's " +
-                         sizeField + " is " + std::to_string(expected));
+        throw ModelError(path.string() + ": holds " + std::to_string(v.size()) +
+                         " tokens but config.json's " + sizeField + " is " + std::to_string(expected));
     return v;
 }
 
@@ -114,7 +114,8 @@ std::shared_ptr<const Model> Model::load(const std::string& dirName, DeviceChoic
     const auto& c = impl->config;
     impl->tgtTokenizer = makeTokenizer(c, readVocab(dir, c.tgtVocabFile, c.tgtVocabSize, "tgt_vocab_size"));
     if (c.hasEncoder())
-        impl->srcTokenizer = makeTokenizer(c, readVocab(dir, c.srcVocabFile, c.srcVocabSize, "src_vocab_size"));
+        impl->srcTokenizer =
+            makeTokenizer(c, readVocab(dir, c.srcVocabFile, c.srcVocabSize, "src_vocab_size"));
     const auto weights = dir / "model.safetensors";
     if (!fs::exists(weights))
         throw ModelError(dirName + ": missing model.safetensors");
@@ -155,7 +156,8 @@ Vocabulary Model::defaultVocabulary(int64_t size) {
         tokens.push_back("<extra_" + std::to_string(tokens.size()) + ">");
     auto v = Vocabulary::fromTokens(tokens);
     if (v.size() != size)
-        throw ConfigError("a vocabulary needs at least 4 tokens (the specials), asked for " + std::to_string(size));
+        throw ConfigError("a vocabulary needs at least 4 tokens (the specials), asked for " +
+                          std::to_string(size));
     return v;
 }
 
@@ -174,16 +176,25 @@ void Model::save(const std::string& dirName) const {
     std::vector<TensorToWrite> out;
     for (const auto& [name, t] : tensors)
         out.push_back({name, t.sizes().vec(), t.data_ptr<float>()});
-    writeSafetensors((dir / "model.safetensors").string(), out, {{"format", "pt"}, {"producer", "attnscope"}});
+    writeSafetensors((dir / "model.safetensors").string(), out,
+                     {{"format", "pt"}, {"producer", "attnscope"}});
 }
 
-const ModelConfig& Model::config() const { return impl_->config; }
-const std::string& Model::directory() const { return impl_->directory; }
-std::string Model::deviceName() const { return impl_->device.str(); }
+const ModelConfig& Model::config() const {
+    return impl_->config;
+}
+const std::string& Model::directory() const {
+    return impl_->directory;
+}
+std::string Model::deviceName() const {
+    return impl_->device.str();
+}
 const Tokenizer& Model::sourceTokenizer() const {
     return impl_->srcTokenizer ? *impl_->srcTokenizer : *impl_->tgtTokenizer;
 }
-const Tokenizer& Model::targetTokenizer() const { return *impl_->tgtTokenizer; }
+const Tokenizer& Model::targetTokenizer() const {
+    return *impl_->tgtTokenizer;
+}
 
 namespace {
 Token special(const Vocabulary& v, int64_t id) {
@@ -253,9 +264,11 @@ AttentionSnapshot Model::analyze(const std::vector<int64_t>& src, const std::vec
         snap.encodeMs = msSince(t0);
     }
     t0 = std::chrono::steady_clock::now();
-    const auto t = m.toTensor(tgt);                                                        // (1, T)
-    const auto h = m.net->decode(t, memory, srcMask, nn::targetMask(t, m.pad()), 0, nullptr, capPtr); // (1, T, C)
-    const auto logp = m.net->generator->forward(h.narrow(1, h.size(1) - 1, 1))                      // (1, 1, V)
+    const auto t = m.toTensor(tgt); // (1, T)
+    const auto h =
+        m.net->decode(t, memory, srcMask, nn::targetMask(t, m.pad()), 0, nullptr, capPtr); // (1, T, C)
+    const auto logp = m.net->generator
+                          ->forward(h.narrow(1, h.size(1) - 1, 1)) // (1, 1, V)
                           .reshape({-1})
                           .to(torch::kCPU, torch::kFloat32)
                           .contiguous();

@@ -16,12 +16,14 @@ namespace core {
 
 class Model {
 public:
-    /// Reads dir/config.json, the vocabulary file(s) and dir/model.safetensors. Throws ModelError, ConfigError,
-    /// FormatError or IoError with a message naming the file (and the tensor) that is wrong.
-    static std::shared_ptr<const Model> load(const std::string& dir, DeviceChoice device = DeviceChoice::Auto);
+    /// Reads dir/config.json, the vocabulary file(s) and dir/model.safetensors. Throws ModelError,
+    /// ConfigError, FormatError or IoError with a message naming the file (and the tensor) that is wrong.
+    static std::shared_ptr<const Model> load(const std::string& dir,
+                                             DeviceChoice device = DeviceChoice::Auto);
     /// Fresh random weights (Xavier-uniform for matrices, as the seed's make_model), for `init` and tests.
-    static std::shared_ptr<const Model> createRandom(const ModelConfig& config, Vocabulary src, Vocabulary tgt,
-                                                     uint64_t seed, DeviceChoice device = DeviceChoice::Auto);
+    static std::shared_ptr<const Model> createRandom(const ModelConfig& config, Vocabulary src,
+                                                     Vocabulary tgt, uint64_t seed,
+                                                     DeviceChoice device = DeviceChoice::Auto);
     /// A vocabulary of `size` tokens for a fresh model: the specials, printable ASCII, then placeholders.
     static Vocabulary defaultVocabulary(int64_t size);
 
@@ -43,7 +45,8 @@ public:
     std::vector<Token> sourceTokens(const std::string& text) const;
     /// Target prefix (or a decoder-only prompt): <bos> tokens.
     std::vector<Token> targetTokens(const std::string& text) const;
-    /// Tokens for ids given as they are (no specials added); throws InputError for an id outside the vocabulary.
+    /// Tokens for ids given as they are (no specials added); throws InputError for an id outside the
+    /// vocabulary.
     std::vector<Token> tokensFromIds(const std::vector<int64_t>& ids, bool source) const;
 
     /// Teacher-forced pass over src (ignored for decoder-only) and tgt, every attention captured when

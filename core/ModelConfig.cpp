@@ -39,7 +39,8 @@ const std::pair<const char*, LayerNormKind> kNorm[] = {{"seed", LayerNormKind::S
                                                        {"standard", LayerNormKind::Standard}};
 const std::pair<const char*, Activation> kAct[] = {
     {"relu", Activation::Relu}, {"gelu", Activation::Gelu}, {"gelu_tanh", Activation::GeluTanh}};
-const std::pair<const char*, TokenizerKind> kTok[] = {{"char", TokenizerKind::Char}, {"word", TokenizerKind::Word}};
+const std::pair<const char*, TokenizerKind> kTok[] = {{"char", TokenizerKind::Char},
+                                                      {"word", TokenizerKind::Word}};
 
 template <typename Enum, std::size_t N>
 const char* enumName(Enum v, const std::pair<const char*, Enum> (&names)[N]) {
@@ -95,11 +96,21 @@ void parseTokenizer(const json& t, ModelConfig& c, const std::string& source) {
 
 } // namespace
 
-const char* toString(Architecture v) { return enumName(v, kArch); }
-const char* toString(PositionalEncoding v) { return enumName(v, kPos); }
-const char* toString(LayerNormKind v) { return enumName(v, kNorm); }
-const char* toString(Activation v) { return enumName(v, kAct); }
-const char* toString(TokenizerKind v) { return enumName(v, kTok); }
+const char* toString(Architecture v) {
+    return enumName(v, kArch);
+}
+const char* toString(PositionalEncoding v) {
+    return enumName(v, kPos);
+}
+const char* toString(LayerNormKind v) {
+    return enumName(v, kNorm);
+}
+const char* toString(Activation v) {
+    return enumName(v, kAct);
+}
+const char* toString(TokenizerKind v) {
+    return enumName(v, kTok);
+}
 
 ModelConfig ModelConfig::fromJson(const std::string& text, const std::string& source) {
     json j;

@@ -5,8 +5,8 @@
 
 namespace core {
 
-/// The sinusoidal table (maxLen × dModel, row-major): PE(pos, 2i) = sin(pos·ω_i), PE(pos, 2i+1) = cos(pos·ω_i),
-/// ω_i = 10000^(−2i/dModel), the same function the seed's PositionalEncoding computes.
+/// The sinusoidal table (maxLen × dModel, row-major): PE(pos, 2i) = sin(pos·ω_i), PE(pos, 2i+1) =
+/// cos(pos·ω_i), ω_i = 10000^(−2i/dModel), the same function the seed's PositionalEncoding computes.
 std::vector<float> sinusoidalPositions(int maxLen, int dModel);
 
 } // namespace core

@@ -20,7 +20,9 @@ DeviceChoice parseDevice(const std::string& name) {
     throw InputError("unknown device '" + name + "'; expected auto, cpu or cuda");
 }
 
-bool cudaAvailable() { return torch::cuda::is_available(); }
+bool cudaAvailable() {
+    return torch::cuda::is_available();
+}
 
 void configureThreads(int threads) {
     if (threads <= 0)
@@ -29,8 +31,12 @@ void configureThreads(int threads) {
         at::set_num_threads(threads);
 }
 
-int threadCount() { return at::get_num_threads(); }
+int threadCount() {
+    return at::get_num_threads();
+}
 
-std::string torchVersion() { return TORCH_VERSION; }
+std::string torchVersion() {
+    return TORCH_VERSION;
+}
 
 } // namespace core

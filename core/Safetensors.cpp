@@ -66,7 +66,8 @@ float bf16ToFloat(uint16_t b) {
     return f;
 }
 
-// nlohmann keeps only the last of repeated keys; a repeated tensor name must be refused, so look while parsing.
+// nlohmann keeps only the last of repeated keys; a repeated tensor name must be refused, so look while
+// parsing.
 std::string findDuplicateKey(const std::string& header) {
     std::string dup;
     std::vector<std::set<std::string>> keys;
@@ -91,8 +92,12 @@ std::string findDuplicateKey(const std::string& header) {
 
 } // namespace
 
-std::size_t dtypeSize(DType d) { return d == DType::F32 ? 4 : 2; }
-const char* dtypeName(DType d) { return d == DType::F32 ? "F32" : d == DType::F16 ? "F16" : "BF16"; }
+std::size_t dtypeSize(DType d) {
+    return d == DType::F32 ? 4 : 2;
+}
+const char* dtypeName(DType d) {
+    return d == DType::F32 ? "F32" : d == DType::F16 ? "F16" : "BF16";
+}
 
 int64_t TensorInfo::numel() const {
     int64_t n = 1;
@@ -130,7 +135,8 @@ SafetensorsFile SafetensorsFile::fromBytes(std::string bytes, std::string displa
     if (n > kMaxHeader)
         fail("header length " + std::to_string(n) + " is absurd (over 100 MB)");
     if (n > size - 8)
-        fail("header length " + std::to_string(n) + " runs past the end of the file (size " + std::to_string(size) + ")");
+        fail("header length " + std::to_string(n) + " runs past the end of the file (size " +
+             std::to_string(size) + ")");
     const std::string header = f.bytes_.substr(8, n);
     f.dataStart_ = 8 + n;
     const uint64_t dataSize = size - 8 - n;
@@ -181,7 +187,8 @@ SafetensorsFile SafetensorsFile::fromBytes(std::string bytes, std::string displa
         uint64_t numel = 1;
         for (const auto& d : e["shape"]) {
             if (!d.is_number_integer() || d.get<int64_t>() < 0)
-                failT(name, "shape " + e["shape"].dump() + " has a dimension that is not a non-negative integer");
+                failT(name,
+                      "shape " + e["shape"].dump() + " has a dimension that is not a non-negative integer");
             const auto dim = d.get<uint64_t>();
             if (dim != 0 && numel > (std::numeric_limits<uint64_t>::max() / 8) / dim)
                 failT(name, "shape " + e["shape"].dump() + " overflows");
@@ -189,21 +196,22 @@ SafetensorsFile SafetensorsFile::fromBytes(std::string bytes, std::string displa
             t.shape.push_back(static_cast<int64_t>(dim));
         }
         const auto& off = e["data_offsets"];
-        if (!off.is_array() || off.size() != 2 || !off[0].is_number_integer() || !off[1].is_number_integer() ||
-            off[0].get<int64_t>() < 0 || off[1].get<int64_t>() < 0)
+        if (!off.is_array() || off.size() != 2 || !off[0].is_number_integer() ||
+            !off[1].is_number_integer() || off[0].get<int64_t>() < 0 || off[1].get<int64_t>() < 0)
             failT(name, "data_offsets must be two non-negative integers, got " + off.dump());
         t.begin = off[0].get<uint64_t>();
         t.end = off[1].get<uint64_t>();
         if (t.begin > t.end)
-            failT(name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) + "] begin after they end");
+            failT(name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
+                            "] begin after they end");
         if (t.end > dataSize)
             failT(name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
                             "] are out of range: the data section is " + std::to_string(dataSize) + " bytes");
         const uint64_t need = numel * dtypeSize(t.dtype);
         if (t.end - t.begin != need)
-            failT(name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) + "] hold " +
-                            std::to_string(t.end - t.begin) + " bytes but " + dt + " shape " + shapeText(t.shape) +
-                            " needs " + std::to_string(need));
+            failT(name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
+                            "] hold " + std::to_string(t.end - t.begin) + " bytes but " + dt + " shape " +
+                            shapeText(t.shape) + " needs " + std::to_string(need));
         f.tensors_.push_back(std::move(t));
     }
 
@@ -211,9 +219,8 @@ SafetensorsFile SafetensorsFile::fromBytes(std::string bytes, std::string displa
     std::vector<const TensorInfo*> byOffset;
     for (const auto& t : f.tensors_)
         byOffset.push_back(&t);
-    std::sort(byOffset.begin(), byOffset.end(), [](auto* a, auto* b) {
-        return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
-    });
+    std::sort(byOffset.begin(), byOffset.end(),
+              [](auto* a, auto* b) { return a->begin != b->begin ? a->begin < b->begin : a->end < b->end; });
     uint64_t covered = 0;
     const TensorInfo* prev = nullptr;
     for (const auto* t : byOffset) {
@@ -228,8 +235,10 @@ SafetensorsFile SafetensorsFile::fromBytes(std::string bytes, std::string displa
         prev = t;
     }
     if (covered != dataSize)
-        fail("data section has " + std::to_string(dataSize - covered) + " trailing bytes that belong to no tensor");
-    std::sort(f.tensors_.begin(), f.tensors_.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+        fail("data section has " + std::to_string(dataSize - covered) +
+             " trailing bytes that belong to no tensor");
+    std::sort(f.tensors_.begin(), f.tensors_.end(),
+              [](const auto& a, const auto& b) { return a.name < b.name; });
     return f;
 }
 

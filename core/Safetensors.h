@@ -26,7 +26,8 @@ struct TensorInfo {
 /// A safetensors file read fully into memory and validated.
 class SafetensorsFile {
 public:
-    /// Throws IoError when the file can't be read, FormatError naming the file (and tensor) when it is malformed.
+    /// Throws IoError when the file can't be read, FormatError naming the file (and tensor) when it is
+    /// malformed.
     static SafetensorsFile open(const std::string& path);
     /// The same checks on bytes in memory; displayName stands for the path in messages.
     static SafetensorsFile fromBytes(std::string bytes, std::string displayName);
@@ -52,8 +53,8 @@ struct TensorToWrite {
     const float* data = nullptr; ///< numel(shape) floats, written as F32
 };
 
-/// Writes atomically (temporary file in the same directory, fsync, rename). Throws IoError naming the path and
-/// the reason; no temporary file is left behind.
+/// Writes atomically (temporary file in the same directory, fsync, rename). Throws IoError naming the path
+/// and the reason; no temporary file is left behind.
 void writeSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors,
                       const std::map<std::string, std::string>& metadata = {});
 

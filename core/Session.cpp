@@ -21,7 +21,8 @@ void Session::analyze(const std::string& text, const std::string& tgtPrefix) {
 void Session::analyzeIds(const std::vector<int64_t>& src, const std::vector<int64_t>& tgtPrefix) {
     const bool enc = model_->config().hasEncoder();
     auto tgt = tgtPrefix.empty() ? std::vector<int64_t>{model_->targetTokenizer().vocab().bos()} : tgtPrefix;
-    start(enc ? model_->tokensFromIds(src, true) : std::vector<Token>{}, model_->tokensFromIds(enc ? tgt : src, false));
+    start(enc ? model_->tokensFromIds(src, true) : std::vector<Token>{},
+          model_->tokensFromIds(enc ? tgt : src, false));
 }
 
 void Session::start(std::vector<Token> src, std::vector<Token> tgtPrefix) {
@@ -29,8 +30,8 @@ void Session::start(std::vector<Token> src, std::vector<Token> tgtPrefix) {
     for (const auto& t : src)
         srcIds.push_back(t.id);
     if (static_cast<int64_t>(tgtPrefix.size()) > model_->config().maxLen)
-        throw InputError("the text has " + std::to_string(tgtPrefix.size()) + " tokens; this model takes at most " +
-                         std::to_string(model_->config().maxLen));
+        throw InputError("the text has " + std::to_string(tgtPrefix.size()) +
+                         " tokens; this model takes at most " + std::to_string(model_->config().maxLen));
     // Build everything first, so a failure leaves the previous run intact.
     auto decoder = std::make_unique<IncrementalDecoder>(model_, srcIds);
     std::vector<IncrementalDecoder::Step> steps;
@@ -85,7 +86,9 @@ void Session::reset() {
     }
 }
 
-int64_t Session::decodedCount() const { return static_cast<int64_t>(tgt_.size() - initial_); }
+int64_t Session::decodedCount() const {
+    return static_cast<int64_t>(tgt_.size() - initial_);
+}
 
 std::string Session::decodedText() const {
     std::vector<int64_t> ids;

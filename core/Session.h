@@ -54,9 +54,9 @@ private:
     SamplingSettings sampling_;
     std::unique_ptr<IncrementalDecoder> decoder_;
     std::vector<Token> src_;
-    std::vector<Token> tgt_;                       // <bos> + prefix + decoded tokens
-    std::vector<IncrementalDecoder::Step> steps_;  // one per target token, same order as tgt_
-    std::size_t initial_ = 0;                      // length of the target prefix given to analyze
+    std::vector<Token> tgt_;                      // <bos> + prefix + decoded tokens
+    std::vector<IncrementalDecoder::Step> steps_; // one per target token, same order as tgt_
+    std::size_t initial_ = 0;                     // length of the target prefix given to analyze
 };
 
 } // namespace core

@@ -8,7 +8,8 @@
 
 namespace core {
 
-/// {"model", "src_text", "src_tokens", "tgt_text", "tgt_tokens", "attention": {"encoder", "decoder", "cross"},
+/// {"model", "src_text", "src_tokens", "tgt_text", "tgt_tokens", "attention": {"encoder", "decoder",
+/// "cross"},
 ///  "next_token_logprobs"}; floats with 9 significant digits (exact for float32); absent kinds are left out.
 void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const std::string& srcText,
                        const std::string& tgtText);

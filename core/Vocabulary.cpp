@@ -27,7 +27,8 @@ Vocabulary Vocabulary::fromJson(const std::string& text, const std::string& sour
         const auto id = idv.get<int64_t>();
         if (id < 0 || id >= static_cast<int64_t>(j.size()))
             throw FormatError(source + ": id " + std::to_string(id) + " of token '" + tok +
-                              "' is outside 0.." + std::to_string(j.size() - 1) + " (ids must be contiguous)");
+                              "' is outside 0.." + std::to_string(j.size() - 1) +
+                              " (ids must be contiguous)");
         if (seen[static_cast<std::size_t>(id)])
             throw FormatError(source + ": id " + std::to_string(id) + " is used by two tokens ('" +
                               v.tokens_[static_cast<std::size_t>(id)] + "' and '" + tok + "')");

@@ -63,8 +63,9 @@ void loadWeights(nn::TransformerImpl& net, const SafetensorsFile& file) {
         const auto c = net.config().dModel;
         const auto& s = info->shape;
         if (s.size() != 3 || s[0] != 1 || s[2] != c || s[1] < net.config().maxLen)
-            throw ModelError(path + ": tensor '" + name + "' has shape " + shapeText(s) + " but config.json implies [1, " +
-                             "≥" + std::to_string(net.config().maxLen) + ", " + std::to_string(c) + "]");
+            throw ModelError(path + ": tensor '" + name + "' has shape " + shapeText(s) +
+                             " but config.json implies [1, " + "≥" + std::to_string(net.config().maxLen) +
+                             ", " + std::to_string(c) + "]");
         table->setSinusoidal(readTensor(file, *info).to(table->pe.device()));
         used.insert(name);
     }

@@ -6,15 +6,21 @@ namespace core {
 
 namespace {
 
-bool isSpace(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-bool isWordChar(unsigned char c) { return c >= 0x80 || std::isalnum(c) != 0; }
+bool isSpace(unsigned char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+bool isWordChar(unsigned char c) {
+    return c >= 0x80 || std::isalnum(c) != 0;
+}
 
 // No space is put before these when joining words back into text.
 bool attachesLeft(const std::string& t) {
     return t == "." || t == "," || t == "!" || t == "?" || t == ";" || t == ":" || t == ")" || t == "]" ||
            t == "}" || t == "%";
 }
-bool attachesRight(const std::string& t) { return t == "(" || t == "[" || t == "{"; }
+bool attachesRight(const std::string& t) {
+    return t == "(" || t == "[" || t == "{";
+}
 
 } // namespace
 

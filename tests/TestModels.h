@@ -27,5 +27,6 @@ inline core::ModelConfig smallConfig(core::Architecture arch, core::PositionalEn
 
 inline std::shared_ptr<const core::Model> randomModel(const core::ModelConfig& c, uint64_t seed = 1) {
     return core::Model::createRandom(c, core::Model::defaultVocabulary(c.srcVocabSize),
-                                     core::Model::defaultVocabulary(c.tgtVocabSize), seed, core::DeviceChoice::Cpu);
+                                     core::Model::defaultVocabulary(c.tgtVocabSize), seed,
+                                     core::DeviceChoice::Cpu);
 }

@@ -42,17 +42,19 @@ void TestCli::initTestCase() {
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(text);
     };
-    write(QStringLiteral("ed.json"),
-          R"({"name": "ed", "d_model": 32, "heads": 4, "d_ff": 64, "src_vocab_size": 120, "tgt_vocab_size": 110})");
+    write(
+        QStringLiteral("ed.json"),
+        R"({"name": "ed", "d_model": 32, "heads": 4, "d_ff": 64, "src_vocab_size": 120, "tgt_vocab_size": 110})");
     write(QStringLiteral("lm.json"), R"({"name": "lm", "architecture": "decoder_only", "decoder_layers": 3,
         "d_model": 32, "heads": 2, "d_ff": 64, "tgt_vocab_size": 60, "positional_encoding": "learned"})");
     model_ = tmp_.filePath(QStringLiteral("ed"));
     lm_ = tmp_.filePath(QStringLiteral("lm"));
-    QCOMPARE(run({QStringLiteral("init"), QStringLiteral("--config"), tmp_.filePath(QStringLiteral("ed.json")),
-                  QStringLiteral("--out"), model_, QStringLiteral("--seed"), QStringLiteral("4")}),
-             0);
-    QCOMPARE(run({QStringLiteral("init"), QStringLiteral("--config"), tmp_.filePath(QStringLiteral("lm.json")),
-                  QStringLiteral("--out"), lm_}),
+    QCOMPARE(
+        run({QStringLiteral("init"), QStringLiteral("--config"), tmp_.filePath(QStringLiteral("ed.json")),
+             QStringLiteral("--out"), model_, QStringLiteral("--seed"), QStringLiteral("4")}),
+        0);
+    QCOMPARE(run({QStringLiteral("init"), QStringLiteral("--config"),
+                  tmp_.filePath(QStringLiteral("lm.json")), QStringLiteral("--out"), lm_}),
              0);
     QVERIFY(QFileInfo::exists(model_ + QStringLiteral("/src_vocab.json"))); // sizes differ: one file per side
 }
@@ -67,10 +69,10 @@ void TestCli::dumpText() {
     QCOMPARE(j["model"].get<std::string>(), std::string("ed"));
     QCOMPARE(j["src_tokens"], json::array({"<bos>", "a", "b", "c", "<eos>"}));
     QCOMPARE(j["tgt_tokens"], json::array({"<bos>", "x", "y"}));
-    QCOMPARE(j["attention"]["encoder"].size(), std::size_t(2));      // L
-    QCOMPARE(j["attention"]["encoder"][0].size(), std::size_t(4));   // H
-    QCOMPARE(j["attention"]["encoder"][0][0].size(), std::size_t(5)); // S
-    QCOMPARE(j["attention"]["decoder"][1][3].size(), std::size_t(3)); // T
+    QCOMPARE(j["attention"]["encoder"].size(), std::size_t(2));        // L
+    QCOMPARE(j["attention"]["encoder"][0].size(), std::size_t(4));     // H
+    QCOMPARE(j["attention"]["encoder"][0][0].size(), std::size_t(5));  // S
+    QCOMPARE(j["attention"]["decoder"][1][3].size(), std::size_t(3));  // T
     QCOMPARE(j["attention"]["cross"][0][0][2].size(), std::size_t(5)); // S keys
     QCOMPARE(j["next_token_logprobs"].size(), std::size_t(110));
 }
@@ -78,8 +80,8 @@ void TestCli::dumpText() {
 void TestCli::dumpIdsAndGreedy() {
     const auto file = tmp_.filePath(QStringLiteral("out.json"));
     QCOMPARE(run({QStringLiteral("dump"), QStringLiteral("--model"), model_, QStringLiteral("--src-ids"),
-                  QStringLiteral("5,6,7"), QStringLiteral("--greedy"), QStringLiteral("4"), QStringLiteral("--out"),
-                  file}),
+                  QStringLiteral("5,6,7"), QStringLiteral("--greedy"), QStringLiteral("4"),
+                  QStringLiteral("--out"), file}),
              0);
     QFile f(file);
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -108,24 +110,28 @@ void TestCli::badArguments_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("fragment");
     const auto m = QStringLiteral("--model");
-    QTest::newRow("no model") << QStringList{QStringLiteral("dump"), QStringLiteral("--src"), QStringLiteral("a")}
+    QTest::newRow("no model") << QStringList{QStringLiteral("dump"), QStringLiteral("--src"),
+                                             QStringLiteral("a")}
                               << "--model DIR is required";
     QTest::newRow("no src") << QStringList{QStringLiteral("dump"), m, QStringLiteral("MODEL")} << "--src";
-    QTest::newRow("empty src") << QStringList{QStringLiteral("dump"), m, QStringLiteral("MODEL"), QStringLiteral("--src"), QString()}
+    QTest::newRow("empty src") << QStringList{QStringLiteral("dump"), m, QStringLiteral("MODEL"),
+                                              QStringLiteral("--src"), QString()}
                                << "--src is empty";
-    QTest::newRow("bad id") << QStringList{QStringLiteral("dump"), m, QStringLiteral("MODEL"), QStringLiteral("--src-ids"),
-                                           QStringLiteral("1,x")}
+    QTest::newRow("bad id") << QStringList{QStringLiteral("dump"), m, QStringLiteral("MODEL"),
+                                           QStringLiteral("--src-ids"), QStringLiteral("1,x")}
                             << "'x' is not a token id";
-    QTest::newRow("id range") << QStringList{QStringLiteral("dump"), m, QStringLiteral("MODEL"), QStringLiteral("--src-ids"),
-                                             QStringLiteral("1,999")}
+    QTest::newRow("id range") << QStringList{QStringLiteral("dump"), m, QStringLiteral("MODEL"),
+                                             QStringLiteral("--src-ids"), QStringLiteral("1,999")}
                               << "token id 999";
     QTest::newRow("unknown option") << QStringList{QStringLiteral("dump"), QStringLiteral("--frobnicate")}
                                     << "unknown argument '--frobnicate'";
     QTest::newRow("bad model") << QStringList{QStringLiteral("dump"), m, QStringLiteral("/nonexistent"),
                                               QStringLiteral("--src"), QStringLiteral("a")}
                                << "not a model directory";
-    QTest::newRow("bad device") << QStringList{QStringLiteral("dump"), m, QStringLiteral("MODEL"), QStringLiteral("--src"),
-                                               QStringLiteral("a"), QStringLiteral("--device"), QStringLiteral("tpu")}
+    QTest::newRow("bad device") << QStringList{QStringLiteral("dump"),  m,
+                                               QStringLiteral("MODEL"), QStringLiteral("--src"),
+                                               QStringLiteral("a"),     QStringLiteral("--device"),
+                                               QStringLiteral("tpu")}
                                 << "unknown device 'tpu'";
     QTest::newRow("unknown command") << QStringList{QStringLiteral("frob")} << "unknown command";
 }

@@ -43,22 +43,37 @@ void TestConfig::roundTrip() {
 void TestConfig::invalid_data() {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("fragment");
-    QTest::newRow("not json") << "{" << "not valid JSON";
-    QTest::newRow("not object") << "[1]" << "JSON object";
-    QTest::newRow("unknown field") << R"({"d_modle": 64})" << "unknown field 'd_modle'";
-    QTest::newRow("bad arch") << R"({"architecture": "rnn"})" << "architecture";
-    QTest::newRow("heads divide") << R"({"d_model": 30, "heads": 4})" << "not divisible";
-    QTest::newRow("zero layers") << R"({"encoder_layers": 0})" << "encoder_layers";
-    QTest::newRow("negative d_ff") << R"({"d_ff": -3})" << "d_ff";
-    QTest::newRow("string int") << R"({"heads": "4"})" << "'heads' must be an integer";
-    QTest::newRow("bad pe") << R"({"positional_encoding": "alibi"})" << "positional_encoding";
-    QTest::newRow("bad norm") << R"({"layer_norm": "rms"})" << "layer_norm";
-    QTest::newRow("eps") << R"({"norm_eps": 0})" << "norm_eps";
-    QTest::newRow("share sizes") << R"({"share_embeddings": true, "src_vocab_size": 10, "tgt_vocab_size": 11})"
-                                 << "share_embeddings";
-    QTest::newRow("rope odd") << R"({"positional_encoding": "rope", "d_model": 12, "heads": 4})" << "rope";
-    QTest::newRow("tokenizer path") << R"({"tokenizer": {"src_vocab": "../x.json"}})" << "plain file name";
-    QTest::newRow("tokenizer key") << R"({"tokenizer": {"kind": "char"}})" << "tokenizer.kind";
+    QTest::newRow("not json") << "{"
+                              << "not valid JSON";
+    QTest::newRow("not object") << "[1]"
+                                << "JSON object";
+    QTest::newRow("unknown field") << R"({"d_modle": 64})"
+                                   << "unknown field 'd_modle'";
+    QTest::newRow("bad arch") << R"({"architecture": "rnn"})"
+                              << "architecture";
+    QTest::newRow("heads divide") << R"({"d_model": 30, "heads": 4})"
+                                  << "not divisible";
+    QTest::newRow("zero layers") << R"({"encoder_layers": 0})"
+                                 << "encoder_layers";
+    QTest::newRow("negative d_ff") << R"({"d_ff": -3})"
+                                   << "d_ff";
+    QTest::newRow("string int") << R"({"heads": "4"})"
+                                << "'heads' must be an integer";
+    QTest::newRow("bad pe") << R"({"positional_encoding": "alibi"})"
+                            << "positional_encoding";
+    QTest::newRow("bad norm") << R"({"layer_norm": "rms"})"
+                              << "layer_norm";
+    QTest::newRow("eps") << R"({"norm_eps": 0})"
+                         << "norm_eps";
+    QTest::newRow("share sizes")
+        << R"({"share_embeddings": true, "src_vocab_size": 10, "tgt_vocab_size": 11})"
+        << "share_embeddings";
+    QTest::newRow("rope odd") << R"({"positional_encoding": "rope", "d_model": 12, "heads": 4})"
+                              << "rope";
+    QTest::newRow("tokenizer path") << R"({"tokenizer": {"src_vocab": "../x.json"}})"
+                                    << "plain file name";
+    QTest::newRow("tokenizer key") << R"({"tokenizer": {"kind": "char"}})"
+                                   << "tokenizer.kind";
 }
 
 void TestConfig::invalid() {

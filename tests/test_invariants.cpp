@@ -24,10 +24,11 @@ void TestInvariants::rows_data() {
     QTest::addColumn<PositionalEncoding>("pos");
     QTest::addColumn<LayerNormKind>("norm");
     for (auto arch : {Architecture::EncoderDecoder, Architecture::DecoderOnly})
-        for (auto pos : {PositionalEncoding::Sinusoidal, PositionalEncoding::Learned, PositionalEncoding::Rope,
-                         PositionalEncoding::None})
+        for (auto pos : {PositionalEncoding::Sinusoidal, PositionalEncoding::Learned,
+                         PositionalEncoding::Rope, PositionalEncoding::None})
             for (auto norm : {LayerNormKind::Seed, LayerNormKind::Standard})
-                QTest::newRow(qPrintable(QStringLiteral("%1/%2/%3").arg(toString(arch), toString(pos), toString(norm))))
+                QTest::newRow(
+                    qPrintable(QStringLiteral("%1/%2/%3").arg(toString(arch), toString(pos), toString(norm))))
                     << arch << pos << norm;
 }
 
@@ -56,7 +57,8 @@ void TestInvariants::rows() {
                         sum += w;
                         if (kind == AttentionKind::Decoder && k > q)
                             QCOMPARE(w, 0.0f); // causal: exactly zero, not merely small
-                        if (kind != AttentionKind::Decoder && arch == Architecture::EncoderDecoder && src[size_t(k)] == 0)
+                        if (kind != AttentionKind::Decoder && arch == Architecture::EncoderDecoder &&
+                            src[size_t(k)] == 0)
                             QCOMPARE(w, 0.0f); // padded source keys
                     }
                     worst = std::max(worst, std::abs(sum - 1.0));

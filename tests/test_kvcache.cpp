@@ -25,8 +25,10 @@ void TestKvCache::stepEqualsRecompute_data() {
     QTest::addColumn<Architecture>("arch");
     QTest::addColumn<PositionalEncoding>("pos");
     for (auto arch : {Architecture::EncoderDecoder, Architecture::DecoderOnly})
-        for (auto pos : {PositionalEncoding::Sinusoidal, PositionalEncoding::Learned, PositionalEncoding::Rope})
-            QTest::newRow(qPrintable(QStringLiteral("%1/%2").arg(toString(arch), toString(pos)))) << arch << pos;
+        for (auto pos :
+             {PositionalEncoding::Sinusoidal, PositionalEncoding::Learned, PositionalEncoding::Rope})
+            QTest::newRow(qPrintable(QStringLiteral("%1/%2").arg(toString(arch), toString(pos))))
+                << arch << pos;
 }
 
 void TestKvCache::stepEqualsRecompute() {
@@ -49,9 +51,11 @@ void TestKvCache::stepEqualsRecompute() {
         for (int l = 0; l < full.decoder.layers; ++l)
             for (int h = 0; h < full.decoder.heads; ++h) {
                 for (int k = 0; k <= q; ++k)
-                    worst = std::max(worst, double(std::abs(inc.selfRows.at(l, h, 0, k) - full.decoder.at(l, h, q, k))));
+                    worst = std::max(
+                        worst, double(std::abs(inc.selfRows.at(l, h, 0, k) - full.decoder.at(l, h, q, k))));
                 for (int k = 0; k < full.cross.keys; ++k)
-                    worst = std::max(worst, double(std::abs(inc.crossRows.at(l, h, 0, k) - full.cross.at(l, h, q, k))));
+                    worst = std::max(
+                        worst, double(std::abs(inc.crossRows.at(l, h, 0, k) - full.cross.at(l, h, q, k))));
             }
     }
     QCOMPARE(dec.length(), int64_t(21));
@@ -59,7 +63,8 @@ void TestKvCache::stepEqualsRecompute() {
 }
 
 void TestKvCache::rewindRepeatsTheSameStep() {
-    const auto model = randomModel(smallConfig(Architecture::EncoderDecoder, PositionalEncoding::Sinusoidal), 3);
+    const auto model =
+        randomModel(smallConfig(Architecture::EncoderDecoder, PositionalEncoding::Sinusoidal), 3);
     IncrementalDecoder dec(model, {1, 5, 6, 2});
     dec.push(1);
     const auto a = dec.push(9);

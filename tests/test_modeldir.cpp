@@ -30,11 +30,13 @@ private:
 void TestModelDir::init() {
     dir_ = (tmp_.path() + QStringLiteral("/m")).toStdString();
     fs::remove_all(dir_);
-    randomModel(smallConfig(core::Architecture::EncoderDecoder, core::PositionalEncoding::Sinusoidal), 5)->save(dir_);
+    randomModel(smallConfig(core::Architecture::EncoderDecoder, core::PositionalEncoding::Sinusoidal), 5)
+        ->save(dir_);
 }
 
 void TestModelDir::roundTrip() {
-    const auto a = randomModel(smallConfig(core::Architecture::EncoderDecoder, core::PositionalEncoding::Sinusoidal), 5);
+    const auto a =
+        randomModel(smallConfig(core::Architecture::EncoderDecoder, core::PositionalEncoding::Sinusoidal), 5);
     const auto b = core::Model::load(dir_, core::DeviceChoice::Cpu);
     const auto sa = a->analyze({1, 5, 6, 2}, {1, 7});
     const auto sb = b->analyze({1, 5, 6, 2}, {1, 7});
@@ -56,22 +58,33 @@ void TestModelDir::variantsRoundTrip() {
             fs::remove_all(d);
             a->save(d);
             const auto b = Model::load(d, DeviceChoice::Cpu);
-            QCOMPARE(b->analyze({1, 5, 2}, {1, 6, 7}).nextTokenLogProbs, a->analyze({1, 5, 2}, {1, 6, 7}).nextTokenLogProbs);
+            QCOMPARE(b->analyze({1, 5, 2}, {1, 6, 7}).nextTokenLogProbs,
+                     a->analyze({1, 5, 2}, {1, 6, 7}).nextTokenLogProbs);
         }
 }
 
 void TestModelDir::broken_data() {
     QTest::addColumn<QString>("breakage");
     QTest::addColumn<QString>("fragment");
-    QTest::newRow("no config") << "rm config.json" << "missing config.json";
-    QTest::newRow("no weights") << "rm model.safetensors" << "missing model.safetensors";
-    QTest::newRow("no vocab") << "rm vocab.json" << "missing tokenizer file 'vocab.json'";
-    QTest::newRow("truncated") << "truncate" << "model.safetensors";
-    QTest::newRow("wrong shape") << "d_ff" << "tensor 'encoder.layers.0.feed_forward.w_1.weight' has shape [64, 32] but config.json implies [128, 32]";
-    QTest::newRow("vocab size") << "vocab size" << "tgt_vocab_size";
-    QTest::newRow("missing tensor") << "fewer layers in file" << "missing tensor 'decoder.layers.2.";
-    QTest::newRow("unexpected tensor") << "more layers in file" << "unexpected tensor 'decoder.layers.1.";
-    QTest::newRow("not a dir") << "rm -r" << "not a model directory";
+    QTest::newRow("no config") << "rm config.json"
+                               << "missing config.json";
+    QTest::newRow("no weights") << "rm model.safetensors"
+                                << "missing model.safetensors";
+    QTest::newRow("no vocab") << "rm vocab.json"
+                              << "missing tokenizer file 'vocab.json'";
+    QTest::newRow("truncated") << "truncate"
+                               << "model.safetensors";
+    QTest::newRow("wrong shape") << "d_ff"
+                                 << "tensor 'encoder.layers.0.feed_forward.w_1.weight' has shape [64, 32] "
+                                    "but config.json implies [128, 32]";
+    QTest::newRow("vocab size") << "vocab size"
+                                << "tgt_vocab_size";
+    QTest::newRow("missing tensor") << "fewer layers in file"
+                                    << "missing tensor 'decoder.layers.2.";
+    QTest::newRow("unexpected tensor") << "more layers in file"
+                                       << "unexpected tensor 'decoder.layers.1.";
+    QTest::newRow("not a dir") << "rm -r"
+                               << "not a model directory";
 }
 
 void TestModelDir::broken() {

@@ -59,7 +59,8 @@ double TestParity::compareCase(const core::Model& model, const json& ref) {
     const auto tgt = ref["tgt_ids"].get<std::vector<int64_t>>();
     const auto snap = model.analyze(src, tgt);
     double worst = 0.0;
-    for (auto kind : {core::AttentionKind::Encoder, core::AttentionKind::Decoder, core::AttentionKind::Cross}) {
+    for (auto kind :
+         {core::AttentionKind::Encoder, core::AttentionKind::Decoder, core::AttentionKind::Cross}) {
         const auto& b = snap.block(kind);
         const auto& r = ref[core::toString(kind)];
         if (b.layers != int(r.size()) || b.heads != int(r[0].size()) || b.queries != int(r[0][0].size()) ||
@@ -69,7 +70,8 @@ double TestParity::compareCase(const core::Model& model, const json& ref) {
             for (int h = 0; h < b.heads; ++h)
                 for (int q = 0; q < b.queries; ++q)
                     for (int k = 0; k < b.keys; ++k)
-                        worst = std::max(worst, std::abs(double(b.at(l, h, q, k)) - r[l][h][q][k].get<double>()));
+                        worst =
+                            std::max(worst, std::abs(double(b.at(l, h, q, k)) - r[l][h][q][k].get<double>()));
     }
     const auto lp = ref["next_token_logprobs"].get<std::vector<double>>();
     if (lp.size() != snap.nextTokenLogProbs.size())
@@ -111,8 +113,8 @@ void TestParity::ourWeightsLoadInSeed() {
     std::ofstream(casesPath.toStdString()) << cases.dump();
     const auto outPath = dir_.filePath(QStringLiteral("seed-out.json"));
     QString err;
-    if (!runPython({QStringLiteral("check_load.py"), QStringLiteral("--model"), dir, QStringLiteral("--cases"),
-                    casesPath, QStringLiteral("--out"), outPath},
+    if (!runPython({QStringLiteral("check_load.py"), QStringLiteral("--model"), dir,
+                    QStringLiteral("--cases"), casesPath, QStringLiteral("--out"), outPath},
                    &err)) {
         if (!err.contains(QStringLiteral("seed reference not found")))
             QFAIL(qPrintable(err));

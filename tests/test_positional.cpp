@@ -16,7 +16,9 @@ private Q_SLOTS:
 namespace {
 constexpr int kLen = 5000;
 constexpr int kDim = 512;
-double omega(int i, int d) { return std::exp(-(2.0 * i) * std::log(10000.0) / d); }
+double omega(int i, int d) {
+    return std::exp(-(2.0 * i) * std::log(10000.0) / d);
+}
 } // namespace
 
 void TestPositional::matchesFormula() {
@@ -40,7 +42,8 @@ void TestPositional::rotationProperty() {
         for (int pos = 0; pos + k < kLen; pos += 37)
             for (int i = 0; i < kDim / 2; ++i) {
                 const double t = k * omega(i, kDim);
-                const double s = pe[size_t(pos) * kDim + 2 * size_t(i)], c = pe[size_t(pos) * kDim + 2 * size_t(i) + 1];
+                const double s = pe[size_t(pos) * kDim + 2 * size_t(i)],
+                             c = pe[size_t(pos) * kDim + 2 * size_t(i) + 1];
                 // (sin, cos) of (a + t) from (sin a, cos a): a rotation by t that does not depend on pos.
                 const double s2 = s * std::cos(t) + c * std::sin(t);
                 const double c2 = c * std::cos(t) - s * std::sin(t);

@@ -32,7 +32,8 @@ void TestTokenizer::charRoundTrip() {
 
 void TestTokenizer::charUnknownAndInvalidUtf8() {
     CharTokenizer tok(Vocabulary::fromTokens({"a"}));
-    const auto ts = tok.tokenize(std::string("a\xff" "b\xe2\x82\xac"));
+    const auto ts = tok.tokenize(std::string("a\xff"
+                                             "b\xe2\x82\xac"));
     QCOMPARE(ts.size(), std::size_t(4));
     QVERIFY(!ts[0].unknown);
     QVERIFY(ts[1].unknown && ts[1].text == "\xff");
@@ -42,7 +43,8 @@ void TestTokenizer::charUnknownAndInvalidUtf8() {
 }
 
 void TestTokenizer::words() {
-    WordTokenizer tok(Vocabulary::fromTokens({"the", "red", "car", "isn't", ",", ".", "(", ")", "fast"}), true);
+    WordTokenizer tok(Vocabulary::fromTokens({"the", "red", "car", "isn't", ",", ".", "(", ")", "fast"}),
+                      true);
     QCOMPARE(tok.pieces("The red car, isn't (fast)."),
              (std::vector<std::string>{"the", "red", "car", ",", "isn't", "(", "fast", ")", "."}));
     std::vector<int64_t> ids;
@@ -58,11 +60,16 @@ void TestTokenizer::words() {
 void TestTokenizer::vocabErrors_data() {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("fragment");
-    QTest::newRow("no specials") << R"({"a": 0})" << "'<pad>' is missing";
-    QTest::newRow("gap") << R"({"<pad>": 0, "<bos>": 1, "<eos>": 2, "<unk>": 5})" << "contiguous";
-    QTest::newRow("dup id") << R"({"<pad>": 0, "<bos>": 1, "<eos>": 2, "<unk>": 2})" << "used by two tokens";
-    QTest::newRow("not int") << R"({"<pad>": "0"})" << "not an integer";
-    QTest::newRow("not json") << "{" << "not valid JSON";
+    QTest::newRow("no specials") << R"({"a": 0})"
+                                 << "'<pad>' is missing";
+    QTest::newRow("gap") << R"({"<pad>": 0, "<bos>": 1, "<eos>": 2, "<unk>": 5})"
+                         << "contiguous";
+    QTest::newRow("dup id") << R"({"<pad>": 0, "<bos>": 1, "<eos>": 2, "<unk>": 2})"
+                            << "used by two tokens";
+    QTest::newRow("not int") << R"({"<pad>": "0"})"
+                             << "not an integer";
+    QTest::newRow("not json") << "{"
+                              << "not valid JSON";
 }
 
 void TestTokenizer::vocabErrors() {

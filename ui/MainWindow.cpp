@@ -59,7 +59,8 @@ bool MainWindow::openModel(const QString& dir) {
         return false;
     }
     setWindowTitle(tr("attnscope — %1").arg(QString::fromStdString(model_->config().name)));
-    statusBar()->showMessage(tr("Loaded %1 (%2)").arg(dir, QString::fromStdString(model_->deviceName())), 5000);
+    statusBar()->showMessage(tr("Loaded %1 (%2)").arg(dir, QString::fromStdString(model_->deviceName())),
+                             5000);
     refresh();
     return true;
 }
@@ -79,7 +80,8 @@ void MainWindow::refresh() {
         auto tokens = [](const std::vector<core::Token>& ts) {
             QStringList l;
             for (const auto& t : ts)
-                l << (t.unknown ? QStringLiteral("⟨?%1⟩") : QStringLiteral("%1")).arg(QString::fromStdString(t.text));
+                l << (t.unknown ? QStringLiteral("⟨?%1⟩") : QStringLiteral("%1"))
+                         .arg(QString::fromStdString(t.text));
             return l.join(QStringLiteral(" · "));
         };
         for (int i = 0; i < 32 && session.step() >= 0; ++i) {
@@ -92,7 +94,9 @@ void MainWindow::refresh() {
         std::iota(order.begin(), order.end(), 0);
         const auto k = std::min<std::size_t>(5, order.size());
         std::partial_sort(order.begin(), order.begin() + static_cast<long>(k), order.end(),
-                          [&](int a, int b) { return snap.nextTokenLogProbs[size_t(a)] > snap.nextTokenLogProbs[size_t(b)]; });
+                          [&](int a, int b) {
+                              return snap.nextTokenLogProbs[size_t(a)] > snap.nextTokenLogProbs[size_t(b)];
+                          });
         out += tr("next-token candidates:\n");
         for (std::size_t i = 0; i < k; ++i)
             out += QStringLiteral("  %1  %2\n")

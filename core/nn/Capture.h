@@ -7,7 +7,8 @@
 
 namespace core::nn {
 
-/// Where the attention blocks leave their probabilities when capture is on: one (B, H, q, k) tensor per layer.
+/// Where the attention blocks leave their probabilities when capture is on: one (B, H, q, k) tensor per
+/// layer.
 struct Capture {
     std::vector<torch::Tensor> encoderSelf; // (B, H, S, S) per encoder layer
     std::vector<torch::Tensor> decoderSelf; // (B, H, T, Tk) per decoder layer

@@ -11,8 +11,9 @@ DecoderImpl::DecoderImpl(const ModelConfig& c, bool withCross)
         layers->push_back(DecoderLayer(c, withCross));
 }
 
-torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& memory, const torch::Tensor& srcMask,
-                                   const torch::Tensor& tgtMask, int64_t pos0, DecodeCache* cache, Capture* capture) {
+torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& memory,
+                                   const torch::Tensor& srcMask, const torch::Tensor& tgtMask, int64_t pos0,
+                                   DecodeCache* cache, Capture* capture) {
     if (cache && cache->self.size() != layers->size()) {
         cache->self.resize(layers->size());
         cache->cross.resize(layers->size());
@@ -21,8 +22,9 @@ torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
     for (std::size_t i = 0; i < layers->size(); ++i) {
         torch::Tensor selfProbs, crossProbs;
         h = layers[i]->as<DecoderLayerImpl>()->forward(
-            h, memory, srcMask, tgtMask, pos0, cache ? &cache->self[i] : nullptr, cache ? &cache->cross[i] : nullptr,
-            capture ? &selfProbs : nullptr, capture ? &crossProbs : nullptr); // (B, T, C)
+            h, memory, srcMask, tgtMask, pos0, cache ? &cache->self[i] : nullptr,
+            cache ? &cache->cross[i] : nullptr, capture ? &selfProbs : nullptr,
+            capture ? &crossProbs : nullptr); // (B, T, C)
         if (capture) {
             capture->decoderSelf.push_back(selfProbs); // (B, H, T, Tk)
             if (crossProbs.defined())

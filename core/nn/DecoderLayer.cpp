@@ -17,9 +17,9 @@ DecoderLayerImpl::DecoderLayerImpl(const ModelConfig& c, bool withCross) {
 }
 
 torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& memory,
-                                        const torch::Tensor& srcMask, const torch::Tensor& tgtMask, int64_t pos0,
-                                        KvCache* selfCache, KvCache* crossCache, torch::Tensor* selfProbs,
-                                        torch::Tensor* crossProbs) {
+                                        const torch::Tensor& srcMask, const torch::Tensor& tgtMask,
+                                        int64_t pos0, KvCache* selfCache, KvCache* crossCache,
+                                        torch::Tensor* selfProbs, torch::Tensor* crossProbs) {
     std::size_t i = 0;
     auto h = sublayer[i++]->as<SublayerImpl>()->forward(x, [&](const torch::Tensor& n) {
         return self_attn->selfAttend(n, tgtMask, pos0, selfCache, selfProbs);
@@ -28,7 +28,8 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Ten
         h = sublayer[i++]->as<SublayerImpl>()->forward(h, [&](const torch::Tensor& n) {
             return src_attn->crossAttend(n, memory, srcMask, crossCache, crossProbs);
         }); // (B, T, C)
-    return sublayer[i]->as<SublayerImpl>()->forward(h, [&](const torch::Tensor& n) { return feed_forward(n); });
+    return sublayer[i]->as<SublayerImpl>()->forward(h,
+                                                    [&](const torch::Tensor& n) { return feed_forward(n); });
 }
 
 } // namespace core::nn

@@ -5,7 +5,9 @@
 namespace core::nn {
 
 namespace {
-double ropeOf(const ModelConfig& c) { return c.positional == PositionalEncoding::Rope ? c.ropeBase : 0.0; }
+double ropeOf(const ModelConfig& c) {
+    return c.positional == PositionalEncoding::Rope ? c.ropeBase : 0.0;
+}
 } // namespace
 
 EncoderLayerImpl::EncoderLayerImpl(const ModelConfig& c)
@@ -16,10 +18,13 @@ EncoderLayerImpl::EncoderLayerImpl(const ModelConfig& c)
         sublayer->push_back(Sublayer(c.dModel, c.layerNorm, c.normEps));
 }
 
-torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& mask, torch::Tensor* probs) {
-    auto h = sublayer[0]->as<SublayerImpl>()->forward(
-        x, [&](const torch::Tensor& n) { return self_attn->selfAttend(n, mask, 0, nullptr, probs); }); // (B, S, C)
-    return sublayer[1]->as<SublayerImpl>()->forward(h, [&](const torch::Tensor& n) { return feed_forward(n); });
+torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& mask,
+                                        torch::Tensor* probs) {
+    auto h = sublayer[0]->as<SublayerImpl>()->forward(x, [&](const torch::Tensor& n) {
+        return self_attn->selfAttend(n, mask, 0, nullptr, probs);
+    }); // (B, S, C)
+    return sublayer[1]->as<SublayerImpl>()->forward(h,
+                                                    [&](const torch::Tensor& n) { return feed_forward(n); });
 }
 
 } // namespace core::nn

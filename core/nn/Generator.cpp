@@ -4,7 +4,8 @@
 
 namespace core::nn {
 
-GeneratorImpl::GeneratorImpl(int64_t dModel, int64_t vocab, torch::Tensor tiedWeight) : tied_(std::move(tiedWeight)) {
+GeneratorImpl::GeneratorImpl(int64_t dModel, int64_t vocab, torch::Tensor tiedWeight)
+    : tied_(std::move(tiedWeight)) {
     if (!tied_.defined())
         proj = register_module("proj", torch::nn::Linear(dModel, vocab));
 }
@@ -13,6 +14,8 @@ torch::Tensor GeneratorImpl::logits(const torch::Tensor& x) {
     return tied_.defined() ? torch::matmul(x, tied_.t()) : proj(x); // (B, T, V)
 }
 
-torch::Tensor GeneratorImpl::forward(const torch::Tensor& x) { return torch::log_softmax(logits(x), -1); }
+torch::Tensor GeneratorImpl::forward(const torch::Tensor& x) {
+    return torch::log_softmax(logits(x), -1);
+}
 
 } // namespace core::nn

@@ -16,7 +16,7 @@ MultiHeadAttentionImpl::MultiHeadAttentionImpl(int64_t dModel, int64_t heads, do
 torch::Tensor MultiHeadAttentionImpl::project(int index, const torch::Tensor& x) {
     const auto b = x.size(0);
     auto y = linears[static_cast<size_t>(index)]->as<torch::nn::Linear>()->forward(x); // (B, T, C)
-    return y.view({b, -1, heads_, headSize_}).transpose(1, 2);                        // (B, H, T, hs)
+    return y.view({b, -1, heads_, headSize_}).transpose(1, 2);                         // (B, H, T, hs)
 }
 
 torch::Tensor MultiHeadAttentionImpl::rotate(const torch::Tensor& t, int64_t pos0) const {
@@ -25,30 +25,33 @@ torch::Tensor MultiHeadAttentionImpl::rotate(const torch::Tensor& t, int64_t pos
     // Pairs (2i, 2i+1) turn by pos·θ_i with θ_i = base^(−2i/hs): the rotation the sinusoidal table encodes.
     const auto T = t.size(2);
     const auto opts = t.options();
-    const auto inv = torch::pow(ropeBase_, -torch::arange(0, headSize_, 2, opts) / static_cast<double>(headSize_));
+    const auto inv =
+        torch::pow(ropeBase_, -torch::arange(0, headSize_, 2, opts) / static_cast<double>(headSize_));
     const auto pos = torch::arange(pos0, pos0 + T, opts).unsqueeze(1); // (T, 1)
-    const auto ang = pos * inv;                                          // (T, hs/2)
+    const auto ang = pos * inv;                                        // (T, hs/2)
     const auto c = ang.cos(), s = ang.sin();
     const auto even = t.slice(-1, 0, headSize_, 2), odd = t.slice(-1, 1, headSize_, 2); // (B, H, T, hs/2)
     return torch::stack({even * c - odd * s, even * s + odd * c}, -1).flatten(-2);      // (B, H, T, hs)
 }
 
-torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
-                                             const torch::Tensor& mask, torch::Tensor* probs) {
+torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch::Tensor& k,
+                                             const torch::Tensor& v, const torch::Tensor& mask,
+                                             torch::Tensor* probs) {
     const auto b = q.size(0);
-    auto scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(headSize_)); // (B, H, Tq, Tk)
+    auto scores =
+        torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(headSize_)); // (B, H, Tq, Tk)
     if (mask.defined())
         scores = scores.masked_fill(mask.unsqueeze(1) == 0, -1e9); // mask (B, 1, 1|Tq, Tk)
     auto p = scores.softmax(-1);                                   // (B, H, Tq, Tk)
     if (probs)
         *probs = p;
-    auto x = torch::matmul(p, v);                                          // (B, H, Tq, hs)
+    auto x = torch::matmul(p, v);                                         // (B, H, Tq, hs)
     x = x.transpose(1, 2).contiguous().view({b, -1, heads_ * headSize_}); // (B, Tq, C)
-    return linears[3]->as<torch::nn::Linear>()->forward(x);                // (B, Tq, C)
+    return linears[3]->as<torch::nn::Linear>()->forward(x);               // (B, Tq, C)
 }
 
-torch::Tensor MultiHeadAttentionImpl::selfAttend(const torch::Tensor& x, const torch::Tensor& mask, int64_t pos0,
-                                                 KvCache* cache, torch::Tensor* probs) {
+torch::Tensor MultiHeadAttentionImpl::selfAttend(const torch::Tensor& x, const torch::Tensor& mask,
+                                                 int64_t pos0, KvCache* cache, torch::Tensor* probs) {
     const auto q = rotate(project(0, x), pos0); // (B, H, Tq, hs)
     auto k = rotate(project(1, x), pos0);       // (B, H, Tq, hs)
     auto v = project(2, x);                     // (B, H, Tq, hs)
@@ -61,7 +64,8 @@ torch::Tensor MultiHeadAttentionImpl::selfAttend(const torch::Tensor& x, const t
 }
 
 torch::Tensor MultiHeadAttentionImpl::crossAttend(const torch::Tensor& x, const torch::Tensor& memory,
-                                                  const torch::Tensor& mask, KvCache* cache, torch::Tensor* probs) {
+                                                  const torch::Tensor& mask, KvCache* cache,
+                                                  torch::Tensor* probs) {
     const auto q = project(0, x); // (B, H, Tq, hs)
     if (cache && !cache->empty())
         return attend(q, cache->keys(), cache->values(), mask, probs);

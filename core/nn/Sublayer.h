@@ -12,8 +12,7 @@ class SublayerImpl : public torch::nn::Module {
 public:
     SublayerImpl(int64_t dModel, LayerNormKind kind, double eps)
         : norm(register_module("norm", LayerNorm(dModel, kind, eps))) {}
-    template <typename F>
-    torch::Tensor forward(const torch::Tensor& x, F&& f) {
+    template <typename F> torch::Tensor forward(const torch::Tensor& x, F&& f) {
         return x + f(norm(x)); // (B, T, C)
     }
     LayerNorm norm{nullptr};

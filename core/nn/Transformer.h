@@ -15,10 +15,12 @@ class TransformerImpl : public torch::nn::Module {
 public:
     explicit TransformerImpl(const ModelConfig& c);
 
-    torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& srcMask, Capture* capture); // (B, S, C)
+    torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& srcMask,
+                         Capture* capture); // (B, S, C)
     /// Decoder hidden states after the final norm for tgt tokens starting at position pos0.
     torch::Tensor decode(const torch::Tensor& tgt, const torch::Tensor& memory, const torch::Tensor& srcMask,
-                         const torch::Tensor& tgtMask, int64_t pos0, DecodeCache* cache, Capture* capture); // (B, T, C)
+                         const torch::Tensor& tgtMask, int64_t pos0, DecodeCache* cache,
+                         Capture* capture); // (B, T, C)
 
     const ModelConfig& config() const { return config_; }
 

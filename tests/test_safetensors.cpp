@@ -1,0 +1,162 @@
+// The safetensors reader and writer: round trip, F16/BF16 conversion, and malformed files refused
+// with a message that names the file, the tensor and the problem.
+
+#include "core/Errors.h"
+#include "core/Safetensors.h"
+
+#include <QtTest>
+
+#include <cstring>
+#include <filesystem>
+
+using namespace core;
+
+class TestSafetensors : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void roundTrip();
+    void halfAndBfloat();
+    void malformed_data();
+    void malformed();
+    void missingFile();
+    void unwritableDirectory();
+};
+
+namespace {
+
+// A file from a header string and raw data bytes.
+QByteArray assemble(const QByteArray& header, const QByteArray& data) {
+    QByteArray out(8, '\0');
+    const quint64 n = quint64(header.size());
+    std::memcpy(out.data(), &n, 8);
+    return out + header + data;
+}
+
+QByteArray floats(std::initializer_list<float> v) {
+    QByteArray b;
+    for (float f : v)
+        b.append(reinterpret_cast<const char*>(&f), 4);
+    return b;
+}
+
+} // namespace
+
+void TestSafetensors::roundTrip() {
+    QTemporaryDir dir;
+    const auto path = dir.filePath(QStringLiteral("t.safetensors")).toStdString();
+    const std::vector<float> a{1, 2, 3, 4, 5, 6}, scalar{7.5f};
+    writeSafetensors(
+        path, {{"b.matrix", {2, 3}, a.data()}, {"a.scalar", {}, scalar.data()}, {"c.empty", {0}, nullptr}},
+        {{"producer", "test"}});
+    const auto f = SafetensorsFile::open(path);
+    QCOMPARE(f.tensors().size(), std::size_t(3));
+    QCOMPARE(f.find("b.matrix")->shape, (std::vector<int64_t>{2, 3}));
+    QCOMPARE(f.toFloat32(*f.find("b.matrix")), a);
+    QCOMPARE(f.toFloat32(*f.find("a.scalar")), scalar);
+    QCOMPARE(f.find("c.empty")->numel(), int64_t(0));
+    QCOMPARE(f.metadata().at("producer"), std::string("test"));
+    QVERIFY(f.find("nope") == nullptr);
+    QFile raw(QString::fromStdString(path));
+    QVERIFY(raw.open(QIODevice::ReadOnly));
+    const auto bytes = raw.readAll();
+    quint64 n = 0;
+    std::memcpy(&n, bytes.constData(), 8);
+    QCOMPARE(n % 8, quint64(0)); // data aligned as Hugging Face writes it
+    QCOMPARE(quint64(bytes.size()), 8 + n + 7 * 4);
+    for (const auto& e : std::filesystem::directory_iterator(dir.path().toStdString()))
+        QVERIFY2(e.path().filename() == "t.safetensors", e.path().c_str()); // no temporary file left
+}
+
+void TestSafetensors::halfAndBfloat() {
+    // 1.0, -2.5, 65504 (largest half), 2^-24 (smallest subnormal), 0
+    const quint16 half[] = {0x3C00, 0xC100, 0x7BFF, 0x0001, 0x0000};
+    const quint16 bf[] = {0x3F80, 0xC020, 0x4780};
+    QByteArray data(reinterpret_cast<const char*>(half), sizeof half);
+    data.append(reinterpret_cast<const char*>(bf), sizeof bf);
+    const auto f = SafetensorsFile::fromBytes(
+        assemble(
+            R"({"h":{"dtype":"F16","shape":[5],"data_offsets":[0,10]},"b":{"dtype":"BF16","shape":[3],"data_offsets":[10,16]}})",
+            data)
+            .toStdString(),
+        "mem");
+    QCOMPARE(f.toFloat32(*f.find("h")),
+             (std::vector<float>{1.0f, -2.5f, 65504.0f, 5.9604644775390625e-8f, 0.0f}));
+    QCOMPARE(f.toFloat32(*f.find("b")), (std::vector<float>{1.0f, -2.5f, 65536.0f}));
+}
+
+void TestSafetensors::malformed_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("fragment");
+    const auto d8 = floats({1, 2});
+    const QByteArray ok = R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
+    QTest::newRow("too short") << QByteArray("abc") << "too short";
+    QTest::newRow("header past end") << assemble(ok, d8).left(20) << "runs past the end";
+    QByteArray huge(8, '\xff');
+    QTest::newRow("absurd header") << huge + d8 << "absurd";
+    QTest::newRow("not json") << assemble("{\"w\": [", d8) << "not valid JSON";
+    QTest::newRow("not object") << assemble("[1,2]", d8) << "not a JSON object";
+    QTest::newRow("truncated data") << assemble(ok, d8.left(6))
+                                    << "tensor 'w': data_offsets [0, 8] are out of range";
+    QTest::newRow("size mismatch")
+        << assemble(R"({"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", d8)
+        << "tensor 'w': data_offsets [0, 8] hold 8 bytes but F32 shape [3] needs 12";
+    QTest::newRow("overlap")
+        << assemble(
+               R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+               d8)
+        << "overlap";
+    QTest::newRow("hole") << assemble(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", d8)
+                          << "belong to no tensor";
+    QTest::newRow("trailing") << assemble(ok, d8 + floats({3})) << "trailing bytes";
+    QTest::newRow("dtype") << assemble(R"({"w":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}})", d8)
+                           << "tensor 'w': unsupported dtype I64";
+    QTest::newRow("negative dim") << assemble(R"({"w":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})",
+                                              d8)
+                                  << "tensor 'w': shape [-2]";
+    QTest::newRow("offsets reversed")
+        << assemble(R"({"w":{"dtype":"F32","shape":[0],"data_offsets":[8,0]}})", d8)
+        << "begin after they end";
+    QTest::newRow("offsets type") << assemble(R"({"w":{"dtype":"F32","shape":[2],"data_offsets":"0-8"}})", d8)
+                                  << "two non-negative integers";
+    QTest::newRow("missing key") << assemble(R"({"w":{"dtype":"F32","data_offsets":[0,8]}})", d8)
+                                 << "lacks 'shape'";
+    QTest::newRow("duplicate")
+        << assemble(
+               R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"w":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+               d8)
+        << "tensor 'w': appears twice";
+    QTest::newRow("metadata")
+        << assemble(R"({"__metadata__":{"k":1},"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", d8)
+        << "__metadata__ value of 'k'";
+}
+
+void TestSafetensors::malformed() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, fragment);
+    try {
+        SafetensorsFile::fromBytes(bytes.toStdString(), "bad.safetensors");
+        QFAIL("a malformed file was accepted");
+    } catch (const FormatError& e) {
+        const auto msg = QString::fromStdString(e.what());
+        QVERIFY2(msg.startsWith(QStringLiteral("bad.safetensors: ")), qPrintable(msg));
+        QVERIFY2(msg.contains(fragment), qPrintable(msg));
+    }
+}
+
+void TestSafetensors::missingFile() {
+    try {
+        SafetensorsFile::open("/nonexistent/x.safetensors");
+        QFAIL("opened a missing file");
+    } catch (const IoError& e) {
+        QVERIFY(QString::fromStdString(e.what()).contains(QStringLiteral("/nonexistent/x.safetensors")));
+    }
+}
+
+void TestSafetensors::unwritableDirectory() {
+    const std::vector<float> a{1};
+    QVERIFY_THROWS_EXCEPTION(IoError,
+                             writeSafetensors("/nonexistent-dir/x.safetensors", {{"a", {1}, a.data()}}));
+}
+
+QTEST_APPLESS_MAIN(TestSafetensors)
+#include "test_safetensors.moc"
