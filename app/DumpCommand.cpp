@@ -2,11 +2,11 @@
 #include "Commands.h"
 
 #include "core/Errors.h"
+#include "core/Files.h"
 #include "core/Model.h"
 #include "core/Session.h"
 #include "core/SnapshotJson.h"
 
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -33,23 +33,6 @@ Exit status: 0 on success, 2 on bad arguments or input.
 
 std::vector<int64_t> toIds(const std::vector<long long>& v) {
     return {v.begin(), v.end()};
-}
-
-void writeOut(const std::string& path, const std::string& text) {
-    const auto tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) {
-            std::remove(tmp.c_str());
-            throw core::IoError("cannot write " + path);
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw core::IoError("cannot write " + path);
-    }
 }
 
 } // namespace
@@ -113,7 +96,7 @@ int runDump(const std::vector<std::string>& argv) {
         std::ostringstream json;
         core::writeSnapshotJson(json, snap, srcText, tgtText);
         if (a.has("--out"))
-            writeOut(a.get("--out"), json.str());
+            core::writeFileAtomically(a.get("--out"), json.str());
         else
             std::cout << json.str();
         return 0;

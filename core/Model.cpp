@@ -1,6 +1,7 @@
 #include "core/Model.h"
 
 #include "core/Errors.h"
+#include "core/Files.h"
 #include "core/ModelImpl.h"
 #include "core/Safetensors.h"
 #include "core/WeightIO.h"
@@ -10,7 +11,6 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 namespace core {
 
@@ -31,26 +31,6 @@ Vocabulary readVocab(const fs::path& dir, const std::string& file, int64_t expec
         throw ModelError(path.string() + ": holds " + std::to_string(v.size()) +
                          " tokens but config.json's " + sizeField + " is " + std::to_string(expected));
     return v;
-}
-
-void writeTextAtomically(const fs::path& path, const std::string& text) {
-    const auto tmp = path.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) {
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            throw IoError("cannot write " + path.string());
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw IoError("cannot write " + path.string() + ": " + ec.message());
-    }
 }
 
 void initLikeSeed(nn::TransformerImpl& net) {
@@ -168,10 +148,10 @@ void Model::save(const std::string& dirName) const {
     if (ec)
         throw IoError("cannot create " + dirName + ": " + ec.message());
     const auto& c = impl_->config;
-    writeTextAtomically(dir / "config.json", c.toJson());
-    writeTextAtomically(dir / c.tgtVocabFile, impl_->tgtTokenizer->vocab().toJson());
+    writeFileAtomically((dir / "config.json").string(), c.toJson());
+    writeFileAtomically((dir / c.tgtVocabFile).string(), impl_->tgtTokenizer->vocab().toJson());
     if (impl_->srcTokenizer && c.srcVocabFile != c.tgtVocabFile)
-        writeTextAtomically(dir / c.srcVocabFile, impl_->srcTokenizer->vocab().toJson());
+        writeFileAtomically((dir / c.srcVocabFile).string(), impl_->srcTokenizer->vocab().toJson());
     const auto tensors = tensorsToSave(*impl_->net);
     std::vector<TensorToWrite> out;
     for (const auto& [name, t] : tensors)

@@ -1,12 +1,11 @@
 #include "core/ModelConfig.h"
 
 #include "core/Errors.h"
+#include "core/Files.h"
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace core {
 
@@ -173,12 +172,7 @@ ModelConfig ModelConfig::fromJson(const std::string& text, const std::string& so
 }
 
 ModelConfig ModelConfig::fromFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw IoError("cannot read " + path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return fromJson(ss.str(), path);
+    return fromJson(readFile(path), path);
 }
 
 void ModelConfig::validate(const std::string& source) const {

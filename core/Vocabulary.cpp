@@ -1,11 +1,9 @@
 #include "core/Vocabulary.h"
 
 #include "core/Errors.h"
+#include "core/Files.h"
 
 #include <nlohmann/json.hpp>
-
-#include <fstream>
-#include <sstream>
 
 namespace core {
 
@@ -41,12 +39,7 @@ Vocabulary Vocabulary::fromJson(const std::string& text, const std::string& sour
 }
 
 Vocabulary Vocabulary::fromFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw IoError("cannot read " + path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return fromJson(ss.str(), path);
+    return fromJson(readFile(path), path);
 }
 
 Vocabulary Vocabulary::fromTokens(const std::vector<std::string>& tokens) {
