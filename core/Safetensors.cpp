@@ -1,20 +1,14 @@
 #include "core/Safetensors.h"
 
 #include "core/Errors.h"
+#include "core/Files.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
-
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace core {
 
@@ -107,14 +101,7 @@ int64_t TensorInfo::numel() const {
 }
 
 SafetensorsFile SafetensorsFile::open(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw IoError("cannot open " + path + ": " + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad())
-        throw IoError("cannot read " + path);
-    return fromBytes(ss.str(), path);
+    return fromBytes(readFile(path), path);
 }
 
 SafetensorsFile SafetensorsFile::fromBytes(std::string bytes, std::string displayName) {
@@ -292,40 +279,17 @@ void writeSafetensors(const std::string& path, const std::vector<TensorToWrite>&
     std::string h = header.dump();
     h.append((8 - h.size() % 8) % 8, ' '); // aligned data, as Hugging Face writes it
 
-    const auto tmp = path + ".tmp-" + std::to_string(::getpid());
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        throw IoError("cannot write " + path + ": " + std::strerror(errno));
-    auto put = [&](const void* p, std::size_t len) {
-        const char* c = static_cast<const char*>(p);
-        while (len > 0) {
-            const auto w = ::write(fd, c, len);
-            if (w < 0) {
-                if (errno == EINTR)
-                    continue;
-                return false;
-            }
-            c += w;
-            len -= static_cast<std::size_t>(w);
-        }
-        return true;
-    };
     const uint64_t n = h.size();
-    bool ok = put(&n, 8) && put(h.data(), h.size());
+    std::string bytes(reinterpret_cast<const char*>(&n), 8);
+    bytes.reserve(8 + h.size() + offset);
+    bytes += h;
     for (const auto& [name, t] : sorted) {
         uint64_t count = 1;
         for (auto d : t->shape)
             count *= static_cast<uint64_t>(d);
-        ok = ok && put(t->data, count * 4);
+        bytes.append(reinterpret_cast<const char*>(t->data), count * 4);
     }
-    ok = ok && ::fsync(fd) == 0;
-    const int err = errno;
-    ok = (::close(fd) == 0) && ok;
-    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const int e = ok ? errno : err;
-        std::remove(tmp.c_str());
-        throw IoError("cannot write " + path + ": " + std::strerror(e));
-    }
+    writeFileAtomically(path, bytes);
 }
 
 } // namespace core

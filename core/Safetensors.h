@@ -53,7 +53,7 @@ struct TensorToWrite {
     const float* data = nullptr; ///< numel(shape) floats, written as F32
 };
 
-/// Writes atomically (temporary file in the same directory, fsync, rename). Throws IoError naming the path
+/// Writes atomically (see writeFileAtomically). Throws IoError naming the path
 /// and the reason; no temporary file is left behind.
 void writeSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors,
                       const std::map<std::string, std::string>& metadata = {});
