@@ -65,6 +65,7 @@ void TestInvariants::rows() {
                     ++rows;
                 }
     }
+    qInfo("%d rows, largest |row sum - 1| %.3g", rows, worst);
     QVERIFY2(worst < 1e-5, qPrintable(QStringLiteral("worst row sum error %1").arg(worst)));
     QVERIFY(rows > 0);
 }
