@@ -4,6 +4,7 @@
 
 #include "core/IncrementalDecoder.h"
 
+#include <QThread>
 #include <QtTest>
 
 #include <cmath>
@@ -19,6 +20,7 @@ private Q_SLOTS:
     void stepEqualsRecompute_data();
     void stepEqualsRecompute();
     void rewindRepeatsTheSameStep();
+    void usesEveryCore();
 };
 
 void TestKvCache::stepEqualsRecompute_data() {
@@ -76,6 +78,13 @@ void TestKvCache::rewindRepeatsTheSameStep() {
     const auto b = dec.push(9);
     for (std::size_t i = 0; i < a.logProbs.size(); ++i)
         QVERIFY(std::abs(a.logProbs[i] - b.logProbs[i]) <= 1e-6f);
+}
+
+void TestKvCache::usesEveryCore() {
+    // LibTorch starts with one intra-op thread here; loading a model must raise it to the core count.
+    randomModel(smallConfig(Architecture::DecoderOnly, PositionalEncoding::None));
+    qInfo("intra-op threads: %d, cores: %d", core::threadCount(), QThread::idealThreadCount());
+    QCOMPARE(core::threadCount(), QThread::idealThreadCount());
 }
 
 QTEST_APPLESS_MAIN(TestKvCache)
