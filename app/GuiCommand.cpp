@@ -1,28 +1,144 @@
 #include "Args.h"
 #include "Commands.h"
 
+#include "ui/AnalysisController.h"
 #include "ui/MainWindow.h"
+#include "ui/ViewState.h"
 
 #include <QApplication>
-#include <QGuiApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QSettings>
 
+#include <cstdio>
 #include <iostream>
+#include <optional>
+
+namespace {
+
+const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT]
+       attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N]
+                 [--tab attention|positional] [--kind encoder|decoder|cross]
+                 [--layer L] [--head H|mean] [--size WxH]
+
+Opens the window on DIR (default: the model used last, else the built-in default).
+--screenshot renders the real main window offscreen after analysing --src and decoding --steps tokens,
+saves it as FILE.png and exits (0 on success, 2 on bad arguments or input).
+)";
+
+std::optional<core::AttentionKind> parseKind(const std::string& s) {
+    if (s == "encoder")
+        return core::AttentionKind::Encoder;
+    if (s == "decoder")
+        return core::AttentionKind::Decoder;
+    if (s == "cross")
+        return core::AttentionKind::Cross;
+    return std::nullopt;
+}
+
+int fail(const std::string& message) {
+    std::cerr << "attnscope: " << message << "\n";
+    return 2;
+}
+
+} // namespace
 
 int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
-    std::string modelDir;
+    std::string modelDir, src, shot, tab, kindName, size, headName;
+    long long steps = 0, layer = 0;
     try {
-        const Args a(argvList, {"--model"}, {});
-        modelDir = a.get("--model", ATTNSCOPE_DEFAULT_MODEL_DIR);
+        const Args a(
+            argvList,
+            {"--model", "--src", "--screenshot", "--steps", "--tab", "--kind", "--layer", "--head", "--size"},
+            {"--help"});
+        if (a.has("--help")) {
+            std::cout << kGuiHelp;
+            return 0;
+        }
+        modelDir = a.get("--model");
+        src = a.get("--src");
+        shot = a.get("--screenshot");
+        steps = a.getInt("--steps", 0);
+        tab = a.get("--tab", "attention");
+        kindName = a.get("--kind");
+        layer = a.getInt("--layer", 0);
+        headName = a.get("--head", "0");
+        size = a.get("--size", "1500x950");
+        if (steps < 0)
+            throw UsageError("--steps must be 0 or more");
+        if (tab != "attention" && tab != "positional")
+            throw UsageError("--tab must be attention or positional, not '" + tab + "'");
+        if (!kindName.empty() && !parseKind(kindName))
+            throw UsageError("--kind must be encoder, decoder or cross, not '" + kindName + "'");
+        if (shot.empty() && (a.has("--steps") || a.has("--tab") || a.has("--kind") || a.has("--size")))
+            throw UsageError("--steps, --tab, --kind and --size go with --screenshot");
     } catch (const UsageError& e) {
-        std::cerr << "attnscope: " << e.what() << "\n";
-        return 2;
+        return fail(e.what());
     }
+    int width = 0, height = 0;
+    if (std::sscanf(size.c_str(), "%dx%d", &width, &height) != 2 || width < 200 || height < 150 ||
+        width > 8000 || height > 8000)
+        return fail("--size expects WxH between 200x150 and 8000x8000, got '" + size + "'");
+    int head = 0;
+    try {
+        head = headName == "mean" ? ui::ViewState::kMeanHead : std::stoi(headName);
+    } catch (const std::exception&) {
+        return fail("--head expects a number or 'mean', got '" + headName + "'");
+    }
+
+    // A screenshot needs no display: render offscreen unless the caller chose a platform.
+    if (!shot.empty() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("attnscope"));
     QApplication::setOrganizationName(QStringLiteral("attnscope"));
     QApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
-    ui::MainWindow window;
-    window.openModel(QString::fromStdString(modelDir));
+
+    ui::MainWindow window(QStringLiteral(ATTNSCOPE_MODELS_DIR));
+    if (shot.empty()) {
+        window.restoreSettings();
+        if (modelDir.empty()) {
+            const QString last = QSettings().value(QStringLiteral("model/last")).toString();
+            modelDir = (!last.isEmpty() && QFileInfo(last).isDir()) ? last.toStdString()
+                                                                    : ATTNSCOPE_DEFAULT_MODEL_DIR;
+        }
+    } else if (modelDir.empty()) {
+        modelDir = ATTNSCOPE_DEFAULT_MODEL_DIR;
+    }
+    const bool loaded = window.openModel(QString::fromStdString(modelDir));
+    if (!shot.empty() && !loaded)
+        return fail(window.lastError().toStdString());
+    if (!src.empty())
+        window.setSourceText(QString::fromStdString(src));
+    if (shot.empty()) {
+        window.show();
+        return app.exec();
+    }
+
+    // Screenshot: drive the real window as a user would, waiting for each request to finish.
+    window.resize(width, height);
     window.show();
-    return app.exec();
+    auto* controller = window.controller();
+    if (!controller->waitUntilIdle())
+        return fail("the analysis did not finish in time");
+    for (long long i = 0; i < steps; ++i) {
+        controller->step();
+        if (!controller->waitUntilIdle())
+            return fail("decoding did not finish in time");
+    }
+    if (!window.lastError().isEmpty())
+        return fail(window.lastError().toStdString());
+    if (!kindName.empty())
+        window.viewState()->setKind(*parseKind(kindName));
+    window.viewState()->setSelection(static_cast<int>(layer), head);
+    window.showPage(tab == "positional" ? ui::MainWindow::Page::Positional : ui::MainWindow::Page::Attention);
+    QApplication::processEvents();
+    const QImage image = window.grab().toImage();
+    const QString out = QFileInfo(QString::fromStdString(shot)).absoluteFilePath();
+    if (image.isNull() || !image.save(out, "PNG"))
+        return fail("could not write " + out.toStdString());
+    std::cout << "attnscope: wrote " << out.toStdString() << " (" << image.width() << "x" << image.height()
+              << ")\n";
+    return 0;
 }

@@ -10,7 +10,10 @@
 namespace {
 const char* kHelp = R"(attnscope — look inside Transformers
 
-usage: attnscope [--model DIR]          open the window (default: the built-in model)
+usage: attnscope [--model DIR] [--src TEXT]
+                                        open the window (default: the model used last)
+       attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N] [--tab T] [--kind K]
+                                        render the window offscreen to a PNG (--help for all options)
        attnscope dump --model DIR ...   write every attention weight of one run as JSON
        attnscope init --config FILE --out DIR [--seed N]
                                         write a randomly initialised model directory

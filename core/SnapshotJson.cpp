@@ -61,7 +61,7 @@ std::string str(const std::string& s) {
 } // namespace
 
 void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const std::string& srcText,
-                       const std::string& tgtText) {
+                       const std::string& tgtText, const std::string& extraFields) {
     out << "{\n\"model\": " << str(snap.modelName) << ",\n\"src_text\": " << str(srcText)
         << ",\n\"src_tokens\": " << tokenTexts(snap.srcTokens) << ",\n\"tgt_text\": " << str(tgtText)
         << ",\n\"tgt_tokens\": " << tokenTexts(snap.tgtTokens) << ",\n\"attention\": {";
@@ -74,7 +74,10 @@ void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const s
         writeBlock(out, b);
         first = false;
     }
-    out << "},\n\"next_token_logprobs\": ";
+    out << "},\n";
+    if (!extraFields.empty())
+        out << extraFields << ",\n";
+    out << "\"next_token_logprobs\": ";
     writeFloats(out, snap.nextTokenLogProbs.data(), static_cast<int>(snap.nextTokenLogProbs.size()));
     out << "\n}\n";
 }

@@ -1,13 +1,19 @@
 #pragma once
-// The main window. For now: a source field, the tokens, the greedy decoding and the next-token candidates.
+// The main window: builds the widgets and wires them to the view state and the analysis controller.
+// It holds no logic of its own beyond that wiring.
+
+#include "ui/RunResult.h"
 
 #include <QMainWindow>
 
 #include <memory>
 
-class QLineEdit;
-class QPlainTextEdit;
+class QComboBox;
+class QCheckBox;
 class QLabel;
+class QLineEdit;
+class QSplitter;
+class QTabWidget;
 
 namespace core {
 class Model;
@@ -15,21 +21,80 @@ class Model;
 
 namespace ui {
 
+class AnalysisController;
+class AttentionGrid;
+class CandidatesChart;
+class DecodePanel;
+class ExportActions;
+class HeatmapView;
+class ModelPicker;
+class PositionalView;
+class TokenStrip;
+class ViewState;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    enum class Page { Attention, Positional };
+
+    /// modelsDir: where the built-in models live (listed in the model picker).
+    explicit MainWindow(const QString& modelsDir = QString(), QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Loads a model directory; on failure keeps the current model and shows why in the status bar.
+    /// Loads a model directory; on failure keeps the current model, shows why and returns false.
     bool openModel(const QString& dir);
-    /// Runs the analysis of the current source text and shows it.
-    void refresh();
+    /// The last error shown (a bad model folder, a text the model cannot take); empty after success.
+    QString lastError() const { return lastError_; }
+    void setSourceText(const QString& text);
+    void showPage(Page page);
+    /// Restores the colour map, scale and window layout remembered from the last run.
+    void restoreSettings();
+
+    AnalysisController* controller() const { return controller_; }
+    ViewState* viewState() const { return state_; }
+    std::shared_ptr<const core::Model> model() const { return model_; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
+    void buildWidgets();
+    void buildMenus();
+    void wire();
+    void showResult(const RunResultPtr& r);
+    void showError(const QString& message);
+    void updateKinds();
+    void updateCurrentQuery();
+    void updateStrips();
+    void openFolderDialog();
+    void about();
+
     std::shared_ptr<const core::Model> model_;
+    QString modelsDir_;
+    QString lastError_;
+    ViewState* state_ = nullptr;
+    AnalysisController* controller_ = nullptr;
+    ExportActions* exports_ = nullptr;
+
+    ModelPicker* picker_ = nullptr;
     QLineEdit* source_ = nullptr;
-    QPlainTextEdit* output_ = nullptr;
+    QLabel* message_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QComboBox* kind_ = nullptr;
+    QComboBox* colorMap_ = nullptr;
+    QCheckBox* perHead_ = nullptr;
+    TokenStrip* srcStrip_ = nullptr;
+    TokenStrip* tgtStrip_ = nullptr;
+    QSplitter* splitter_ = nullptr;
+    AttentionGrid* grid_ = nullptr;
+    HeatmapView* heatmap_ = nullptr;
+    CandidatesChart* candidates_ = nullptr;
+    DecodePanel* decode_ = nullptr;
+    PositionalView* positional_ = nullptr;
+    QLabel* timing_ = nullptr;
+    QLabel* busy_ = nullptr;
 };
 
 } // namespace ui

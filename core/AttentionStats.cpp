@@ -1,0 +1,76 @@
+#include "core/AttentionStats.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace core {
+
+std::vector<float> meanOverHeads(const AttentionBlock& block, int layer) {
+    if (block.empty() || layer < 0 || layer >= block.layers || block.heads <= 0)
+        return {};
+    const std::size_t n = static_cast<std::size_t>(block.queries) * static_cast<std::size_t>(block.keys);
+    // Accumulate in double: with many heads the float sum would drift in the last digits that the
+    // detail tooltip shows.
+    std::vector<double> sum(n, 0.0);
+    for (int h = 0; h < block.heads; ++h) {
+        const float* m = block.data.data() + block.index(layer, h, 0, 0);
+        for (std::size_t i = 0; i < n; ++i)
+            sum[i] += m[i];
+    }
+    std::vector<float> mean(n);
+    for (std::size_t i = 0; i < n; ++i)
+        mean[i] = static_cast<float>(sum[i] / block.heads);
+    return mean;
+}
+
+HeadStats headStats(const float* weights, int queries, int keys) {
+    HeadStats s;
+    if (weights == nullptr || queries <= 0 || keys <= 0)
+        return s;
+    s.minWeight = std::numeric_limits<float>::infinity();
+    s.maxWeight = -std::numeric_limits<float>::infinity();
+    s.argmaxKey.resize(static_cast<std::size_t>(queries));
+    double entropy = 0.0;
+    double rowMax = 0.0;
+    double distance = 0.0;
+    for (int q = 0; q < queries; ++q) {
+        const float* row = weights + static_cast<std::size_t>(q) * static_cast<std::size_t>(keys);
+        double h = 0.0;
+        double d = 0.0;
+        int best = 0;
+        for (int k = 0; k < keys; ++k) {
+            const float w = row[k];
+            // 0·log 0 is taken as 0 (its limit), so masked keys add nothing.
+            if (w > 0.0f)
+                h -= w * std::log2(static_cast<double>(w));
+            d += w * static_cast<double>(std::abs(q - k));
+            if (w > row[best])
+                best = k;
+            if (w < s.minWeight)
+                s.minWeight = w;
+            if (w > s.maxWeight)
+                s.maxWeight = w;
+        }
+        entropy += h;
+        distance += d;
+        rowMax += row[best];
+        s.argmaxKey[static_cast<std::size_t>(q)] = best;
+    }
+    s.meanEntropyBits = entropy / queries;
+    s.meanRowMax = rowMax / queries;
+    s.meanDistance = distance / queries;
+    return s;
+}
+
+HeadStats headStats(const AttentionBlock& block, int layer, int head) {
+    if (block.empty() || layer < 0 || layer >= block.layers || head < -1 || head >= block.heads)
+        return {};
+    if (head == -1) {
+        const auto mean = meanOverHeads(block, layer);
+        return headStats(mean.data(), block.queries, block.keys);
+    }
+    return headStats(block.data.data() + block.index(layer, head, 0, 0), block.queries, block.keys);
+}
+
+} // namespace core

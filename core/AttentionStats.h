@@ -1,0 +1,36 @@
+#pragma once
+// Summary numbers of attention matrices for tooltips and exports: plain loops over an AttentionBlock, no
+// torch and no Qt, so any view (or a test) can use them on a snapshot.
+
+#include "core/AttentionSnapshot.h"
+
+#include <vector>
+
+namespace core {
+
+/// Statistics of one [query][key] matrix of attention weights (each row a probability distribution).
+struct HeadStats {
+    /// Mean over query rows of the row's Shannon entropy −Σ_k w·log2(w), in bits: 0 for a row that puts all
+    /// its weight on one key, log2(keys) for a uniform row.
+    double meanEntropyBits = 0.0;
+    /// Mean over query rows of the row's largest weight: how sharply a typical query focuses.
+    double meanRowMax = 0.0;
+    float minWeight = 0.0f; ///< smallest weight of the matrix
+    float maxWeight = 0.0f; ///< largest weight of the matrix
+    /// Mean over query rows of Σ_k w·|q − k|, in token positions: how far a typical query looks. For
+    /// cross-attention q and k index different sequences, so it measures distance from the diagonal.
+    double meanDistance = 0.0;
+    std::vector<int> argmaxKey; ///< per query row, the key with the largest weight (the first on ties)
+};
+
+/// The [query][key] mean over the heads of one layer, row-major (queries × keys); empty for an empty
+/// block or a layer out of range.
+std::vector<float> meanOverHeads(const AttentionBlock& block, int layer);
+
+/// Statistics of a row-major queries × keys matrix; all zero (and no argmax) when either side is empty.
+HeadStats headStats(const float* weights, int queries, int keys);
+
+/// Statistics of one head of one layer; head may be -1 for the mean over the layer's heads.
+HeadStats headStats(const AttentionBlock& block, int layer, int head);
+
+} // namespace core

@@ -1,0 +1,98 @@
+#include "core/SnapshotCsv.h"
+
+#include "core/Errors.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace core {
+
+namespace {
+
+// RFC 4180: quote when the field holds a comma, a quote or a line break; double the quotes inside.
+std::string field(const std::string& s) {
+    if (s.find_first_of(",\"\r\n") == std::string::npos && !s.empty() && s.front() != ' ' && s.back() != ' ')
+        return s;
+    std::string q = "\"";
+    for (char c : s) {
+        if (c == '"')
+            q += '"';
+        q += c;
+    }
+    return q + '"';
+}
+
+std::string number(float v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+    return buf;
+}
+
+void checkBlock(const AttentionBlock& b, AttentionKind kind, int layer, int head) {
+    if (b.empty())
+        throw InputError(std::string("this snapshot has no ") + toString(kind) + " attention");
+    if (layer < 0 || layer >= b.layers || head < -1 || head >= b.heads)
+        throw InputError("no layer " + std::to_string(layer) + ", head " + std::to_string(head) + " in " +
+                         toString(kind) + " attention of " + std::to_string(b.layers) + " layers × " +
+                         std::to_string(b.heads) + " heads");
+}
+
+void keyHeader(std::ostream& out, const AttentionSnapshot& snap, AttentionKind kind) {
+    for (const auto& t : keyTokens(snap, kind))
+        out << ',' << field(t.text);
+    out << "\r\n";
+}
+
+} // namespace
+
+const std::vector<Token>& queryTokens(const AttentionSnapshot& snap, AttentionKind kind) {
+    return kind == AttentionKind::Encoder ? snap.srcTokens : snap.tgtTokens;
+}
+
+const std::vector<Token>& keyTokens(const AttentionSnapshot& snap, AttentionKind kind) {
+    return kind == AttentionKind::Decoder ? snap.tgtTokens : snap.srcTokens;
+}
+
+void writeHeadCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKind kind, int layer, int head) {
+    const auto& b = snap.block(kind);
+    checkBlock(b, kind, layer, head);
+    const auto& queries = queryTokens(snap, kind);
+    out << "query";
+    keyHeader(out, snap, kind);
+    std::vector<float> row(static_cast<std::size_t>(b.keys));
+    for (int q = 0; q < b.queries; ++q) {
+        if (head >= 0) {
+            row.assign(b.row(layer, head, q), b.row(layer, head, q) + b.keys);
+        } else {
+            row.assign(row.size(), 0.0f);
+            for (int h = 0; h < b.heads; ++h)
+                for (int k = 0; k < b.keys; ++k)
+                    row[std::size_t(k)] += b.at(layer, h, q, k) / static_cast<float>(b.heads);
+        }
+        out << field(q < static_cast<int>(queries.size()) ? queries[std::size_t(q)].text : std::to_string(q));
+        for (float v : row)
+            out << ',' << number(v);
+        out << "\r\n";
+    }
+}
+
+void writeKindCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKind kind) {
+    const auto& b = snap.block(kind);
+    checkBlock(b, kind, 0, 0);
+    const auto& queries = queryTokens(snap, kind);
+    out << "layer,head,query_index,query_token";
+    keyHeader(out, snap, kind);
+    for (int l = 0; l < b.layers; ++l)
+        for (int h = 0; h < b.heads; ++h)
+            for (int q = 0; q < b.queries; ++q) {
+                out << l << ',' << h << ',' << q << ','
+                    << field(q < static_cast<int>(queries.size()) ? queries[std::size_t(q)].text : "");
+                const float* r = b.row(l, h, q);
+                for (int k = 0; k < b.keys; ++k)
+                    out << ',' << number(r[k]);
+                out << "\r\n";
+            }
+}
+
+} // namespace core

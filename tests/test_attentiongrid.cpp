@@ -1,0 +1,373 @@
+// AttentionGrid as a real widget, offscreen: tile geometry, clicks, tooltips, keys, colour scaling, markers,
+// the empty-kind message, and the paint time of a 12 × 12 grid (printed, not asserted).
+
+#include "TestModels.h"
+#include "core/AttentionStats.h"
+#include "core/Session.h"
+#include "ui/AttentionGrid.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QToolTip>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+using namespace core;
+using ui::AttentionGrid;
+
+Q_DECLARE_METATYPE(core::AttentionKind)
+
+namespace {
+
+// Softmax rows with a per-head sharpness, so heads differ and no weight reaches 1; decoder rows are causal.
+void fillBlock(AttentionBlock& b, int layers, int heads, int queries, int keys, bool causal, std::mt19937& rng) {
+    b.resize(layers, heads, queries, keys);
+    std::normal_distribution<float> logit(0.0f, 1.0f);
+    std::vector<float> row(static_cast<std::size_t>(keys));
+    for (int l = 0; l < layers; ++l)
+        for (int h = 0; h < heads; ++h)
+            for (int q = 0; q < queries; ++q) {
+                const int visible = causal ? q + 1 : keys;
+                float sum = 0.0f;
+                for (int k = 0; k < visible; ++k) {
+                    row[std::size_t(k)] = std::exp(logit(rng) * (0.3f + 0.4f * float(h)));
+                    sum += row[std::size_t(k)];
+                }
+                for (int k = 0; k < visible; ++k)
+                    b.data[b.index(l, h, q, k)] = row[std::size_t(k)] / sum;
+            }
+}
+
+std::shared_ptr<const AttentionSnapshot> synthetic(int layers, int heads, int srcLen, int tgtLen,
+                                                   unsigned seed = 7) {
+    auto s = std::make_shared<AttentionSnapshot>();
+    for (int i = 0; i < srcLen; ++i)
+        s->srcTokens.push_back(Token{10 + i, "s" + std::to_string(i), false, false});
+    s->tgtTokens.push_back(Token{1, "<bos>", false, true});
+    for (int i = 1; i < tgtLen; ++i)
+        s->tgtTokens.push_back(Token{20 + i, "t" + std::to_string(i), false, false});
+    std::mt19937 rng(seed);
+    if (srcLen > 0) {
+        fillBlock(s->encoder, layers, heads, srcLen, srcLen, false, rng);
+        fillBlock(s->cross, layers, heads, tgtLen, srcLen, false, rng);
+    }
+    fillBlock(s->decoder, layers, heads, tgtLen, tgtLen, true, rng);
+    return s;
+}
+
+// Where cell (q, k) of a tile is painted: the centre of its scaled rectangle.
+QPoint cellCentre(const QRect& tile, int queries, int keys, int q, int k) {
+    return {tile.left() + int((k + 0.5) * tile.width() / keys), tile.top() + int((q + 0.5) * tile.height() / queries)};
+}
+
+void maybeSave(QWidget& w, const char* name) {
+    const QByteArray dir = qgetenv("ATTNSCOPE_TEST_SHOTS");
+    if (!dir.isEmpty())
+        w.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name));
+}
+
+} // namespace
+
+class TestAttentionGrid : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void geometry_data();
+    void geometry();
+    void click_data();
+    void click();
+    void tooltip();
+    void keys_data();
+    void keys();
+    void scaleModes();
+    void markers();
+    void emptyKind();
+    void realModel();
+    void paintTime_data();
+    void paintTime();
+};
+
+void TestAttentionGrid::geometry_data() {
+    QTest::addColumn<AttentionKind>("kind");
+    QTest::newRow("encoder") << AttentionKind::Encoder;
+    QTest::newRow("decoder") << AttentionKind::Decoder;
+    QTest::newRow("cross") << AttentionKind::Cross;
+}
+
+void TestAttentionGrid::geometry() {
+    QFETCH(AttentionKind, kind);
+    AttentionGrid grid;
+    grid.resize(700, 500);
+    grid.setSnapshot(synthetic(3, 4, 9, 5));
+    grid.setKind(kind);
+    QCOMPARE(grid.layers(), 3);
+    QCOMPARE(grid.heads(), 4);
+    std::vector<QRect> rects;
+    for (int l = 0; l < 3; ++l)
+        for (int h = AttentionGrid::kMeanHead; h < 4; ++h) {
+            const QRect r = grid.tileRect(l, h);
+            QVERIFY2(!r.isEmpty(), qPrintable(QStringLiteral("%1/%2").arg(l).arg(h)));
+            QVERIFY(grid.rect().contains(r));
+            QVERIFY(r.width() >= 24 && r.height() >= 24);
+            QCOMPARE(r.width(), r.height()); // room enough for squares
+            QCOMPARE(grid.tileAt(r.center()), std::make_pair(l, h));
+            for (const QRect& other : rects)
+                QVERIFY(!other.intersects(r));
+            rects.push_back(r);
+        }
+    // The mean column is the last one.
+    QVERIFY(grid.tileRect(0, AttentionGrid::kMeanHead).left() > grid.tileRect(0, 3).right());
+    QCOMPARE(grid.tileRect(3, 0), QRect());
+    QCOMPARE(grid.tileRect(0, 4), QRect());
+    QCOMPARE(grid.tileAt(QPoint(1, 1)), std::make_pair(-1, 0));
+    QVERIFY(grid.minimumSizeHint().width() <= grid.sizeHint().width());
+}
+
+void TestAttentionGrid::click_data() {
+    QTest::addColumn<int>("layer");
+    QTest::addColumn<int>("head");
+    QTest::newRow("first") << 0 << 0;
+    QTest::newRow("middle") << 1 << 2;
+    QTest::newRow("last head") << 2 << 3;
+    QTest::newRow("mean") << 2 << int(AttentionGrid::kMeanHead);
+}
+
+void TestAttentionGrid::click() {
+    QFETCH(int, layer);
+    QFETCH(int, head);
+    AttentionGrid grid;
+    grid.resize(700, 500);
+    grid.setSnapshot(synthetic(3, 4, 9, 5));
+    grid.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&grid));
+    QSignalSpy spy(&grid, &AttentionGrid::tileClicked);
+    QTest::mouseClick(&grid, Qt::LeftButton, {}, grid.tileRect(layer, head).center());
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toInt(), layer);
+    QCOMPARE(spy.at(0).at(1).toInt(), head);
+    // Between tiles nothing is clicked.
+    QTest::mouseClick(&grid, Qt::LeftButton, {}, QPoint(2, 2));
+    QCOMPARE(spy.count(), 1);
+}
+
+void TestAttentionGrid::tooltip() {
+    AttentionGrid grid;
+    grid.resize(700, 500);
+    const auto snap = synthetic(3, 4, 9, 5);
+    grid.setSnapshot(snap);
+    grid.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&grid));
+
+    const QString tip = grid.tileToolTip(1, 2);
+    QVERIFY2(tip.contains(QLatin1String("Layer 1")), qPrintable(tip));
+    QVERIFY2(tip.contains(QLatin1String("head 2")), qPrintable(tip));
+    const HeadStats s = headStats(snap->encoder, 1, 2);
+    QVERIFY2(tip.contains(QStringLiteral("Entropy: %1 bits").arg(s.meanEntropyBits, 0, 'f', 2)), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("Max weight: %1").arg(double(s.maxWeight), 0, 'f', 3)), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("Mean distance: %1").arg(s.meanDistance, 0, 'f', 2)), qPrintable(tip));
+    QVERIFY(grid.tileToolTip(1, 3) != tip);
+    const QString meanTip = grid.tileToolTip(0, AttentionGrid::kMeanHead);
+    QVERIFY2(meanTip.contains(QLatin1String("mean over 4 heads")), qPrintable(meanTip));
+    QVERIFY(grid.tileToolTip(5, 0).isEmpty());
+
+    // The hover path shows the same text.
+    const QPoint at = grid.tileRect(1, 2).center();
+    QHelpEvent help(QEvent::ToolTip, at, grid.mapToGlobal(at));
+    QApplication::sendEvent(&grid, &help);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QCOMPARE(QToolTip::text(), tip);
+    QToolTip::hideText();
+}
+
+void TestAttentionGrid::keys_data() {
+    QTest::addColumn<int>("key");
+    QTest::addColumn<int>("dLayer");
+    QTest::addColumn<int>("dHead");
+    QTest::newRow("left") << int(Qt::Key_Left) << 0 << -1;
+    QTest::newRow("right") << int(Qt::Key_Right) << 0 << 1;
+    QTest::newRow("up") << int(Qt::Key_Up) << -1 << 0;
+    QTest::newRow("down") << int(Qt::Key_Down) << 1 << 0;
+    QTest::newRow("page up") << int(Qt::Key_PageUp) << -1 << 0;
+    QTest::newRow("page down") << int(Qt::Key_PageDown) << 1 << 0;
+}
+
+void TestAttentionGrid::keys() {
+    QFETCH(int, key);
+    QFETCH(int, dLayer);
+    QFETCH(int, dHead);
+    AttentionGrid grid;
+    grid.setSnapshot(synthetic(3, 4, 9, 5));
+    QCOMPARE(grid.focusPolicy(), Qt::StrongFocus);
+    QSignalSpy spy(&grid, &AttentionGrid::navigate);
+    QTest::keyClick(&grid, Qt::Key(key));
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toInt(), dLayer);
+    QCOMPARE(spy.at(0).at(1).toInt(), dHead);
+    QTest::keyClick(&grid, Qt::Key_A);
+    QCOMPARE(spy.count(), 1);
+}
+
+void TestAttentionGrid::scaleModes() {
+    AttentionGrid grid;
+    grid.resize(900, 700);
+    const auto snap = synthetic(2, 3, 6, 4);
+    grid.setSnapshot(snap);
+    const auto map = ui::ColorMap::byName(QStringLiteral("viridis"));
+    grid.setColorMap(map);
+    const auto& b = snap->encoder;
+    const int layer = 1, head = 0; // the softest head: its largest weight is well below 1
+    const float* w = b.row(layer, head, 0);
+    const auto [lo, hi] = std::minmax_element(w, w + b.queries * b.keys);
+    QVERIFY(*hi < 0.9f);
+
+    const QRect tile = grid.tileRect(layer, head);
+    const QImage fixed = grid.grab().toImage();
+    grid.setScaleMode(ui::ScaleMode::PerHead);
+    const QImage perHead = grid.grab().toImage();
+    int differing = 0;
+    for (int q = 0; q < b.queries; ++q)
+        for (int k = 0; k < b.keys; ++k) {
+            const QPoint p = cellCentre(tile, b.queries, b.keys, q, k);
+            const float v = b.at(layer, head, q, k);
+            QCOMPARE(fixed.pixel(p), map.color(v));
+            QCOMPARE(perHead.pixel(p), map.color((v - *lo) / (*hi - *lo)));
+            differing += fixed.pixel(p) != perHead.pixel(p);
+        }
+    QVERIFY(differing > b.queries * b.keys / 2);
+    // Stretching a head reaches both ends of the colour map.
+    const int qMax = int(std::distance(w, hi)) / b.keys, kMax = int(std::distance(w, hi)) % b.keys;
+    QCOMPARE(perHead.pixel(cellCentre(tile, b.queries, b.keys, qMax, kMax)), map.lut().back());
+
+    // Another colour map repaints the tiles.
+    grid.setColorMap(ui::ColorMap::byName(QStringLiteral("greys")));
+    QVERIFY(grid.grab().toImage().pixel(cellCentre(tile, b.queries, b.keys, 0, 0)) !=
+            perHead.pixel(cellCentre(tile, b.queries, b.keys, 0, 0)));
+}
+
+void TestAttentionGrid::markers() {
+    AttentionGrid grid;
+    grid.resize(900, 700);
+    grid.setSnapshot(synthetic(2, 3, 6, 6));
+    grid.setKind(AttentionKind::Decoder);
+    const int q = 4;
+    const QRect tile = grid.tileRect(1, 2);
+    const QPoint besideRow(tile.left() - 4, cellCentre(tile, 6, 6, q, 0).y());
+    const QPoint besideOtherRow(tile.left() - 4, cellCentre(tile, 6, 6, 1, 0).y());
+    const QImage before = grid.grab().toImage();
+    grid.setHighlightedQuery(q);
+    const QImage marked = grid.grab().toImage();
+    QVERIFY(marked.pixel(besideRow) != before.pixel(besideRow));
+    QCOMPARE(marked.pixel(besideOtherRow), before.pixel(besideOtherRow));
+    // Marker in the mean column too.
+    const QRect mean = grid.tileRect(0, AttentionGrid::kMeanHead);
+    const QPoint besideMean(mean.left() - 4, cellCentre(mean, 6, 6, q, 0).y());
+    QVERIFY(marked.pixel(besideMean) != before.pixel(besideMean));
+    grid.setHighlightedQuery(-1);
+    QCOMPARE(grid.grab().toImage().pixel(besideRow), before.pixel(besideRow));
+
+    // The selection outline sits just outside the selected tile.
+    const QPoint outline(tile.left() - 2, tile.center().y());
+    grid.setSelection(0, 0);
+    const QImage unselected = grid.grab().toImage();
+    grid.setSelection(1, 2);
+    const QImage selected = grid.grab().toImage();
+    QVERIFY(selected.pixel(outline) != unselected.pixel(outline));
+    const QRect first = grid.tileRect(0, 0);
+    QVERIFY(selected.pixel(first.left() - 2, first.center().y()) !=
+            unselected.pixel(first.left() - 2, first.center().y()));
+}
+
+void TestAttentionGrid::emptyKind() {
+    AttentionGrid grid;
+    grid.resize(600, 400);
+    QVERIFY(!grid.emptyMessage().isEmpty()); // before any snapshot
+    QCOMPARE(grid.layers(), 0);
+
+    auto cfg = smallConfig(Architecture::DecoderOnly, PositionalEncoding::Learned);
+    Session session(randomModel(cfg));
+    session.analyze("hello");
+    auto snap = std::make_shared<const AttentionSnapshot>(session.snapshot());
+    grid.setSnapshot(snap);
+    grid.setKind(AttentionKind::Cross);
+    QCOMPARE(grid.emptyMessage(), QStringLiteral("No cross-attention: this model has no encoder"));
+    QCOMPARE(grid.layers(), 0);
+    QCOMPARE(grid.tileRect(0, 0), QRect());
+    QCOMPARE(grid.tileAt(grid.rect().center()), std::make_pair(-1, 0));
+    grid.setKind(AttentionKind::Encoder);
+    QVERIFY(grid.emptyMessage().contains(QLatin1String("no encoder")));
+    maybeSave(grid, "grid-empty.png");
+    // Something is painted: the message, not a blank widget.
+    const QImage img = grid.grab().toImage();
+    const QRgb bg = img.pixel(1, 1);
+    bool ink = false;
+    for (int x = 0; x < img.width() && !ink; ++x)
+        ink = img.pixel(x, img.height() / 2) != bg;
+    QVERIFY(ink);
+
+    grid.setKind(AttentionKind::Decoder);
+    QVERIFY(grid.emptyMessage().isEmpty());
+    QCOMPARE(grid.layers(), cfg.decoderLayers);
+    QCOMPARE(grid.heads(), cfg.heads);
+}
+
+void TestAttentionGrid::realModel() {
+    auto cfg = smallConfig(Architecture::EncoderDecoder, PositionalEncoding::Sinusoidal);
+    Session session(randomModel(cfg));
+    session.analyze("hello world");
+    session.step();
+    session.step();
+    auto snap = std::make_shared<const AttentionSnapshot>(session.snapshot());
+    AttentionGrid grid;
+    grid.resize(800, 500);
+    grid.setSnapshot(snap);
+    grid.setKind(AttentionKind::Cross);
+    grid.setSelection(1, 2);
+    grid.setHighlightedQuery(int(snap->tgtTokens.size()) - 1);
+    QCOMPARE(grid.layers(), cfg.decoderLayers);
+    QCOMPARE(grid.heads(), cfg.heads);
+    const auto s = headStats(snap->cross, 1, 3);
+    QVERIFY(grid.tileToolTip(1, 3).contains(QStringLiteral("%1 bits").arg(s.meanEntropyBits, 0, 'f', 2)));
+    maybeSave(grid, "grid-cross.png");
+    grid.setKind(AttentionKind::Decoder);
+    maybeSave(grid, "grid-decoder.png");
+}
+
+void TestAttentionGrid::paintTime_data() {
+    QTest::addColumn<int>("tokens");
+    QTest::newRow("T=64") << 64;
+    QTest::newRow("T=256") << 256;
+}
+
+void TestAttentionGrid::paintTime() {
+    QFETCH(int, tokens);
+    const auto snap = synthetic(12, 12, tokens, tokens);
+    AttentionGrid grid;
+    grid.resize(1100, 950);
+    QElapsedTimer build;
+    build.start();
+    grid.setSnapshot(snap);
+    const double buildMs = build.nsecsElapsed() / 1e6;
+    QCOMPARE(grid.layers(), 12);
+    QCOMPARE(grid.heads(), 12);
+    grid.setSelection(3, 5);
+    grid.setHighlightedQuery(tokens / 2);
+    QImage target(grid.size(), QImage::Format_ARGB32_Premultiplied);
+    grid.render(&target); // warm-up
+    std::vector<double> ms;
+    for (int i = 0; i < 21; ++i) {
+        QElapsedTimer t;
+        t.start();
+        grid.render(&target);
+        ms.push_back(t.nsecsElapsed() / 1e6);
+    }
+    std::sort(ms.begin(), ms.end());
+    qInfo("12x12 grid, T=%d, %dx%d px: paint median %.2f ms (min %.2f, max %.2f); tile rebuild %.1f ms", tokens,
+          grid.width(), grid.height(), ms[ms.size() / 2], ms.front(), ms.back(), buildMs);
+    if (tokens == 64)
+        maybeSave(grid, "grid-12x12.png");
+}
+
+QTEST_MAIN(TestAttentionGrid)
+#include "test_attentiongrid.moc"

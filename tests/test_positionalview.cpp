@@ -1,0 +1,248 @@
+// The positional-encodings tab as a real widget, offscreen: what it plots against the model's own table.
+
+#include "TestModels.h"
+#include "ui/PositionalView.h"
+#include "ui/QCustomPlotInclude.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QtTest>
+
+#include <cmath>
+
+using core::Architecture;
+using core::PositionalEncoding;
+
+class TestPositionalView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void heatmapEqualsTable();
+    void positionsLimitEveryPlot();
+    void rotationLabel_data();
+    void rotationLabel();
+    void cosineDiagonalIsOne();
+    void dotDiagonalIsHalfWidth();
+    void explanationWithoutTable_data();
+    void explanationWithoutTable();
+    void dimsFieldChangesCurves();
+    void sideSelectorSwitchesTable();
+    void decoderOnlyHasNoSideSelector();
+    void everyControlHasToolTip();
+    void grabForInspection();
+};
+
+namespace {
+
+std::shared_ptr<const core::Model> model(PositionalEncoding pos,
+                                         Architecture arch = Architecture::EncoderDecoder) {
+    return randomModel(smallConfig(arch, pos), 7);
+}
+
+} // namespace
+
+void TestPositionalView::heatmapEqualsTable() {
+    const auto m = model(PositionalEncoding::Sinusoidal);
+    ui::PositionalView view;
+    view.setModel(m);
+    QVERIFY(!view.showsExplanation());
+    const auto table = m->positionalTable(true);
+    const int d = m->config().dModel, n = m->config().maxLen; // 64 rows: all shown by default
+    QCOMPARE(int(table.size()), n * d);
+    QCOMPARE(view.positions(), n);
+    QCOMPARE(view.tableCells(), QSize(d, n));
+    for (int pos = 0; pos < n; ++pos)
+        for (int dim = 0; dim < d; ++dim)
+            QCOMPARE(view.tableValueAt(pos, dim), double(table[size_t(pos) * d + dim]));
+    // The colour range is symmetric, so zero sits mid-scale.
+    auto* map = qobject_cast<QCPColorMap*>(view.tablePlot()->plottable(0));
+    QVERIFY(map);
+    QVERIFY(!map->interpolate());
+    QCOMPARE(map->dataRange().lower, -map->dataRange().upper);
+    QVERIFY(map->dataRange().upper > 0.99 && map->dataRange().upper <= 1.0);
+}
+
+void TestPositionalView::positionsLimitEveryPlot() {
+    const auto m = model(PositionalEncoding::Sinusoidal);
+    ui::PositionalView view;
+    view.setModel(m);
+    view.findChild<QSpinBox*>(QStringLiteral("positionsSpin"))->setValue(20);
+    QCOMPARE(view.positions(), 20);
+    QCOMPARE(view.tableCells(), QSize(m->config().dModel, 20));
+    QVERIFY(!std::isnan(view.similarityAt(19, 19)));
+    QVERIFY(std::isnan(view.similarityAt(20, 20)));
+    QCOMPARE(view.curvePlot()->graph(0)->dataCount(), 20);
+    QVERIFY(view.rotationText().contains(QStringLiteral("over %1 positions").arg(20 - view.offset())));
+}
+
+void TestPositionalView::rotationLabel_data() {
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("pair");
+    QTest::addColumn<int>("offset");
+    QTest::newRow("sinusoidal i=0 k=1") << int(PositionalEncoding::Sinusoidal) << 0 << 1;
+    QTest::newRow("sinusoidal i=3 k=5") << int(PositionalEncoding::Sinusoidal) << 3 << 5;
+    QTest::newRow("sinusoidal i=15 k=40") << int(PositionalEncoding::Sinusoidal) << 15 << 40;
+    QTest::newRow("learned i=0 k=1") << int(PositionalEncoding::Learned) << 0 << 1;
+    QTest::newRow("learned i=3 k=5") << int(PositionalEncoding::Learned) << 3 << 5;
+}
+
+void TestPositionalView::rotationLabel() {
+    QFETCH(int, kind);
+    QFETCH(int, pair);
+    QFETCH(int, offset);
+    const bool sinusoidal = PositionalEncoding(kind) == PositionalEncoding::Sinusoidal;
+    ui::PositionalView view;
+    view.setModel(model(PositionalEncoding(kind)));
+    view.findChild<QSpinBox*>(QStringLiteral("pairSpin"))->setValue(pair);
+    view.findChild<QSpinBox*>(QStringLiteral("offsetSpin"))->setValue(offset);
+    QCOMPARE(view.pair(), pair);
+    QCOMPARE(view.offset(), offset);
+    const double err = view.rotationError();
+    const QString text = view.rotationText();
+    qInfo("%s", qPrintable(text));
+    QVERIFY(text.contains(QString::number(err, 'g', 2)));
+    QVERIFY(text.contains(QStringLiteral("PE(pos+%1)").arg(offset)));
+    QVERIFY(text.contains(QStringLiteral("over %1 positions").arg(view.positions() - offset)));
+    if (sinusoidal) {
+        QVERIFY2(err < 1e-5, qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("no exact rotation")));
+        QVERIFY(view.frequencyText().contains(QStringLiteral(" rad")));
+        QVERIFY(view.frequencyText().contains(QStringLiteral("°")));
+    } else {
+        // Random entries: the error is of the order of the values themselves.
+        QVERIFY2(err > 1e-2, qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("no exact rotation")));
+    }
+}
+
+void TestPositionalView::cosineDiagonalIsOne() {
+    ui::PositionalView view;
+    view.setModel(model(PositionalEncoding::Learned));
+    view.findChild<QComboBox*>(QStringLiteral("similarityBox"))->setCurrentIndex(1); // dot
+    view.setCosineSimilarity(true);
+    for (int a = 0; a < view.positions(); ++a)
+        QVERIFY(std::abs(view.similarityAt(a, a) - 1.0) < 1e-9);
+    // Off the diagonal a random table is far from parallel.
+    QVERIFY(std::abs(view.similarityAt(0, 1)) < 0.9);
+    QCOMPARE(view.similarityAt(3, 9), view.similarityAt(9, 3));
+}
+
+void TestPositionalView::dotDiagonalIsHalfWidth() {
+    // Each (sin, cos) pair has length 1, so |PE(pos)|² = dModel/2 for every position.
+    const auto m = model(PositionalEncoding::Sinusoidal);
+    ui::PositionalView view;
+    view.setModel(m);
+    view.findChild<QComboBox*>(QStringLiteral("similarityBox"))->setCurrentIndex(1);
+    for (int a = 0; a < view.positions(); a += 7)
+        QVERIFY(std::abs(view.similarityAt(a, a) - m->config().dModel / 2.0) < 1e-4);
+    QVERIFY(std::abs(view.similarityAt(0, 5) - m->config().dModel / 2.0) > 0.1);
+}
+
+void TestPositionalView::explanationWithoutTable_data() {
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("phrase");
+    QTest::newRow("rope") << int(PositionalEncoding::Rope) << QStringLiteral("queries and keys");
+    QTest::newRow("none") << int(PositionalEncoding::None) << QStringLiteral("no positional encoding");
+}
+
+void TestPositionalView::explanationWithoutTable() {
+    QFETCH(int, kind);
+    QFETCH(QString, phrase);
+    ui::PositionalView view;
+    view.setModel(model(PositionalEncoding::Sinusoidal));
+    QVERIFY(!view.showsExplanation());
+    view.setModel(model(PositionalEncoding(kind), Architecture::DecoderOnly));
+    QVERIFY(view.showsExplanation());
+    QVERIFY2(view.explanation().contains(phrase), qPrintable(view.explanation()));
+    QCOMPARE(view.tableCells(), QSize(0, 0));
+    QCOMPARE(view.curveCount(), 0);
+}
+
+void TestPositionalView::dimsFieldChangesCurves() {
+    ui::PositionalView view;
+    view.setModel(model(PositionalEncoding::Sinusoidal));
+    QCOMPARE(view.curveCount(), 4); // the default "0, 1, 6, 7"
+    auto* edit = view.findChild<QLineEdit*>(QStringLiteral("dimsEdit"));
+    QVERIFY(edit);
+    edit->clear();
+    QTest::keyClicks(edit, QStringLiteral("2, 9"));
+    QTest::keyClick(edit, Qt::Key_Return);
+    QCOMPARE(view.curveCount(), 2);
+    QCOMPARE(view.curveDims(), (QVector<int>{2, 9}));
+    QCOMPARE(view.curvePlot()->graph(1)->name(), QStringLiteral("dim 9: cos(pos·θ₄)"));
+    view.setCurveDims(QStringLiteral("0-5, 31, 32, x"));
+    QCOMPARE(view.curveCount(), 7); // 32 and x are not dimensions of a 32-wide table
+    int legendItems = 0;            // the legend's grid counts empty cells of its last row too
+    for (int j = 0; j < view.curvePlot()->legend->itemCount(); ++j)
+        legendItems += view.curvePlot()->legend->item(j) != nullptr;
+    QCOMPARE(legendItems, 7);
+    view.setCurveDims(QString());
+    QCOMPARE(view.curveCount(), 0);
+}
+
+void TestPositionalView::sideSelectorSwitchesTable() {
+    const auto m = model(PositionalEncoding::Learned);
+    const auto src = m->positionalTable(true), tgt = m->positionalTable(false);
+    QVERIFY(src != tgt);
+    ui::PositionalView view;
+    view.setModel(m);
+    auto* side = view.findChild<QComboBox*>(QStringLiteral("sideBox"));
+    QVERIFY(!side->isHidden());
+    QVERIFY(view.sourceSide());
+    QCOMPARE(view.tableValueAt(5, 3), double(src[5 * 32 + 3]));
+    side->setCurrentIndex(1);
+    QVERIFY(!view.sourceSide());
+    QCOMPARE(view.tableValueAt(5, 3), double(tgt[5 * 32 + 3]));
+}
+
+void TestPositionalView::decoderOnlyHasNoSideSelector() {
+    const auto m = model(PositionalEncoding::Learned, Architecture::DecoderOnly);
+    ui::PositionalView view;
+    view.setModel(m);
+    QVERIFY(view.findChild<QComboBox*>(QStringLiteral("sideBox"))->isHidden());
+    QCOMPARE(view.tableValueAt(2, 1), double(m->positionalTable(false)[2 * 32 + 1]));
+}
+
+void TestPositionalView::everyControlHasToolTip() {
+    ui::PositionalView view;
+    view.setModel(model(PositionalEncoding::Sinusoidal));
+    for (const char* name :
+         {"sideBox", "positionsSpin", "dimsEdit", "similarityBox", "pairSpin", "offsetSpin"}) {
+        auto* w = view.findChild<QWidget*>(QLatin1String(name));
+        QVERIFY2(w && !w->toolTip().isEmpty(), name);
+    }
+}
+
+void TestPositionalView::grabForInspection() {
+    // Pictures for a person to look at: ATTNSCOPE_GRAB_DIR=/some/dir tests/test_positionalview
+    const QString dir = qEnvironmentVariable("ATTNSCOPE_GRAB_DIR");
+    if (dir.isEmpty())
+        QSKIP("set ATTNSCOPE_GRAB_DIR to save screenshots");
+    for (auto kind :
+         {PositionalEncoding::Sinusoidal, PositionalEncoding::Learned, PositionalEncoding::Rope}) {
+        ui::PositionalView view;
+        view.setModel(model(kind));
+        view.setPair(2);
+        view.resize(1200, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QString path =
+            QDir(dir).filePath(QStringLiteral("positional-%1.png").arg(core::toString(kind)));
+        QVERIFY(view.grab().save(path));
+        qInfo("saved %s", qPrintable(path));
+    }
+    ui::PositionalView view;
+    view.setModel(
+        core::Model::load(ATTNSCOPE_SOURCE_DIR "/resources/models/demo-random", core::DeviceChoice::Cpu));
+    QCOMPARE(view.positions(), 128); // min(max_len, 128)
+    view.resize(1200, 800);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QString path = QDir(dir).filePath(QStringLiteral("positional-demo-random.png"));
+    QVERIFY(view.grab().save(path));
+    qInfo("saved %s", qPrintable(path));
+}
+
+QTEST_MAIN(TestPositionalView)
+#include "test_positionalview.moc"

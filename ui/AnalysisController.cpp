@@ -1,0 +1,183 @@
+#include "ui/AnalysisController.h"
+
+#include "ui/SessionWorker.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QThread>
+#include <QTimer>
+
+namespace ui {
+
+using Op = SessionWorker::Op;
+
+AnalysisController::AnalysisController(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<RunResultPtr>();
+    thread_ = new QThread(this);
+    thread_->setObjectName(QStringLiteral("analysis"));
+    worker_ = new SessionWorker;
+    worker_->moveToThread(thread_);
+    connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(worker_, &SessionWorker::resultReady, this, &AnalysisController::onResult, Qt::QueuedConnection);
+    connect(worker_, &SessionWorker::failed, this, &AnalysisController::onFailed, Qt::QueuedConnection);
+    connect(
+        worker_, &SessionWorker::idle, this,
+        [this] {
+            if (lastBusy_ != busy()) {
+                lastBusy_ = busy();
+                Q_EMIT busyChanged(lastBusy_);
+            }
+        },
+        Qt::QueuedConnection);
+    thread_->start();
+
+    debounce_ = new QTimer(this);
+    debounce_->setSingleShot(true);
+    debounce_->setInterval(kDebounceMs);
+    connect(debounce_, &QTimer::timeout, this, &AnalysisController::analyzeNow);
+}
+
+AnalysisController::~AnalysisController() {
+    thread_->quit();
+    thread_->wait();
+}
+
+void AnalysisController::setModel(std::shared_ptr<const core::Model> model) {
+    model_ = std::move(model);
+    ++run_;
+    history_.clear();
+    current_.reset();
+    optimistic_ = 0;
+    SessionWorker::Request r;
+    r.op = Op::SetModel;
+    r.model = model_;
+    r.run = run_;
+    worker_->post(std::move(r));
+    if (!text_.isEmpty())
+        analyzeNow();
+}
+
+void AnalysisController::setText(const QString& text) {
+    text_ = text;
+    debounce_->start();
+    if (!lastBusy_) {
+        lastBusy_ = true;
+        Q_EMIT busyChanged(true);
+    }
+}
+
+void AnalysisController::analyzeNow() {
+    debounce_->stop();
+    ++run_;
+    optimistic_ = 0;
+    history_.clear();
+    if (text_.isEmpty()) {
+        current_.reset();
+        Q_EMIT cleared();
+        return;
+    }
+    SessionWorker::Request r;
+    r.op = Op::Analyze;
+    r.text = text_.toStdString();
+    r.run = run_;
+    worker_->post(std::move(r));
+}
+
+void AnalysisController::post(int op, int64_t token) {
+    SessionWorker::Request r;
+    r.op = static_cast<Op>(op);
+    r.token = token;
+    r.run = run_;
+    worker_->post(std::move(r));
+}
+
+void AnalysisController::step() {
+    post(static_cast<int>(Op::Step));
+}
+
+void AnalysisController::back() {
+    if (!current_ || current_->step == 0)
+        return;
+    // When nothing is in flight the previous step is already in history: show it now, and let the worker
+    // rewind its cache in the background; its own result of the rewind is then redundant.
+    const auto prev = static_cast<std::size_t>(current_->step - 1);
+    if (!worker_->busy() && prev < history_.size() && history_[prev]) {
+        show(history_[prev]);
+        ++optimistic_;
+    }
+    post(static_cast<int>(Op::Back));
+}
+
+void AnalysisController::reset() {
+    if (!current_)
+        return;
+    if (!worker_->busy() && !history_.empty() && history_[0]) {
+        show(history_[0]);
+        ++optimistic_;
+    }
+    post(static_cast<int>(Op::Reset));
+}
+
+void AnalysisController::runToEnd() {
+    post(static_cast<int>(Op::RunToEnd));
+}
+
+void AnalysisController::force(int64_t token) {
+    post(static_cast<int>(Op::Force), token);
+}
+
+void AnalysisController::setSampling(const core::SamplingSettings& s) {
+    sampling_ = s;
+    SessionWorker::Request r;
+    r.op = Op::SetSampling;
+    r.sampling = s;
+    r.run = run_;
+    worker_->post(std::move(r));
+}
+
+void AnalysisController::onResult(const RunResultPtr& r) {
+    if (r->run != run_)
+        return; // a superseded text or model
+    const auto step = static_cast<std::size_t>(r->step);
+    // History holds the current branch only: a result at step k replaces k and drops what came after.
+    history_.resize(step + 1);
+    history_[step] = r;
+    if (optimistic_ > 0) {
+        --optimistic_;
+        return;
+    }
+    show(r);
+}
+
+void AnalysisController::onFailed(const QString& message, quint64 run) {
+    if (run != run_)
+        return;
+    Q_EMIT failed(message);
+}
+
+void AnalysisController::show(const RunResultPtr& r) {
+    current_ = r;
+    Q_EMIT resultChanged(r);
+}
+
+bool AnalysisController::busy() const {
+    return debounce_->isActive() || worker_->busy();
+}
+
+bool AnalysisController::waitUntilIdle(int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < timeoutMs) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+        // Results are delivered by queued signals after the worker is idle: drain them too.
+        if (!busy()) {
+            QCoreApplication::processEvents();
+            if (!busy())
+                return true;
+        }
+        QThread::msleep(1);
+    }
+    return false;
+}
+
+} // namespace ui

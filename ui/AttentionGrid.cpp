@@ -1,0 +1,368 @@
+#include "ui/AttentionGrid.h"
+
+#include "core/AttentionStats.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ui {
+
+namespace {
+
+constexpr int kMargin = 6;
+// Room between tiles for the selection outline (2 px) and the query marker (3 px) beside each tile.
+constexpr int kGap = 7;
+// The mean column stands apart from the heads it summarises.
+constexpr int kMeanGap = 10;
+// Below this a tile is a smudge; the widget asks for at least this much.
+constexpr int kMinTile = 24;
+constexpr int kHintTile = 56;
+// Visible against every offered colour map and against light and dark window backgrounds.
+const QColor kQueryMarker(0xf0, 0x5a, 0x28);
+
+QString kindName(core::AttentionKind kind) {
+    switch (kind) {
+    case core::AttentionKind::Encoder:
+        return AttentionGrid::tr("encoder self-attention");
+    case core::AttentionKind::Decoder:
+        return AttentionGrid::tr("decoder self-attention");
+    case core::AttentionKind::Cross:
+        return AttentionGrid::tr("cross-attention");
+    }
+    return {};
+}
+
+QString emptyText(const core::AttentionSnapshot* snap, core::AttentionKind kind) {
+    if (snap == nullptr)
+        return AttentionGrid::tr("No attention yet: type a sentence to analyse");
+    if (kind != core::AttentionKind::Decoder && snap->srcTokens.empty()) {
+        return kind == core::AttentionKind::Cross
+                   ? AttentionGrid::tr("No cross-attention: this model has no encoder")
+                   : AttentionGrid::tr("No encoder self-attention: this model has no encoder");
+    }
+    return AttentionGrid::tr("No %1 in this step").arg(kindName(kind));
+}
+
+QImage paintTile(const float* w, int queries, int keys, const QVector<QRgb>& lut, ScaleMode mode) {
+    const std::size_t n = static_cast<std::size_t>(queries) * static_cast<std::size_t>(keys);
+    float lo = 0.0f;
+    float hi = 1.0f;
+    if (false && n > 0) {
+        const auto [mn, mx] = std::minmax_element(w, w + n);
+        lo = *mn;
+        hi = *mx;
+    }
+    // A constant matrix (one key, say) has no range to stretch; show it mid-scale rather than divide by 0.
+    const float span = hi > lo ? hi - lo : 0.0f;
+    QImage img(keys, queries, QImage::Format_RGB32);
+    for (int q = 0; q < queries; ++q) {
+        auto* line = reinterpret_cast<QRgb*>(img.scanLine(q));
+        const float* row = w + static_cast<std::size_t>(q) * static_cast<std::size_t>(keys);
+        for (int k = 0; k < keys; ++k) {
+            const float t = span > 0.0f ? (row[k] - lo) / span : (hi > 0.0f ? 0.5f : 0.0f);
+            line[k] = lut[qBound(0, static_cast<int>(t * 255.0f + 0.5f), 255)];
+        }
+    }
+    return img;
+}
+
+} // namespace
+
+AttentionGrid::AttentionGrid(QWidget* parent) : QWidget(parent) {
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(false);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setToolTip(tr("Every head of every layer. Click a tile to show it in detail; "
+                  "\u2190/\u2192 change head, \u2191/\u2193 change layer."));
+    rebuildTiles();
+}
+
+void AttentionGrid::setSnapshot(std::shared_ptr<const core::AttentionSnapshot> snapshot) {
+    if (snapshot == snapshot_)
+        return;
+    snapshot_ = std::move(snapshot);
+    rebuildTiles();
+}
+
+void AttentionGrid::setKind(core::AttentionKind kind) {
+    if (kind == kind_)
+        return;
+    kind_ = kind;
+    rebuildTiles();
+}
+
+void AttentionGrid::setColorMap(const ColorMap& map) {
+    if (map.name() == colorMap_.name())
+        return;
+    colorMap_ = map;
+    rebuildTiles();
+}
+
+void AttentionGrid::setScaleMode(ScaleMode mode) {
+    if (mode == scaleMode_)
+        return;
+    scaleMode_ = mode;
+    rebuildTiles();
+}
+
+void AttentionGrid::setSelection(int layer, int head) {
+    if (layer == selLayer_ && head == selHead_)
+        return;
+    const QRect before = tileRect(selLayer_, selHead_);
+    selLayer_ = layer;
+    selHead_ = head;
+    update(before.adjusted(-kGap, -kGap, kGap, kGap));
+    update(tileRect(selLayer_, selHead_).adjusted(-kGap, -kGap, kGap, kGap));
+}
+
+void AttentionGrid::setHighlightedQuery(int query) {
+    if (query == highlightQuery_)
+        return;
+    highlightQuery_ = query;
+    update();
+}
+
+int AttentionGrid::layers() const {
+    const auto* b = block();
+    return b ? b->layers : 0;
+}
+
+int AttentionGrid::heads() const {
+    const auto* b = block();
+    return b ? b->heads : 0;
+}
+
+const core::AttentionBlock* AttentionGrid::block() const {
+    if (!snapshot_)
+        return nullptr;
+    const auto& b = snapshot_->block(kind_);
+    return b.empty() ? nullptr : &b;
+}
+
+int AttentionGrid::column(int head) const { return head == kMeanHead ? heads() : head; }
+
+QRect AttentionGrid::tileRect(int layer, int head) const {
+    if (layer < 0 || layer >= layers() || head < kMeanHead || head >= heads())
+        return {};
+    const int col = column(head);
+    const int x = origin_.x() + col * (tileSize_.width() + kGap) + (head == kMeanHead ? kMeanGap : 0);
+    const int y = origin_.y() + layer * (tileSize_.height() + kGap);
+    return {QPoint(x, y), tileSize_};
+}
+
+std::pair<int, int> AttentionGrid::tileAt(const QPoint& pos) const {
+    for (int l = 0; l < layers(); ++l)
+        for (int h = kMeanHead; h < heads(); ++h)
+            if (tileRect(l, h).contains(pos))
+                return {l, h};
+    return {-1, 0};
+}
+
+QString AttentionGrid::tileToolTip(int layer, int head) const {
+    const auto* b = block();
+    if (b == nullptr || layer < 0 || layer >= b->layers || head < kMeanHead || head >= b->heads)
+        return {};
+    const core::HeadStats s = core::headStats(*b, layer, head);
+    const QString who = head == kMeanHead ? tr("Layer %1 \u00b7 mean over %2 heads").arg(layer).arg(b->heads)
+                                          : tr("Layer %1 \u00b7 head %2").arg(layer).arg(head);
+    return who + QLatin1Char('\n') +
+           tr("Entropy: %1 bits (uniform would be %2)")
+               .arg(s.meanEntropyBits, 0, 'f', 2)
+               .arg(std::log2(static_cast<double>(b->keys)), 0, 'f', 2) +
+           QLatin1Char('\n') + tr("Max weight: %1").arg(static_cast<double>(s.maxWeight), 0, 'f', 3) +
+           QLatin1Char('\n') + tr("Mean distance: %1 tokens").arg(s.meanDistance, 0, 'f', 2);
+}
+
+QSize AttentionGrid::sizeHint() const {
+    const int l = std::max(layers(), 2);
+    const int cols = std::max(heads(), 4) + 1;
+    return {2 * kMargin + rowLabelWidth_ + cols * (kHintTile + kGap) + kMeanGap,
+            2 * kMargin + colLabelHeight_ + l * (kHintTile + kGap)};
+}
+
+QSize AttentionGrid::minimumSizeHint() const {
+    if (layers() == 0)
+        return {fontMetrics().horizontalAdvance(message_) / 2, fontMetrics().height() * 3};
+    const int cols = heads() + 1;
+    return {2 * kMargin + rowLabelWidth_ + cols * (kMinTile + kGap) + kMeanGap,
+            2 * kMargin + colLabelHeight_ + layers() * (kMinTile + kGap)};
+}
+
+void AttentionGrid::rebuildTiles() {
+    tiles_.clear();
+    const auto* b = block();
+    message_ = b ? QString() : emptyText(snapshot_.get(), kind_);
+    if (b != nullptr) {
+        tiles_.reserve(static_cast<std::size_t>(b->layers) * static_cast<std::size_t>(b->heads + 1));
+        for (int l = 0; l < b->layers; ++l) {
+            for (int h = 0; h < b->heads; ++h)
+                tiles_.push_back(paintTile(b->row(l, h, 0), b->queries, b->keys, colorMap_.lut(), scaleMode_));
+            const auto mean = core::meanOverHeads(*b, l);
+            tiles_.push_back(paintTile(mean.data(), b->queries, b->keys, colorMap_.lut(), scaleMode_));
+        }
+    }
+    updateGeometryCache();
+    updateGeometry();
+    update();
+}
+
+void AttentionGrid::updateGeometryCache() {
+    const QFontMetrics fm = fontMetrics();
+    const int l = layers();
+    const int cols = heads() + 1;
+    rowLabelWidth_ = fm.horizontalAdvance(QStringLiteral("L%1").arg(std::max(l - 1, 0))) + 6;
+    colLabelHeight_ = fm.height() + 4;
+    if (l == 0) {
+        tileSize_ = {};
+        origin_ = {};
+        return;
+    }
+    const int availW = width() - 2 * kMargin - rowLabelWidth_ - kMeanGap - cols * kGap;
+    const int availH = height() - 2 * kMargin - colLabelHeight_ - l * kGap;
+    int tw = std::max(availW / cols, 2);
+    int th = std::max(availH / l, 2);
+    if (std::min(tw, th) >= kMinTile) {
+        tw = th = std::min(tw, th);
+    } else {
+        // Too little room for squares of a readable size: let the short side stay short but keep the long
+        // side from stretching the tiles into strips.
+        tw = std::min(tw, std::max(th, kMinTile));
+        th = std::min(th, std::max(tw, kMinTile));
+    }
+    tileSize_ = {tw, th};
+    const int gridW = rowLabelWidth_ + cols * (tw + kGap) + kMeanGap;
+    const int gridH = colLabelHeight_ + l * (th + kGap);
+    const int left = std::max(kMargin, (width() - gridW) / 2);
+    const int top = std::max(kMargin, (height() - gridH) / 2);
+    origin_ = {left + rowLabelWidth_ + kGap / 2, top + colLabelHeight_ + kGap / 2};
+}
+
+void AttentionGrid::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    updateGeometryCache();
+}
+
+void AttentionGrid::paintEvent(QPaintEvent* event) {
+    QPainter p(this);
+    p.fillRect(event->rect(), palette().window());
+    const auto* b = block();
+    if (b == nullptr) {
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(rect().adjusted(kMargin, kMargin, -kMargin, -kMargin), Qt::AlignCenter | Qt::TextWordWrap,
+                   message_);
+        return;
+    }
+    const QFontMetrics fm = fontMetrics();
+    const int cols = b->heads + 1;
+
+    // Labels are thinned when tiles get shorter than a line of text, so they never run into each other.
+    p.setPen(palette().color(QPalette::WindowText));
+    const int colStep = std::max(
+        1, static_cast<int>(std::ceil((fm.horizontalAdvance(QStringLiteral("H00")) + 4.0) /
+                                      (tileSize_.width() + kGap))));
+    for (int c = 0; c < cols; ++c) {
+        const int head = c == b->heads ? kMeanHead : c;
+        if (head != kMeanHead && c % colStep != 0)
+            continue;
+        const QRect t = tileRect(0, head);
+        const QRect r(t.left() - kGap / 2, t.top() - kGap / 2 - colLabelHeight_, t.width() + kGap,
+                      colLabelHeight_);
+        p.drawText(r, Qt::AlignHCenter | Qt::AlignBottom,
+                   head == kMeanHead ? tr("mean") : QStringLiteral("H%1").arg(head));
+    }
+    const int rowStep =
+        std::max(1, static_cast<int>(std::ceil(double(fm.height()) / (tileSize_.height() + kGap))));
+    for (int l = 0; l < b->layers; l += rowStep) {
+        const QRect t = tileRect(l, 0);
+        const QRect r(t.left() - kGap / 2 - rowLabelWidth_, t.top(), rowLabelWidth_ - 4, t.height());
+        p.drawText(r, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("L%1").arg(l));
+    }
+
+    // Nearest-neighbour scaling keeps one weight one crisp cell, and is the cheap path of the raster engine.
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    const QRect dirty = event->rect();
+    const bool marker = highlightQuery_ >= 0 && highlightQuery_ < b->queries;
+    const double rowH = double(tileSize_.height()) / b->queries;
+    for (int l = 0; l < b->layers; ++l) {
+        for (int c = 0; c < cols; ++c) {
+            const int head = c == b->heads ? kMeanHead : c;
+            const QRect t = tileRect(l, head);
+            if (!dirty.intersects(t.adjusted(-kGap, -kGap, kGap, kGap)))
+                continue;
+            p.drawImage(t, tiles_[static_cast<std::size_t>(l * cols + c)]);
+            if (marker) {
+                const int h = std::max(4, static_cast<int>(std::lround(rowH)));
+                const int y = t.top() + static_cast<int>(std::lround((highlightQuery_ + 0.5) * rowH)) - h / 2;
+                (void)y;
+            }
+        }
+    }
+
+    const QRect sel = tileRect(selLayer_, selHead_);
+    if (!sel.isEmpty()) {
+        const QColor c = palette().color(hasFocus() ? QPalette::Highlight : QPalette::WindowText);
+        p.setPen(QPen(c, 2, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRectF(sel).adjusted(-1.5, -1.5, 1.5, 1.5));
+    }
+}
+
+void AttentionGrid::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) {
+        QWidget::mousePressEvent(event);
+        return;
+    }
+    const auto [layer, head] = tileAt(event->position().toPoint());
+    if (layer < 0) {
+        QWidget::mousePressEvent(event);
+        return;
+    }
+    Q_EMIT tileClicked(layer, head == kMeanHead ? 0 : head);
+    event->accept();
+}
+
+void AttentionGrid::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+    case Qt::Key_Left:
+        Q_EMIT navigate(0, -1);
+        break;
+    case Qt::Key_Right:
+        Q_EMIT navigate(0, 1);
+        break;
+    case Qt::Key_Up:
+    case Qt::Key_PageUp:
+        Q_EMIT navigate(-1, 0);
+        break;
+    case Qt::Key_Down:
+    case Qt::Key_PageDown:
+        Q_EMIT navigate(1, 0);
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+bool AttentionGrid::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const auto [layer, head] = tileAt(help->pos());
+        if (layer >= 0)
+            QToolTip::showText(help->globalPos(), tileToolTip(layer, head), this, tileRect(layer, head));
+        else
+            QToolTip::showText(help->globalPos(), toolTip(), this);
+        return true;
+    }
+    if (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut)
+        update(tileRect(selLayer_, selHead_).adjusted(-kGap, -kGap, kGap, kGap));
+    return QWidget::event(event);
+}
+
+} // namespace ui

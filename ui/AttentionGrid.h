@@ -1,0 +1,83 @@
+#pragma once
+// Every head of every layer of one attention kind at once: a layer × head grid of small heatmaps, painted
+// from QImage tiles in one widget (one plot widget per tile would not stay fluid at 12 × 12), plus a
+// "mean over heads" column per layer.
+
+#include "core/AttentionSnapshot.h"
+#include "ui/ColorMap.h"
+
+#include <QImage>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+namespace ui {
+
+class AttentionGrid : public QWidget {
+    Q_OBJECT
+public:
+    /// The head index that stands for "mean over heads" in selections and signals.
+    static constexpr int kMeanHead = -1;
+
+    explicit AttentionGrid(QWidget* parent = nullptr);
+
+    void setSnapshot(std::shared_ptr<const core::AttentionSnapshot> snapshot);
+    void setKind(core::AttentionKind kind);
+    void setColorMap(const ColorMap& map);
+    void setScaleMode(ScaleMode mode);
+    /// The outlined tile; head may be kMeanHead.
+    void setSelection(int layer, int head);
+    /// A query row marked in every tile (the token being produced); -1 for none.
+    void setHighlightedQuery(int query);
+
+    int layers() const;
+    int heads() const;
+    /// Where a tile is painted, in widget coordinates (empty when there is no such tile).
+    QRect tileRect(int layer, int head) const;
+    /// The tile under a point: {layer, head}, or {-1, 0} when none.
+    std::pair<int, int> tileAt(const QPoint& pos) const;
+    /// What hovering a tile shows: layer, head and statistics of its weights.
+    QString tileToolTip(int layer, int head) const;
+    /// The text shown instead of tiles when the kind has no attention (empty when there are tiles).
+    QString emptyMessage() const { return message_; }
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+Q_SIGNALS:
+    void tileClicked(int layer, int head);
+    /// Keyboard navigation while the grid has focus: arrows move heads (←/→) and layers (↑/↓), PgUp/PgDn
+    /// move layers.
+    void navigate(int dLayer, int dHead);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    void rebuildTiles();
+    void updateGeometryCache();
+    const core::AttentionBlock* block() const;
+    /// Column of a head in tiles_ and on screen: heads first, the mean last.
+    int column(int head) const;
+
+    std::shared_ptr<const core::AttentionSnapshot> snapshot_;
+    core::AttentionKind kind_ = core::AttentionKind::Encoder;
+    ColorMap colorMap_ = ColorMap::byName(QString());
+    ScaleMode scaleMode_ = ScaleMode::Fixed;
+    int selLayer_ = 0;
+    int selHead_ = 0;
+    int highlightQuery_ = -1;
+    std::vector<QImage> tiles_; // layer-major, heads + 1 (mean) per layer; one pixel per weight
+    QString message_;
+    // Where things go, recomputed on resize and rebuild only, so painting does no layout work.
+    QPoint origin_;     // top-left of the first tile
+    QSize tileSize_;
+    int rowLabelWidth_ = 0;
+    int colLabelHeight_ = 0;
+};
+
+} // namespace ui

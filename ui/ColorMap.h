@@ -1,0 +1,37 @@
+#pragma once
+// Named colour maps shared by every heatmap: a 256-entry lookup table for the painted grid and a
+// QCustomPlot gradient for the detail plots, built from the same stops so both views agree.
+
+#include <QColor>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+class QCPColorGradient;
+
+namespace ui {
+
+/// How weights map to colours: fixed [0, 1] keeps heads comparable; per-head stretches each head's range.
+enum class ScaleMode { Fixed, PerHead };
+
+class ColorMap {
+public:
+    /// The maps offered to users; the first (viridis) is perceptually uniform and the default.
+    static QStringList names();
+    /// The map of that name; an unknown name gives the default, so a stale setting cannot break the view.
+    static ColorMap byName(const QString& name);
+
+    QString name() const { return name_; }
+    /// The colour of t in [0, 1] (clamped).
+    QRgb color(double t) const { return lut_[qBound(0, static_cast<int>(t * 255.0 + 0.5), 255)]; }
+    const QVector<QRgb>& lut() const { return lut_; }
+    QCPColorGradient gradient() const;
+
+private:
+    ColorMap(QString name, QVector<QColor> stops);
+    QString name_;
+    QVector<QColor> stops_;
+    QVector<QRgb> lut_;
+};
+
+} // namespace ui

@@ -1,0 +1,155 @@
+#include "ui/DecodePanel.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace ui {
+
+namespace {
+
+QAction* makeAction(QWidget* parent, const QString& text, const QKeySequence& key, const QString& tip) {
+    auto* a = new QAction(text, parent);
+    a->setShortcut(key);
+    a->setShortcutContext(Qt::WindowShortcut);
+    a->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+    return a;
+}
+
+QToolButton* button(QAction* a, QWidget* parent) {
+    auto* b = new QToolButton(parent);
+    b->setDefaultAction(a);
+    b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    return b;
+}
+
+} // namespace
+
+DecodePanel::DecodePanel(QWidget* parent) : QWidget(parent) {
+    // Arrows alone belong to the heatmaps (heads and layers); decoding takes Ctrl+arrows.
+    step_ =
+        makeAction(this, tr("Step →"), QKeySequence(Qt::CTRL | Qt::Key_Right), tr("Decode one more token"));
+    back_ = makeAction(this, tr("← Back"), QKeySequence(Qt::CTRL | Qt::Key_Left),
+                       tr("Take back the last decoded token (instant: from history)"));
+    run_ = makeAction(this, tr("Run to end ⇥"), QKeySequence(Qt::CTRL | Qt::Key_End),
+                      tr("Decode until <eos> or the maximum length"));
+    reset_ = makeAction(this, tr("⟲ Reset"), QKeySequence(Qt::CTRL | Qt::Key_Home),
+                        tr("Back to the start of decoding"));
+    step_->setObjectName(QStringLiteral("stepAction"));
+    back_->setObjectName(QStringLiteral("backAction"));
+    run_->setObjectName(QStringLiteral("runAction"));
+    reset_->setObjectName(QStringLiteral("resetAction"));
+
+    sample_ = new QCheckBox(tr("Sample"), this);
+    sample_->setObjectName(QStringLiteral("sampleCheck"));
+    sample_->setToolTip(
+        tr("Off: greedy (always the most likely token). On: sample with the settings beside"));
+    temperature_ = new QDoubleSpinBox(this);
+    temperature_->setObjectName(QStringLiteral("temperature"));
+    temperature_->setRange(0.05, 5.0);
+    temperature_->setSingleStep(0.1);
+    temperature_->setValue(1.0);
+    temperature_->setPrefix(tr("T "));
+    temperature_->setToolTip(tr("Temperature: below 1 sharpens the distribution, above 1 flattens it"));
+    topK_ = new QSpinBox(this);
+    topK_->setObjectName(QStringLiteral("topK"));
+    topK_->setRange(0, 100000);
+    topK_->setPrefix(tr("top-k "));
+    topK_->setSpecialValueText(tr("top-k off"));
+    topK_->setToolTip(tr("Keep only the k most likely tokens (0: keep all)"));
+    topP_ = new QDoubleSpinBox(this);
+    topP_->setObjectName(QStringLiteral("topP"));
+    topP_->setRange(0.01, 1.0);
+    topP_->setSingleStep(0.05);
+    topP_->setValue(1.0);
+    topP_->setPrefix(tr("top-p "));
+    topP_->setToolTip(tr("Keep the smallest set of tokens whose probability reaches p (1: keep all)"));
+    seed_ = new QSpinBox(this);
+    seed_->setObjectName(QStringLiteral("seed"));
+    seed_->setRange(0, 999999);
+    seed_->setPrefix(tr("seed "));
+    seed_->setToolTip(tr("The same seed gives the same sampled run"));
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("decodeStatus"));
+    status_->setTextFormat(Qt::PlainText);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    status_->setToolTip(tr("The current step and the text decoded so far"));
+
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    for (auto* a : {back_, step_, run_, reset_})
+        row->addWidget(button(a, this));
+    row->addSpacing(12);
+    row->addWidget(sample_);
+    row->addWidget(temperature_);
+    row->addWidget(topK_);
+    row->addWidget(topP_);
+    row->addWidget(seed_);
+    row->addStretch(1);
+    auto* col = new QVBoxLayout(this);
+    col->setContentsMargins(0, 0, 0, 0);
+    col->addLayout(row);
+    col->addWidget(status_);
+
+    for (auto* w : {static_cast<QWidget*>(temperature_), static_cast<QWidget*>(topP_)})
+        connect(static_cast<QDoubleSpinBox*>(w), &QDoubleSpinBox::valueChanged, this,
+                &DecodePanel::emitSampling);
+    connect(topK_, &QSpinBox::valueChanged, this, &DecodePanel::emitSampling);
+    connect(seed_, &QSpinBox::valueChanged, this, &DecodePanel::emitSampling);
+    connect(sample_, &QCheckBox::toggled, this, &DecodePanel::emitSampling);
+    emitSampling();
+    setState(0, false, false, QString());
+}
+
+core::SamplingSettings DecodePanel::sampling() const {
+    core::SamplingSettings s;
+    s.greedy = !sample_->isChecked();
+    s.temperature = temperature_->value();
+    s.topK = topK_->value();
+    s.topP = topP_->value();
+    s.seed = static_cast<uint64_t>(seed_->value());
+    return s;
+}
+
+void DecodePanel::setSampling(const core::SamplingSettings& s) {
+    {
+        const QSignalBlocker b1(sample_), b2(temperature_), b3(topK_), b4(topP_), b5(seed_);
+        sample_->setChecked(!s.greedy);
+        temperature_->setValue(s.temperature);
+        topK_->setValue(s.topK);
+        topP_->setValue(s.topP);
+        seed_->setValue(static_cast<int>(s.seed));
+    }
+    emitSampling();
+}
+
+void DecodePanel::emitSampling() {
+    const bool on = sample_->isChecked();
+    for (QWidget* w : {static_cast<QWidget*>(temperature_), static_cast<QWidget*>(topK_),
+                       static_cast<QWidget*>(topP_), static_cast<QWidget*>(seed_)})
+        w->setEnabled(on);
+    Q_EMIT samplingChanged(sampling());
+}
+
+void DecodePanel::setState(int step, bool finished, bool hasRun, const QString& decoded) {
+    step_->setEnabled(hasRun && !finished);
+    run_->setEnabled(hasRun && !finished);
+    back_->setEnabled(hasRun && step > 0);
+    reset_->setEnabled(hasRun && step > 0);
+    if (!hasRun) {
+        status_->setText(tr("Type a sentence to start."));
+        return;
+    }
+    status_->setText(tr("step %1%2 · decoded: %3")
+                         .arg(step)
+                         .arg(finished ? tr(" (finished)") : QString())
+                         .arg(decoded.isEmpty() ? tr("(nothing yet)") : decoded));
+}
+
+} // namespace ui

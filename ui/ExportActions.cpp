@@ -1,0 +1,132 @@
+#include "ui/ExportActions.h"
+
+#include "ui/AnalysisController.h"
+#include "ui/Exporter.h"
+#include "ui/ViewState.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QMessageBox>
+#include <QSettings>
+#include <QWidget>
+
+namespace ui {
+
+ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisController* controller,
+                             std::function<QWidget*()> currentView)
+    : QObject(window), window_(window), state_(state), controller_(controller),
+      currentView_(std::move(currentView)) {
+    picture_ = new QAction(tr("Export &Picture…"), this);
+    picture_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    picture_->setToolTip(tr("Save the page on screen as PNG (at a chosen scale), SVG or PDF"));
+    headCsv_ = new QAction(tr("Export Head as &CSV…"), this);
+    headCsv_->setToolTip(tr("The weights of the shown head (or layer mean) as a CSV matrix"));
+    headJson_ = new QAction(tr("Export Head as &JSON…"), this);
+    headJson_->setToolTip(tr("The shown head in the dump format, shape [1][1][queries][keys]"));
+    kindCsv_ = new QAction(tr("Export All Heads as C&SV…"), this);
+    kindCsv_->setToolTip(tr("Every head of the shown attention kind, one row per layer, head and query"));
+    kindJson_ = new QAction(tr("Export All Heads as J&SON…"), this);
+    kindJson_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    kindJson_->setToolTip(tr("Every head of the shown attention kind in the dump format"));
+
+    connect(picture_, &QAction::triggered, this, [this] {
+        const auto path = askPath(tr("Export Picture"), baseName(false) + QStringLiteral(".png"),
+                                  tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+        if (path.isEmpty())
+            return;
+        double scale = 1.0;
+        if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0) {
+            bool ok = false;
+            scale = QInputDialog::getDouble(window_, tr("PNG scale"),
+                                            tr("Scale (2 = twice the pixels of the screen):"), 2.0, 0.25, 8.0,
+                                            2, &ok);
+            if (!ok)
+                return;
+        }
+        QString error;
+        report(Exporter::savePicture(currentView_(), path, scale, &error), path, error);
+    });
+    auto headExport = [this](bool json) {
+        const auto r = controller_->current();
+        if (!r)
+            return;
+        const auto path = askPath(json ? tr("Export Head as JSON") : tr("Export Head as CSV"),
+                                  baseName(true) + (json ? QStringLiteral(".json") : QStringLiteral(".csv")),
+                                  json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        const bool ok =
+            json ? Exporter::saveHeadJson(*r->snapshot, state_->kind(), state_->layer(), state_->head(),
+                                          r->sourceText, r->decodedText, path, &error)
+                 : Exporter::saveHeadCsv(*r->snapshot, state_->kind(), state_->layer(), state_->head(), path,
+                                         &error);
+        report(ok, path, error);
+    };
+    auto kindExport = [this](bool json) {
+        const auto r = controller_->current();
+        if (!r)
+            return;
+        const auto path = askPath(json ? tr("Export All Heads as JSON") : tr("Export All Heads as CSV"),
+                                  baseName(false) + (json ? QStringLiteral(".json") : QStringLiteral(".csv")),
+                                  json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        const bool ok = json ? Exporter::saveKindJson(*r->snapshot, state_->kind(), r->sourceText,
+                                                      r->decodedText, path, &error)
+                             : Exporter::saveKindCsv(*r->snapshot, state_->kind(), path, &error);
+        report(ok, path, error);
+    };
+    connect(headCsv_, &QAction::triggered, this, [headExport] { headExport(false); });
+    connect(headJson_, &QAction::triggered, this, [headExport] { headExport(true); });
+    connect(kindCsv_, &QAction::triggered, this, [kindExport] { kindExport(false); });
+    connect(kindJson_, &QAction::triggered, this, [kindExport] { kindExport(true); });
+    updateEnabled();
+}
+
+QList<QAction*> ExportActions::actions() const {
+    return {picture_, headCsv_, headJson_, kindCsv_, kindJson_};
+}
+
+void ExportActions::updateEnabled() {
+    const bool has =
+        controller_->current() && !controller_->current()->snapshot->block(state_->kind()).empty();
+    for (auto* a : {headCsv_, headJson_, kindCsv_, kindJson_})
+        a->setEnabled(has);
+}
+
+QString ExportActions::baseName(bool oneHead) const {
+    QString name = QStringLiteral("attention-%1").arg(QString::fromLatin1(core::toString(state_->kind())));
+    if (oneHead)
+        name += QStringLiteral("-L%1-%2")
+                    .arg(state_->layer())
+                    .arg(state_->head() == ViewState::kMeanHead ? QStringLiteral("mean")
+                                                                : QStringLiteral("H%1").arg(state_->head()));
+    if (const auto r = controller_->current())
+        name += QStringLiteral("-step%1").arg(r->step);
+    return name;
+}
+
+QString ExportActions::askPath(const QString& title, const QString& suggested, const QString& filter) {
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("export/dir"), QDir::homePath()).toString();
+    const QString path = QFileDialog::getSaveFileName(window_, title, QDir(dir).filePath(suggested), filter);
+    if (!path.isEmpty())
+        settings.setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
+    return path;
+}
+
+void ExportActions::report(bool ok, const QString& path, const QString& error) {
+    if (ok) {
+        Q_EMIT message(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+        return;
+    }
+    Q_EMIT message(tr("Export failed: %1").arg(error));
+    QMessageBox::warning(window_, tr("Export failed"), tr("Nothing was written.\n\n%1").arg(error));
+}
+
+} // namespace ui

@@ -1,0 +1,48 @@
+#pragma once
+// The File ▸ Export actions: ask where (and at what scale), then write through Exporter and say what
+// happened. Kept out of MainWindow so the window only wires.
+
+#include <QObject>
+
+#include <functional>
+
+class QAction;
+class QWidget;
+
+namespace ui {
+
+class AnalysisController;
+class ViewState;
+
+class ExportActions : public QObject {
+    Q_OBJECT
+public:
+    /// `currentView` returns the widget "Export Picture" captures (the page on screen).
+    ExportActions(QWidget* window, ViewState* state, AnalysisController* controller,
+                  std::function<QWidget*()> currentView);
+
+    QList<QAction*> actions() const;
+    /// Enables the actions that have something to export.
+    void updateEnabled();
+
+Q_SIGNALS:
+    /// A line for the status bar: what was written, or why not.
+    void message(const QString& text);
+
+private:
+    QString askPath(const QString& title, const QString& suggested, const QString& filter);
+    void report(bool ok, const QString& path, const QString& error);
+    QString baseName(bool oneHead) const;
+
+    QWidget* window_;
+    ViewState* state_;
+    AnalysisController* controller_;
+    std::function<QWidget*()> currentView_;
+    QAction* picture_ = nullptr;
+    QAction* headCsv_ = nullptr;
+    QAction* headJson_ = nullptr;
+    QAction* kindCsv_ = nullptr;
+    QAction* kindJson_ = nullptr;
+};
+
+} // namespace ui

@@ -1,0 +1,218 @@
+#include "ui/Exporter.h"
+
+#include "core/Errors.h"
+#include "core/Files.h"
+#include "core/SnapshotCsv.h"
+#include "core/SnapshotJson.h"
+#include "ui/QCustomPlotInclude.h"
+
+#include <QBuffer>
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+#include <QWidget>
+
+#include <sstream>
+
+namespace ui {
+
+namespace {
+
+void setError(QString* error, const QString& message) {
+    if (error)
+        *error = message;
+}
+
+// Draws the widget, then each visible QCustomPlot inside it again through QCustomPlot's own painter path,
+// so plots come out as vectors (the widget's own paint only blits the plot's pixel buffer). The painter is
+// a QCPPainter from the start because QCustomPlot draws only through one.
+void paintView(QWidget* view, QCPPainter& p, bool vector) {
+    if (vector)
+        p.setMode(QCPPainter::pmVectorized);
+    view->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
+    QList<QCustomPlot*> plots = view->findChildren<QCustomPlot*>();
+    if (auto* self = qobject_cast<QCustomPlot*>(view))
+        plots.prepend(self);
+    for (auto* plot : plots) {
+        if (plot != view && !plot->isVisibleTo(view))
+            continue;
+        p.save();
+        p.translate(plot->mapTo(view, QPoint(0, 0)));
+        p.setClipRect(QRect(QPoint(0, 0), plot->size()));
+        p.fillRect(QRect(QPoint(0, 0), plot->size()), Qt::white);
+        plot->toPainter(&p, plot->width(), plot->height());
+        p.restore();
+    }
+}
+
+QByteArray pictureBytes(QWidget* view, const QString& suffix, double scale, QString* error) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    const QSize size = view->size();
+    if (suffix == QLatin1String("png")) {
+        const QSize px = (QSizeF(size) * scale).toSize();
+        if (px.width() <= 0 || px.height() <= 0 || qint64(px.width()) * px.height() > 400'000'000) {
+            setError(
+                error,
+                QObject::tr("a picture of %1 × %2 pixels is too large").arg(px.width()).arg(px.height()));
+            return {};
+        }
+        QImage image(px, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        {
+            QCPPainter p(&image);
+            p.setRenderHint(QPainter::Antialiasing);
+            p.setRenderHint(QPainter::TextAntialiasing);
+            p.scale(scale, scale);
+            paintView(view, p, false);
+        }
+        if (!image.save(&buffer, "PNG")) {
+            setError(error, QObject::tr("could not encode the PNG"));
+            return {};
+        }
+    } else if (suffix == QLatin1String("svg")) {
+        QSvgGenerator gen;
+        gen.setOutputDevice(&buffer);
+        gen.setSize(size);
+        gen.setViewBox(QRect(QPoint(0, 0), size));
+        gen.setTitle(QStringLiteral("attnscope"));
+        QCPPainter p(&gen);
+        paintView(view, p, true);
+    } else if (suffix == QLatin1String("pdf")) {
+        QPdfWriter pdf(&buffer);
+        pdf.setCreator(QStringLiteral("attnscope"));
+        pdf.setResolution(96);
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
+        QCPPainter p(&pdf);
+        paintView(view, p, true);
+    } else {
+        setError(error, QObject::tr("unknown picture format '%1': use .png, .svg or .pdf").arg(suffix));
+        return {};
+    }
+    return bytes;
+}
+
+bool writeStream(const QString& path, const std::ostringstream& out, QString* error) {
+    return Exporter::writeBytes(path, QByteArray::fromStdString(out.str()), error);
+}
+
+core::AttentionSnapshot onlyKind(const core::AttentionSnapshot& snap, core::AttentionKind kind) {
+    core::AttentionSnapshot s;
+    s.modelName = snap.modelName;
+    s.srcTokens = snap.srcTokens;
+    s.tgtTokens = snap.tgtTokens;
+    s.nextTokenLogProbs = snap.nextTokenLogProbs;
+    s.encodeMs = snap.encodeMs;
+    s.decodeMs = snap.decodeMs;
+    const auto& b = snap.block(kind);
+    (kind == core::AttentionKind::Encoder   ? s.encoder
+     : kind == core::AttentionKind::Decoder ? s.decoder
+                                            : s.cross) = b;
+    return s;
+}
+
+} // namespace
+
+bool Exporter::writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
+    try {
+        core::writeFileAtomically(QFileInfo(path).absoluteFilePath().toStdString(), bytes.toStdString());
+        return true;
+    } catch (const core::Error& e) {
+        setError(error, QString::fromStdString(e.what()));
+        return false;
+    }
+}
+
+bool Exporter::savePicture(QWidget* view, const QString& path, double scale, QString* error) {
+    if (!view) {
+        setError(error, QObject::tr("nothing to export"));
+        return false;
+    }
+    if (!(scale > 0.0 && scale <= 16.0)) {
+        setError(error, QObject::tr("scale %1 is outside 0–16").arg(scale));
+        return false;
+    }
+    const auto bytes = pictureBytes(view, QFileInfo(path).suffix().toLower(), scale, error);
+    return !bytes.isEmpty() && writeBytes(path, bytes, error);
+}
+
+bool Exporter::saveHeadCsv(const core::AttentionSnapshot& snap, core::AttentionKind kind, int layer, int head,
+                           const QString& path, QString* error) {
+    std::ostringstream out;
+    try {
+        core::writeHeadCsv(out, snap, kind, layer, head);
+    } catch (const core::Error& e) {
+        setError(error, QString::fromStdString(e.what()));
+        return false;
+    }
+    return writeStream(path, out, error);
+}
+
+bool Exporter::saveKindCsv(const core::AttentionSnapshot& snap, core::AttentionKind kind, const QString& path,
+                           QString* error) {
+    std::ostringstream out;
+    try {
+        core::writeKindCsv(out, snap, kind);
+    } catch (const core::Error& e) {
+        setError(error, QString::fromStdString(e.what()));
+        return false;
+    }
+    return writeStream(path, out, error);
+}
+
+bool Exporter::saveHeadJson(const core::AttentionSnapshot& snap, core::AttentionKind kind, int layer,
+                            int head, const QString& srcText, const QString& tgtText, const QString& path,
+                            QString* error) {
+    const auto& b = snap.block(kind);
+    if (b.empty() || layer < 0 || layer >= b.layers || head < -1 || head >= b.heads) {
+        setError(error, QObject::tr("no %1 attention at layer %2, head %3")
+                            .arg(QString::fromLatin1(core::toString(kind)))
+                            .arg(layer)
+                            .arg(head));
+        return false;
+    }
+    auto s = onlyKind(snap, kind);
+    core::AttentionBlock one;
+    one.resize(1, 1, b.queries, b.keys);
+    for (int q = 0; q < b.queries; ++q)
+        for (int k = 0; k < b.keys; ++k) {
+            float v = 0.0f;
+            if (head >= 0) {
+                v = b.at(layer, head, q, k);
+            } else {
+                for (int h = 0; h < b.heads; ++h)
+                    v += b.at(layer, h, q, k);
+                v /= static_cast<float>(b.heads);
+            }
+            one.data[one.index(0, 0, q, k)] = v;
+        }
+    (kind == core::AttentionKind::Encoder   ? s.encoder
+     : kind == core::AttentionKind::Decoder ? s.decoder
+                                            : s.cross) = std::move(one);
+    const auto selection = QStringLiteral("\"selection\": {\"kind\": \"%1\", \"layer\": %2, \"head\": %3}")
+                               .arg(QString::fromLatin1(core::toString(kind)))
+                               .arg(layer)
+                               .arg(head >= 0 ? QString::number(head) : QStringLiteral("\"mean\""));
+    std::ostringstream out;
+    core::writeSnapshotJson(out, s, srcText.toStdString(), tgtText.toStdString(), selection.toStdString());
+    return writeStream(path, out, error);
+}
+
+bool Exporter::saveKindJson(const core::AttentionSnapshot& snap, core::AttentionKind kind,
+                            const QString& srcText, const QString& tgtText, const QString& path,
+                            QString* error) {
+    if (snap.block(kind).empty()) {
+        setError(error,
+                 QObject::tr("this run has no %1 attention").arg(QString::fromLatin1(core::toString(kind))));
+        return false;
+    }
+    std::ostringstream out;
+    core::writeSnapshotJson(out, onlyKind(snap, kind), srcText.toStdString(), tgtText.toStdString());
+    return writeStream(path, out, error);
+}
+
+} // namespace ui

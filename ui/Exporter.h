@@ -1,0 +1,38 @@
+#pragma once
+// Writes what the window shows to files other programs open: pictures (PNG at a chosen scale, SVG, PDF)
+// and numbers (CSV, and JSON in the dump format). Every write is atomic: a failure leaves no half file
+// and the error names the path and the reason.
+
+#include "core/AttentionSnapshot.h"
+
+#include <QString>
+
+class QWidget;
+
+namespace ui {
+
+class Exporter {
+public:
+    /// The format follows the suffix: .png, .svg or .pdf. `scale` multiplies the PNG's pixel size.
+    /// QCustomPlot children are drawn as vectors in SVG and PDF (and sharp in a scaled PNG).
+    static bool savePicture(QWidget* view, const QString& path, double scale, QString* error);
+    /// One head (head −1: the layer's mean) as a CSV matrix.
+    static bool saveHeadCsv(const core::AttentionSnapshot& snap, core::AttentionKind kind, int layer,
+                            int head, const QString& path, QString* error);
+    /// Every head of one kind as long-form CSV.
+    static bool saveKindCsv(const core::AttentionSnapshot& snap, core::AttentionKind kind,
+                            const QString& path, QString* error);
+    /// One head in the dump format: its block has shape [1][1][queries][keys], and a "selection" member
+    /// says which layer and head it is.
+    static bool saveHeadJson(const core::AttentionSnapshot& snap, core::AttentionKind kind, int layer,
+                             int head, const QString& srcText, const QString& tgtText, const QString& path,
+                             QString* error);
+    /// Every head of one kind in the dump format (the other kinds left out).
+    static bool saveKindJson(const core::AttentionSnapshot& snap, core::AttentionKind kind,
+                             const QString& srcText, const QString& tgtText, const QString& path,
+                             QString* error);
+    /// Writes bytes atomically; false with a message on failure.
+    static bool writeBytes(const QString& path, const QByteArray& bytes, QString* error);
+};
+
+} // namespace ui

@@ -1,0 +1,413 @@
+#include "ui/HeatmapView.h"
+
+#include "core/AttentionStats.h"
+#include "ui/QCustomPlotInclude.h"
+#include "ui/TokenText.h"
+
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QStackedLayout>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ui {
+
+namespace {
+
+// Long word pieces are elided on the axes; the tooltip shows them whole.
+constexpr int kMaxLabelWidth = 90;
+
+QString kindName(core::AttentionKind kind) {
+    switch (kind) {
+    case core::AttentionKind::Encoder:
+        return HeatmapView::tr("encoder self-attention");
+    case core::AttentionKind::Decoder:
+        return HeatmapView::tr("decoder self-attention");
+    case core::AttentionKind::Cross:
+        return HeatmapView::tr("cross-attention");
+    }
+    return {};
+}
+
+QString emptyText(const core::AttentionSnapshot* snap, core::AttentionKind kind) {
+    if (snap == nullptr)
+        return HeatmapView::tr("No attention yet: type a sentence to analyse");
+    if (kind != core::AttentionKind::Decoder && snap->srcTokens.empty()) {
+        return kind == core::AttentionKind::Cross
+                   ? HeatmapView::tr("No cross-attention: this model has no encoder")
+                   : HeatmapView::tr("No encoder self-attention: this model has no encoder");
+    }
+    return HeatmapView::tr("No %1 in this step").arg(kindName(kind));
+}
+
+// QCPColorMap spreads n cells over its range with half a cell beyond each end, which is zero when n is 1; a
+// single cell gets an explicit unit range so it stays visible (the first decoding step has one query).
+QCPRange cellRange(int n) { return QCPRange(0, n - 1); }
+
+} // namespace
+
+HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
+    setFocusPolicy(Qt::StrongFocus);
+    plot_ = new QCustomPlot(this);
+    plot_->setFocusPolicy(Qt::NoFocus);
+    plot_->setMouseTracking(true);
+    plot_->installEventFilter(this);
+    plot_->setToolTip(tr("Attention weights: one row per query token, one column per key token. "
+                         "\u2190/\u2192 change head, \u2191/\u2193 change layer."));
+
+    map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+    map_->setInterpolate(false);
+    map_->setTightBoundary(false);
+
+    scale_ = new QCPColorScale(plot_);
+    plot_->plotLayout()->addElement(0, 1, scale_);
+    scale_->setType(QCPAxis::atRight);
+    scale_->setBarWidth(12);
+    scale_->axis()->setLabel(tr("weight"));
+    map_->setColorScale(scale_);
+    // Keeps the legend exactly as tall as the map.
+    auto* margins = new QCPMarginGroup(plot_);
+    plot_->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+    scale_->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+
+    plot_->plotLayout()->insertRow(0);
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    title_ = new QCPTextElement(plot_, QString(), titleFont);
+    plot_->plotLayout()->addElement(0, 0, title_);
+
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
+        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+        ticker->setSubTickCount(0);
+        axis->setTicker(ticker);
+        axis->grid()->setVisible(false);
+        axis->setTickLengthIn(0);
+        axis->setTickLengthOut(3);
+        axis->setSubTicks(false);
+    }
+    plot_->xAxis->setLabel(tr("key"));
+    plot_->yAxis->setLabel(tr("query"));
+    // Query 0 on top, like reading order and every attention figure.
+    
+
+    markRect_ = new QCPItemRect(plot_);
+    markRect_->setPen(QPen(Qt::white, 2));
+    markRect_->setVisible(false);
+    currentRect_ = new QCPItemRect(plot_);
+    currentRect_->setPen(QPen(QColor(0xf0, 0x5a, 0x28), 2, Qt::DashLine));
+    currentRect_->setVisible(false);
+    for (QCPItemRect* r : {markRect_, currentRect_}) {
+        r->setBrush(Qt::NoBrush);
+        r->setSelectable(false);
+        // Outlines of edge rows and columns would lose half their pen to the axis rect's clip.
+        r->setClipToAxisRect(false);
+    }
+
+    connect(plot_, &QCustomPlot::afterLayout, this, &HeatmapView::updateTicks);
+
+    message_ = new QLabel(this);
+    message_->setObjectName(QStringLiteral("emptyMessage"));
+    message_->setAlignment(Qt::AlignCenter);
+    message_->setWordWrap(true);
+
+    stack_ = new QStackedLayout(this);
+    stack_->setContentsMargins(0, 0, 0, 0);
+    stack_->addWidget(plot_);
+    stack_->addWidget(message_);
+    rebuild();
+}
+
+void HeatmapView::setSnapshot(std::shared_ptr<const core::AttentionSnapshot> snapshot) {
+    if (snapshot == snapshot_)
+        return;
+    snapshot_ = std::move(snapshot);
+    rebuild();
+}
+
+void HeatmapView::setKind(core::AttentionKind kind) {
+    if (kind == kind_)
+        return;
+    kind_ = kind;
+    rebuild();
+}
+
+void HeatmapView::setSelection(int layer, int head) {
+    if (layer == layer_ && head == head_)
+        return;
+    layer_ = layer;
+    head_ = head;
+    rebuild();
+}
+
+void HeatmapView::setColorMap(const ColorMap& map) {
+    if (map.name() == colorMap_.name())
+        return;
+    colorMap_ = map;
+    map_->setGradient(colorMap_.gradient());
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::setScaleMode(ScaleMode mode) {
+    if (mode == scaleMode_)
+        return;
+    scaleMode_ = mode;
+    rebuild();
+}
+
+void HeatmapView::setMarkedToken(Qt::Orientation orientation, int index) {
+    markOrientation_ = orientation;
+    markIndex_ = index;
+    updateMarks();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::setCurrentQuery(int query) {
+    if (query == currentQuery_)
+        return;
+    currentQuery_ = query;
+    updateMarks();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+const core::AttentionBlock* HeatmapView::block() const {
+    if (!snapshot_)
+        return nullptr;
+    const auto& b = snapshot_->block(kind_);
+    return b.empty() ? nullptr : &b;
+}
+
+const std::vector<core::Token>& HeatmapView::queryTokens() const {
+    return kind_ == core::AttentionKind::Encoder ? snapshot_->srcTokens : snapshot_->tgtTokens;
+}
+
+const std::vector<core::Token>& HeatmapView::keyTokens() const {
+    return kind_ == core::AttentionKind::Decoder ? snapshot_->tgtTokens : snapshot_->srcTokens;
+}
+
+double HeatmapView::valueAt(int query, int key) const {
+    if (query < 0 || query >= queries_ || key < 0 || key >= keys_)
+        return std::numeric_limits<double>::quiet_NaN();
+    return map_->data()->cell(key, query);
+}
+
+QString HeatmapView::cellToolTip(int query, int key) const {
+    if (query < 0 || query >= queries_ || key < 0 || key >= keys_)
+        return {};
+    const auto& qt = queryTokens();
+    const auto& kt = keyTokens();
+    const QString qText = query < int(qt.size()) ? tokenDisplayText(qt[std::size_t(query)]) : QString();
+    const QString kText = key < int(kt.size()) ? tokenDisplayText(kt[std::size_t(key)]) : QString();
+    return tr("query %1: \u201c%2\u201d\nkey %3: \u201c%4\u201d\nweight %5")
+        .arg(query)
+        .arg(qText)
+        .arg(key)
+        .arg(kText)
+        .arg(QString::number(valueAt(query, key), 'g', 6));
+}
+
+std::pair<double, double> HeatmapView::colorRange() const {
+    const QCPRange r = map_->dataRange();
+    return {r.lower, r.upper};
+}
+
+QString HeatmapView::emptyMessage() const {
+    return stack_->currentWidget() == message_ ? message_->text() : QString();
+}
+
+void HeatmapView::rebuild() {
+    const auto* b = block();
+    if (b == nullptr) {
+        queries_ = keys_ = 0;
+        map_->data()->clear();
+        message_->setText(emptyText(snapshot_.get(), kind_));
+        stack_->setCurrentWidget(message_);
+        return;
+    }
+    const int layer = std::clamp(layer_, 0, b->layers - 1);
+    const int head = std::clamp(head_, int(kMeanHead), b->heads - 1);
+    queries_ = b->queries;
+    keys_ = b->keys;
+
+    std::vector<float> mean;
+    const float* w = nullptr;
+    if (head == kMeanHead) {
+        mean = core::meanOverHeads(*b, layer);
+        w = b->row(layer, 0, 0);
+    } else {
+        w = b->row(layer, head, 0);
+    }
+    auto* cells = map_->data();
+    cells->setSize(keys_, queries_);
+    cells->setRange(cellRange(keys_), cellRange(queries_));
+    float lo = std::numeric_limits<float>::infinity();
+    float hi = -std::numeric_limits<float>::infinity();
+    for (int q = 0; q < queries_; ++q)
+        for (int k = 0; k < keys_; ++k) {
+            const float v = w[std::size_t(q) * std::size_t(keys_) + std::size_t(k)];
+            cells->setCell(k, q, v);
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    if (scaleMode_ == ScaleMode::Fixed) {
+        range_ = {0.0, 1.0};
+    } else if (hi > lo) {
+        range_ = {lo, hi};
+    } else {
+        // A constant head has no spread to stretch; a tiny range around it keeps the gradient defined.
+        range_ = {lo - 1e-6, hi + 1e-6};
+    }
+    map_->setGradient(colorMap_.gradient());
+    map_->setDataRange(QCPRange(range_.first, range_.second));
+
+    plot_->xAxis->setRange(-0.5, keys_ - 0.5);
+    plot_->yAxis->setRange(-0.5, queries_ - 0.5);
+
+    const QString which = head == kMeanHead ? tr("mean over heads") : tr("head %1").arg(head);
+    title_->setText(tr("%1 \u00b7 layer %2 \u00b7 %3").arg(kindName(kind_)).arg(layer).arg(which));
+
+    // Force a fresh thinning decision: the token count may have changed.
+    xStep_ = yStep_ = 0;
+    updateTicks();
+    updateMarks();
+    stack_->setCurrentWidget(plot_);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::updateTicks() {
+    if (queries_ == 0 || keys_ == 0)
+        return;
+    const QFontMetrics fm(plot_->xAxis->tickLabelFont());
+    const QRect area = plot_->axisRect()->rect();
+    const double colPx = area.width() > 0 ? double(area.width()) / keys_ : 1.0;
+    const double rowPx = area.height() > 0 ? double(area.height()) / queries_ : 1.0;
+
+    auto label = [&fm](const core::Token& t) {
+        return fm.elidedText(tokenDisplayText(t), Qt::ElideRight, kMaxLabelWidth);
+    };
+    const auto& kt = keyTokens();
+    int widest = 0;
+    for (const auto& t : kt)
+        widest = std::max(widest, fm.horizontalAdvance(label(t)));
+    // Upright labels read best; turn them only when they would collide side by side.
+    const bool rotated = widest + 4 > colPx;
+    const double xNeed = rotated ? fm.height() + 1 : widest + 4;
+    const int xStep = 1;
+    const int yStep = std::max(1, int(std::ceil((fm.height() + 1) / rowPx)));
+    if (xStep == xStep_ && yStep == yStep_ && rotated == xRotated_)
+        return;
+    xStep_ = xStep;
+    yStep_ = yStep;
+    xRotated_ = rotated;
+
+    auto xt = plot_->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    auto yt = plot_->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    xt->clear();
+    yt->clear();
+    for (int k = 0; k < keys_ && k < int(kt.size()); k += xStep)
+        xt->addTick(k, label(kt[std::size_t(k)]));
+    const auto& qt = queryTokens();
+    for (int q = 0; q < queries_ && q < int(qt.size()); q += yStep)
+        yt->addTick(q, label(qt[std::size_t(q)]));
+    plot_->xAxis->setTickLabelRotation(rotated ? -90 : 0);
+    // Called from inside a replot, the new ticks only show in the next one; the margins they need may
+    // change the axis rect, and the next layout settles on the same steps.
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::updateMarks() {
+    const bool rowMark = markOrientation_ == Qt::Horizontal;
+    const int markLimit = rowMark ? queries_ : keys_;
+    if (markIndex_ >= 0 && markIndex_ < markLimit) {
+        if (rowMark) {
+            markRect_->topLeft->setCoords(-0.5, markIndex_ - 0.5);
+            markRect_->bottomRight->setCoords(keys_ - 0.5, markIndex_ + 0.5);
+        } else {
+            markRect_->topLeft->setCoords(markIndex_ - 0.5, -0.5);
+            markRect_->bottomRight->setCoords(markIndex_ + 0.5, queries_ - 0.5);
+        }
+        markRect_->setVisible(true);
+    } else {
+        markRect_->setVisible(false);
+    }
+    if (currentQuery_ >= 0 && currentQuery_ < queries_) {
+        currentRect_->topLeft->setCoords(-0.5, currentQuery_ - 0.5);
+        currentRect_->bottomRight->setCoords(keys_ - 0.5, currentQuery_ + 0.5);
+        currentRect_->setVisible(true);
+    } else {
+        currentRect_->setVisible(false);
+    }
+}
+
+std::pair<int, int> HeatmapView::cellAt(const QPoint& pos) const {
+    if (queries_ == 0 || !plot_->axisRect()->rect().contains(pos))
+        return {-1, -1};
+    const int k = int(std::lround(plot_->xAxis->pixelToCoord(pos.x())));
+    const int q = int(std::lround(plot_->yAxis->pixelToCoord(pos.y())));
+    if (q < 0 || q >= queries_ || k < 0 || k >= keys_)
+        return {-1, -1};
+    return {q, k};
+}
+
+bool HeatmapView::showCellToolTip(const QPoint& pos, const QPoint& globalPos) {
+    const auto [q, k] = cellAt(pos);
+    if (q < 0)
+        return false;
+    const QPoint a(int(plot_->xAxis->coordToPixel(k - 0.5)), int(plot_->yAxis->coordToPixel(q - 0.5)));
+    const QPoint b(int(plot_->xAxis->coordToPixel(k + 0.5)), int(plot_->yAxis->coordToPixel(q + 0.5)));
+    QToolTip::showText(globalPos, cellToolTip(q, k), plot_, QRect(a, b).normalized());
+    return true;
+}
+
+bool HeatmapView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_) {
+        switch (event->type()) {
+        case QEvent::MouseMove: {
+            auto* me = static_cast<QMouseEvent*>(event);
+            if (!showCellToolTip(me->position().toPoint(), me->globalPosition().toPoint()))
+                QToolTip::hideText();
+            break; // the plot still sees the move
+        }
+        case QEvent::ToolTip: {
+            auto* he = static_cast<QHelpEvent*>(event);
+            if (showCellToolTip(he->pos(), he->globalPos()))
+                return true;
+            break; // away from the cells the plot's general tooltip applies
+        }
+        case QEvent::Leave:
+            QToolTip::hideText();
+            break;
+        default:
+            break;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void HeatmapView::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+    case Qt::Key_Left:
+        Q_EMIT navigate(0, -1);
+        break;
+    case Qt::Key_Right:
+        Q_EMIT navigate(0, 1);
+        break;
+    case Qt::Key_Up:
+    case Qt::Key_PageUp:
+        Q_EMIT navigate(-1, 0);
+        break;
+    case Qt::Key_Down:
+    case Qt::Key_PageDown:
+        Q_EMIT navigate(1, 0);
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+} // namespace ui

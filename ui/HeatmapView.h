@@ -1,0 +1,98 @@
+#pragma once
+// The detail heatmap of one head (or the mean over a layer's heads): QCustomPlot colour map without
+// interpolation, token labels on both axes with query rows top to bottom, a colour scale legend, and a
+// hover tooltip with the exact weight.
+
+#include "core/AttentionSnapshot.h"
+#include "ui/ColorMap.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+class QCPItemRect;
+class QCPTextElement;
+class QLabel;
+class QStackedLayout;
+
+namespace ui {
+
+class HeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kMeanHead = -1;
+
+    explicit HeatmapView(QWidget* parent = nullptr);
+
+    void setSnapshot(std::shared_ptr<const core::AttentionSnapshot> snapshot);
+    void setKind(core::AttentionKind kind);
+    /// head may be kMeanHead: the mean over the layer's heads.
+    void setSelection(int layer, int head);
+    void setColorMap(const ColorMap& map);
+    void setScaleMode(ScaleMode mode);
+    /// A token clicked in a strip: Qt::Horizontal marks its row (a query), Qt::Vertical its column (a key);
+    /// index -1 clears.
+    void setMarkedToken(Qt::Orientation orientation, int index);
+    /// The row of the token being produced (decoder self and cross attention); -1 for none.
+    void setCurrentQuery(int query);
+
+    /// The weight shown at (query, key); NaN outside the matrix.
+    double valueAt(int query, int key) const;
+    /// The text hovering that cell shows: query token, key token, exact weight.
+    QString cellToolTip(int query, int key) const;
+    /// The lower and upper ends of the colour scale now in use.
+    std::pair<double, double> colorRange() const;
+    /// The text shown instead of the plot when the kind has no attention (empty while the plot shows).
+    QString emptyMessage() const;
+    QCustomPlot* plot() const { return plot_; }
+
+Q_SIGNALS:
+    /// Keyboard navigation while the view has focus: ←/→ heads, ↑/↓ and PgUp/PgDn layers.
+    void navigate(int dLayer, int dHead);
+
+protected:
+    void keyPressEvent(QKeyEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void rebuild();
+    void updateMarks();
+    /// Labels every n-th token so tick labels never overlap; runs after each layout, when the axis rect's
+    /// size is known.
+    void updateTicks();
+    const core::AttentionBlock* block() const;
+    const std::vector<core::Token>& queryTokens() const;
+    const std::vector<core::Token>& keyTokens() const;
+    /// The cell under a plot pixel: {query, key}, or {-1, -1}.
+    std::pair<int, int> cellAt(const QPoint& pos) const;
+    bool showCellToolTip(const QPoint& pos, const QPoint& globalPos);
+
+    std::shared_ptr<const core::AttentionSnapshot> snapshot_;
+    core::AttentionKind kind_ = core::AttentionKind::Encoder;
+    int layer_ = 0;
+    int head_ = 0;
+    ColorMap colorMap_ = ColorMap::byName(QString());
+    ScaleMode scaleMode_ = ScaleMode::Fixed;
+    Qt::Orientation markOrientation_ = Qt::Horizontal;
+    int markIndex_ = -1;
+    int currentQuery_ = -1;
+    QCustomPlot* plot_ = nullptr;
+    QCPColorMap* map_ = nullptr;
+    QCPColorScale* scale_ = nullptr;
+    QCPItemRect* markRect_ = nullptr;
+    QCPItemRect* currentRect_ = nullptr;
+    QCPTextElement* title_ = nullptr;
+    QLabel* message_ = nullptr;
+    QStackedLayout* stack_ = nullptr;
+    std::pair<double, double> range_{0.0, 1.0};
+    int queries_ = 0;
+    int keys_ = 0;
+    int xStep_ = 0; // tick label thinning now applied; 0 before the first layout
+    int yStep_ = 0;
+    bool xRotated_ = false;
+};
+
+} // namespace ui

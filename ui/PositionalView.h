@@ -1,0 +1,138 @@
+#pragma once
+// The positional-encodings lab for the loaded model: the position × dimension table, curves of chosen
+// dimensions, position-to-position similarity, and the rotation property PE(pos+k) = R(kθ_i)·PE(pos).
+
+#include "ui/ColorMap.h"
+
+#include <QString>
+#include <QVector>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+namespace core {
+class Model;
+}
+
+class QComboBox;
+class QCPColorMap;
+class QCPColorScale;
+class QCPCurve;
+class QCPItemText;
+class QCustomPlot;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QStackedWidget;
+
+namespace ui {
+
+class PositionalView : public QWidget {
+    Q_OBJECT
+public:
+    explicit PositionalView(QWidget* parent = nullptr);
+    ~PositionalView() override;
+
+    /// Shows the model's table (the target side's for decoder-only models); a model without a table
+    /// (rope, none) gets an explanation instead of plots.
+    void setModel(std::shared_ptr<const core::Model> model);
+    void setColorMap(const ColorMap& map);
+
+    // The controls, settable from code (a saved layout, tests); each moves its widget too.
+    /// Encoder–decoder models: true shows the source (encoder) table, false the target (decoder) one.
+    void setSourceSide(bool source);
+    /// How many positions every plot shows, clamped to the table's rows.
+    void setPositions(int positions);
+    /// Dimensions to draw as curves, e.g. "0, 1, 6, 7" or "0-3, 8"; out-of-range entries are ignored.
+    void setCurveDims(const QString& dims);
+    void setCosineSimilarity(bool cosine);
+    /// The (2i, 2i+1) pair of the rotation panel.
+    void setPair(int pair);
+    /// The offset k of the rotation check.
+    void setOffset(int offset);
+
+    bool sourceSide() const { return source_; }
+    int positions() const { return positions_; }
+    int pair() const { return pair_; }
+    int offset() const { return offset_; }
+
+    /// True when the model has no table and the explanation is shown instead of the plots.
+    bool showsExplanation() const;
+    QString explanation() const;
+    /// Cells of the table heatmap: (dims, positions).
+    QSize tableCells() const;
+    /// The value the table heatmap shows at (pos, dim).
+    double tableValueAt(int pos, int dim) const;
+    /// The value the similarity heatmap shows at (a, b).
+    double similarityAt(int a, int b) const;
+    int curveCount() const;
+    /// The dimensions the curves now draw, in the order typed.
+    QVector<int> curveDims() const { return curveDims_; }
+    /// The measured max |PE(pos+k) − R(kθ_i)·PE(pos)| the rotation label shows (NaN when none).
+    double rotationError() const { return rotationError_; }
+    QString rotationText() const;
+    QString frequencyText() const;
+
+    QCustomPlot* tablePlot() const { return tablePlot_; }
+    QCustomPlot* curvePlot() const { return curvePlot_; }
+    QCustomPlot* similarityPlot() const { return similarityPlot_; }
+    QCustomPlot* rotationPlot() const { return rotationPlot_; }
+
+private:
+    void buildControls(QWidget* row);
+    void buildPlots(QWidget* grid);
+    void loadTable();
+    void updateAll();
+    void updateTable();
+    void updateCurves();
+    void updateSimilarity();
+    void updateCircle();
+    void updateRotationCheck();
+    void fitCircleAspect();
+    bool sinusoidal() const;
+    int dims() const;
+    int rows() const;
+
+    std::shared_ptr<const core::Model> model_;
+    std::vector<float> table_; // rows × dims, row-major, of the side shown
+    ColorMap colorMap_ = ColorMap::byName(QString());
+    bool source_ = false;
+    int positions_ = 0;
+    int pair_ = 0;
+    int offset_ = 1;
+    bool cosine_ = true;
+    QVector<int> curveDims_;
+    double rotationError_ = 0.0;
+    double circleRadius_ = 1.0;
+
+    QStackedWidget* stack_ = nullptr;
+    QLabel* explanation_ = nullptr;
+    QWidget* controls_ = nullptr;
+    QComboBox* sideBox_ = nullptr;
+    QLabel* sideLabel_ = nullptr;
+    QSpinBox* positionsSpin_ = nullptr;
+    QLineEdit* dimsEdit_ = nullptr;
+    QComboBox* similarityBox_ = nullptr;
+    QSpinBox* pairSpin_ = nullptr;
+    QSpinBox* offsetSpin_ = nullptr;
+    QLabel* summary_ = nullptr;
+
+    QCustomPlot* tablePlot_ = nullptr;
+    QCPColorMap* tableMap_ = nullptr;
+    QCPColorScale* tableScale_ = nullptr;
+    QCustomPlot* curvePlot_ = nullptr;
+    QCustomPlot* similarityPlot_ = nullptr;
+    QCPColorMap* similarityMap_ = nullptr;
+    QCPColorScale* similarityScale_ = nullptr;
+    QCustomPlot* rotationPlot_ = nullptr;
+    QCPCurve* unitCircle_ = nullptr;
+    QCPCurve* pairPoints_ = nullptr;
+    QCPCurve* stepArc_ = nullptr;
+    QCPCurve* stepRays_ = nullptr;
+    QCPItemText* stepText_ = nullptr;
+    QLabel* frequencyLabel_ = nullptr;
+    QLabel* rotationLabel_ = nullptr;
+};
+
+} // namespace ui

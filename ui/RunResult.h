@@ -1,0 +1,41 @@
+#pragma once
+// What the worker hands the window after each request: the snapshot and what the decoding controls show.
+// Immutable once made; shared between history and views.
+
+#include "core/AttentionSnapshot.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace core {
+class Model;
+}
+
+namespace ui {
+
+struct Candidate {
+    int64_t id = 0;
+    QString text;
+    double probability = 0.0;
+};
+
+struct RunResult {
+    std::shared_ptr<const core::Model> model;
+    std::shared_ptr<const core::AttentionSnapshot> snapshot;
+    QString sourceText;
+    QString decodedText;        ///< the tokens decoded so far, joined as text
+    int step = 0;               ///< tokens decoded since the analysis (0 = just <bos>)
+    bool finished = false;      ///< <eos> was produced or max_len reached
+    std::vector<Candidate> top; ///< the most likely next tokens, most likely first
+    uint64_t run = 0;           ///< which analysis this belongs to; a newer one makes it stale
+};
+
+using RunResultPtr = std::shared_ptr<const RunResult>;
+
+} // namespace ui
+
+Q_DECLARE_METATYPE(ui::RunResultPtr)

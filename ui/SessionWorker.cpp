@@ -1,0 +1,145 @@
+#include "ui/SessionWorker.h"
+
+#include "core/Errors.h"
+#include "core/Model.h"
+#include "core/Session.h"
+
+#include <QMetaObject>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace ui {
+
+namespace {
+constexpr int kCandidates = 10;
+}
+
+SessionWorker::SessionWorker() = default;
+SessionWorker::~SessionWorker() = default;
+
+void SessionWorker::post(Request request) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (request.op == Op::Analyze || request.op == Op::SetModel) {
+            // Steps and analyses still waiting belong to a text or model that is already replaced;
+            // model and sampling changes must still apply.
+            queue_.erase(std::remove_if(queue_.begin(), queue_.end(),
+                                        [](const Request& r) {
+                                            return r.op != Op::SetModel && r.op != Op::SetSampling;
+                                        }),
+                         queue_.end());
+        }
+        queue_.push_back(std::move(request));
+        busy_ = true;
+    }
+    QMetaObject::invokeMethod(
+        this, [this] { drain(); }, Qt::QueuedConnection);
+}
+
+bool SessionWorker::hasWaiting() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return !queue_.empty();
+}
+
+void SessionWorker::drain() {
+    for (;;) {
+        Request r;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (queue_.empty()) {
+                busy_ = false;
+                break;
+            }
+            r = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        try {
+            run(r);
+        } catch (const core::Error& e) {
+            Q_EMIT failed(QString::fromStdString(e.what()), r.run);
+        } catch (const std::exception& e) {
+            // Anything else is a bug, but the window must survive it and say what happened.
+            Q_EMIT failed(QStringLiteral("internal error: %1").arg(QString::fromStdString(e.what())), r.run);
+        }
+    }
+    Q_EMIT idle();
+}
+
+void SessionWorker::run(const Request& r) {
+    switch (r.op) {
+    case Op::SetModel:
+        model_ = r.model;
+        session_.reset();
+        return;
+    case Op::SetSampling:
+        sampling_ = r.sampling;
+        if (session_)
+            session_->setSampling(sampling_);
+        return;
+    case Op::Analyze: {
+        if (!model_)
+            throw core::InputError("no model is loaded");
+        auto session = std::make_unique<core::Session>(model_);
+        session->setSampling(sampling_);
+        session->analyze(r.text); // throws on empty or too long text; the old session stays
+        session_ = std::move(session);
+        sourceText_ = QString::fromStdString(r.text);
+        emitResult(r.run);
+        return;
+    }
+    default:
+        break;
+    }
+    if (!session_)
+        return; // nothing analysed yet: stepping has nothing to act on
+    switch (r.op) {
+    case Op::Step:
+        session_->step();
+        break;
+    case Op::Back:
+        session_->back();
+        break;
+    case Op::Force:
+        session_->force(r.token);
+        break;
+    case Op::Reset:
+        session_->reset();
+        break;
+    case Op::RunToEnd:
+        // Each step is shown as it comes; any new request (a keystroke, Back) stops the run.
+        while (!session_->finished() && !hasWaiting()) {
+            session_->step();
+            emitResult(r.run);
+        }
+        return;
+    default:
+        return;
+    }
+    emitResult(r.run);
+}
+
+void SessionWorker::emitResult(uint64_t run) {
+    auto res = std::make_shared<RunResult>();
+    res->model = model_;
+    res->snapshot = std::make_shared<const core::AttentionSnapshot>(session_->snapshot());
+    res->sourceText = sourceText_;
+    res->decodedText = QString::fromStdString(session_->decodedText());
+    res->step = static_cast<int>(session_->decodedCount());
+    res->finished = session_->finished();
+    res->run = run;
+    const auto& lp = res->snapshot->nextTokenLogProbs;
+    std::vector<int64_t> order(lp.size());
+    std::iota(order.begin(), order.end(), 0);
+    const auto k = std::min<std::size_t>(kCandidates, order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+                      [&](int64_t a, int64_t b) { return lp[std::size_t(a)] > lp[std::size_t(b)]; });
+    const auto& vocab = model_->targetTokenizer().vocab();
+    for (std::size_t i = 0; i < k; ++i)
+        res->top.push_back({order[i], QString::fromStdString(vocab.token(order[i])),
+                            std::exp(static_cast<double>(lp[std::size_t(order[i])]))});
+    Q_EMIT resultReady(std::move(res));
+}
+
+} // namespace ui

@@ -1,0 +1,65 @@
+#pragma once
+// Lives on the analysis thread and owns the core::Session: requests are queued here from the GUI thread,
+// and a newer analysis replaces every request still waiting (latest wins), so typing never queues stale
+// work.
+
+#include "core/Sampler.h"
+#include "ui/RunResult.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace core {
+class Session;
+}
+
+namespace ui {
+
+class SessionWorker : public QObject {
+    Q_OBJECT
+public:
+    enum class Op { SetModel, Analyze, Step, Back, Force, RunToEnd, Reset, SetSampling };
+    struct Request {
+        Op op = Op::Step;
+        std::shared_ptr<const core::Model> model; // SetModel
+        std::string text;                         // Analyze
+        int64_t token = 0;                        // Force
+        core::SamplingSettings sampling;          // SetSampling
+        uint64_t run = 0;                         // the analysis this request belongs to
+    };
+
+    SessionWorker();
+    ~SessionWorker() override;
+
+    /// Thread-safe. SetModel and Analyze drop the waiting requests they make pointless.
+    void post(Request request);
+    /// True while a request waits or runs.
+    bool busy() const { return busy_.load(); }
+
+Q_SIGNALS:
+    void resultReady(ui::RunResultPtr result);
+    void failed(const QString& message, quint64 run);
+    void idle();
+
+private:
+    void drain();
+    void run(const Request& r);
+    void emitResult(uint64_t run);
+    bool hasWaiting() const;
+
+    mutable std::mutex mutex_;
+    std::deque<Request> queue_;
+    std::atomic<bool> busy_{false};
+    // Touched only on the worker thread.
+    std::shared_ptr<const core::Model> model_;
+    std::unique_ptr<core::Session> session_;
+    core::SamplingSettings sampling_;
+    QString sourceText_;
+};
+
+} // namespace ui

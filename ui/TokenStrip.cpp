@@ -1,0 +1,181 @@
+#include "ui/TokenStrip.h"
+
+#include "ui/TokenText.h"
+
+#include <QEvent>
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+
+namespace ui {
+
+namespace {
+constexpr int kPadX = 5;
+constexpr int kPadY = 3;
+constexpr int kGap = 4;
+constexpr int kTitleWidth = 64;
+} // namespace
+
+TokenStrip::TokenStrip(const QString& title, QWidget* parent) : QWidget(parent), title_(title) {
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    setMouseTracking(true);
+}
+
+void TokenStrip::setTokens(const std::vector<core::Token>& tokens) {
+    tokens_ = tokens;
+    texts_.clear();
+    for (const auto& t : tokens_)
+        texts_.push_back(tokenDisplayText(t));
+    if (marked_ >= count())
+        marked_ = -1;
+    chips_ = layoutChips(width());
+    updateGeometry();
+    update();
+}
+
+void TokenStrip::setMarked(int index) {
+    marked_ = index;
+    update();
+}
+
+void TokenStrip::setCurrent(int index) {
+    current_ = index;
+    update();
+}
+
+void TokenStrip::setEmptyText(const QString& text) {
+    emptyText_ = text;
+    update();
+}
+
+QRect TokenStrip::chipRect(int index) const {
+    return index >= 0 && index < static_cast<int>(chips_.size()) ? chips_[std::size_t(index)] : QRect();
+}
+
+QStringList TokenStrip::displayTexts() const {
+    return QStringList(texts_.begin(), texts_.end());
+}
+
+std::vector<QRect> TokenStrip::layoutChips(int width) const {
+    std::vector<QRect> out;
+    const QFontMetrics fm(font());
+    const int h = fm.height() + 2 * kPadY;
+    int x = kTitleWidth, y = kGap;
+    for (const auto& text : texts_) {
+        const int w = std::max(fm.horizontalAdvance(text) + 2 * kPadX, h);
+        if (x + w > width - kGap && x > kTitleWidth) {
+            x = kTitleWidth;
+            y += h + kGap;
+        }
+        out.emplace_back(x, y, w, h);
+        x += w + kGap;
+    }
+    return out;
+}
+
+int TokenStrip::heightForWidth(int width) const {
+    const auto chips = layoutChips(width);
+    const int line = QFontMetrics(font()).height() + 2 * kPadY;
+    return (chips.empty() ? line : chips.back().bottom()) + kGap + 1;
+}
+
+QSize TokenStrip::sizeHint() const {
+    return {400, heightForWidth(std::max(width(), 400))};
+}
+
+QSize TokenStrip::minimumSizeHint() const {
+    return {kTitleWidth + 40, heightForWidth(std::max(width(), kTitleWidth + 40))};
+}
+
+void TokenStrip::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    chips_ = layoutChips(width());
+}
+
+void TokenStrip::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const auto pal = palette();
+    const int line = QFontMetrics(font()).height() + 2 * kPadY;
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    p.drawText(QRect(0, kGap, kTitleWidth - kGap, line), Qt::AlignVCenter | Qt::AlignLeft, title_);
+    if (tokens_.empty()) {
+        p.drawText(QRect(kTitleWidth, kGap, width() - kTitleWidth, line), Qt::AlignVCenter | Qt::AlignLeft,
+                   emptyText_);
+        return;
+    }
+    const QColor accent = pal.color(QPalette::Highlight);
+    for (int i = 0; i < count(); ++i) {
+        const auto& t = tokens_[std::size_t(i)];
+        const QRectF r = QRectF(chips_[std::size_t(i)]).adjusted(0.5, 0.5, -0.5, -0.5);
+        QColor fill = pal.color(QPalette::AlternateBase);
+        QColor border = pal.color(QPalette::Mid);
+        QColor text = pal.color(QPalette::Text);
+        Qt::PenStyle style = Qt::SolidLine;
+        if (t.special) {
+            text = pal.color(QPalette::PlaceholderText);
+        }
+        if (t.unknown) {
+            // Unknown pieces stay visible, in a colour that reads as "the model cannot see this".
+            fill = QColor(0xfd, 0xe2, 0xe1);
+            border = QColor(0xc0, 0x39, 0x2b);
+            text = QColor(0x9b, 0x1c, 0x1c);
+            style = Qt::DashLine;
+        }
+        if (i == marked_) {
+            fill = accent;
+            text = pal.color(QPalette::HighlightedText);
+        }
+        p.setPen(QPen(border, 1, style));
+        p.setBrush(fill);
+        p.drawRoundedRect(r, 4, 4);
+        if (i == current_) {
+            p.setPen(QPen(QColor(0xe6, 0x7e, 0x22), 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRoundedRect(r.adjusted(-1, -1, 1, 1), 5, 5);
+        }
+        p.setPen(text);
+        p.drawText(r, Qt::AlignCenter, texts_[std::size_t(i)]);
+    }
+}
+
+int TokenStrip::chipAt(const QPoint& pos) const {
+    for (int i = 0; i < static_cast<int>(chips_.size()); ++i)
+        if (chips_[std::size_t(i)].contains(pos))
+            return i;
+    return -1;
+}
+
+void TokenStrip::mousePressEvent(QMouseEvent* event) {
+    const int i = chipAt(event->position().toPoint());
+    if (i < 0)
+        return;
+    Q_EMIT tokenClicked(i == marked_ ? -1 : i, event->modifiers());
+}
+
+bool TokenStrip::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int i = chipAt(help->pos());
+        if (i < 0) {
+            QToolTip::showText(help->globalPos(), toolTip(), this);
+            return true;
+        }
+        const auto& t = tokens_[std::size_t(i)];
+        QString tip = tr("position %1 · id %2").arg(i).arg(t.id);
+        if (t.unknown)
+            tip += tr("\n“%1” is not in the vocabulary: the model sees <unk>")
+                       .arg(QString::fromStdString(t.text));
+        else if (t.special)
+            tip += tr("\nspecial token added by the model");
+        tip += tr("\nclick: mark its row in the heatmap (Shift+click: its column)");
+        QToolTip::showText(help->globalPos(), tip, this, chipRect(i));
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace ui

@@ -1,0 +1,62 @@
+#pragma once
+// One side's tokens as a wrapping row of chips. Unknown pieces are shown marked (never dropped), special
+// tokens are muted, the marked token is filled, and the newest token can be outlined. Clicking a chip asks
+// for its row or column to be marked in the heatmap.
+
+#include "core/Token.h"
+
+#include <QWidget>
+
+#include <vector>
+
+namespace ui {
+
+class TokenStrip : public QWidget {
+    Q_OBJECT
+public:
+    explicit TokenStrip(const QString& title, QWidget* parent = nullptr);
+
+    void setTokens(const std::vector<core::Token>& tokens);
+    /// The chip drawn filled (the token marked in the heatmap); −1 for none.
+    void setMarked(int index);
+    /// The chip outlined as "being produced" (the newest target token); −1 for none.
+    void setCurrent(int index);
+    /// Placeholder text shown when there are no tokens.
+    void setEmptyText(const QString& text);
+
+    int count() const { return static_cast<int>(tokens_.size()); }
+    int marked() const { return marked_; }
+    /// Chip geometry in widget coordinates, for tests and tooltips.
+    QRect chipRect(int index) const;
+    /// The texts as shown, in order.
+    QStringList displayTexts() const;
+
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+Q_SIGNALS:
+    /// A chip was clicked (with the keyboard modifiers held); clicking the marked chip again gives −1.
+    void tokenClicked(int index, Qt::KeyboardModifiers modifiers);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    std::vector<QRect> layoutChips(int width) const;
+    int chipAt(const QPoint& pos) const;
+
+    QString title_;
+    QString emptyText_;
+    std::vector<core::Token> tokens_;
+    std::vector<QString> texts_;
+    std::vector<QRect> chips_;
+    int marked_ = -1;
+    int current_ = -1;
+};
+
+} // namespace ui
