@@ -135,6 +135,10 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     window.showPage(tab == "positional" ? ui::MainWindow::Page::Positional : ui::MainWindow::Page::Attention);
     QApplication::processEvents();
     const QImage image = window.grab().toImage();
+    if (image.width() != width || image.height() != height)
+        std::cerr << "attnscope: the window cannot be smaller than " << window.minimumSizeHint().width()
+                  << "x" << window.minimumSizeHint().height() << "; the picture is " << image.width() << "x"
+                  << image.height() << "\n";
     const QString out = QFileInfo(QString::fromStdString(shot)).absoluteFilePath();
     if (image.isNull() || !image.save(out, "PNG"))
         return fail("could not write " + out.toStdString());

@@ -19,8 +19,8 @@ AttentionBlock blockOf(int queries, int keys, const std::vector<std::vector<floa
     for (int h = 0; h < b.heads; ++h)
         for (int q = 0; q < queries; ++q)
             for (int k = 0; k < keys; ++k)
-                b.data[b.index(0, h, q, k)] = heads[static_cast<std::size_t>(h)]
-                                                   [static_cast<std::size_t>(q * keys + k)];
+                b.data[b.index(0, h, q, k)] =
+                    heads[static_cast<std::size_t>(h)][static_cast<std::size_t>(q * keys + k)];
     return b;
 }
 
@@ -120,8 +120,8 @@ void TestAttentionStats::causalMatrix() {
 }
 
 void TestAttentionStats::meanOverHeadsByHand() {
-    const auto b = blockOf(2, 2, {{1.0f, 0.0f, 0.5f, 0.5f}, {0.0f, 1.0f, 0.25f, 0.75f},
-                                  {0.5f, 0.5f, 0.0f, 1.0f}});
+    const auto b =
+        blockOf(2, 2, {{1.0f, 0.0f, 0.5f, 0.5f}, {0.0f, 1.0f, 0.25f, 0.75f}, {0.5f, 0.5f, 0.0f, 1.0f}});
     const auto m = meanOverHeads(b, 0);
     const std::vector<float> expected{0.5f, 0.5f, 0.25f, 0.75f};
     QCOMPARE(m.size(), expected.size());

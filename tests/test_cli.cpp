@@ -16,6 +16,7 @@ private Q_SLOTS:
     void badArguments_data();
     void badArguments();
     void help();
+    void screenshot();
 
 private:
     int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr);
@@ -134,6 +135,27 @@ void TestCli::badArguments_data() {
                                                QStringLiteral("tpu")}
                                 << "unknown device 'tpu'";
     QTest::newRow("unknown command") << QStringList{QStringLiteral("frob")} << "unknown command";
+    const auto shot = QStringLiteral("--screenshot");
+    const auto png = QStringLiteral("never-written.png");
+    QTest::newRow("shot tab") << QStringList{shot, png, QStringLiteral("--tab"), QStringLiteral("plots")}
+                              << "--tab must be attention or positional, not 'plots'";
+    QTest::newRow("shot kind") << QStringList{shot, png, QStringLiteral("--kind"), QStringLiteral("self")}
+                               << "--kind must be encoder, decoder or cross";
+    QTest::newRow("shot size") << QStringList{shot, png, QStringLiteral("--size"), QStringLiteral("10x10")}
+                               << "--size expects WxH";
+    QTest::newRow("shot steps") << QStringList{shot, png, QStringLiteral("--steps"), QStringLiteral("-1")}
+                                << "--steps must be 0 or more";
+    QTest::newRow("shot model") << QStringList{shot, png, m, QStringLiteral("/nonexistent")}
+                                << "not a model directory";
+    QTest::newRow("shot text") << QStringList{shot,
+                                              png,
+                                              m,
+                                              QStringLiteral("MODEL"),
+                                              QStringLiteral("--src"),
+                                              QString(600, QLatin1Char('a'))}
+                               << "at most 512";
+    QTest::newRow("steps alone") << QStringList{QStringLiteral("--steps"), QStringLiteral("3")}
+                                 << "go with --screenshot";
 }
 
 void TestCli::badArguments() {
@@ -152,6 +174,34 @@ void TestCli::help() {
     QVERIFY(out.contains("dump"));
     QCOMPARE(run({QStringLiteral("dump"), QStringLiteral("--help")}, &out), 0);
     QVERIFY(out.contains("--src-ids") && out.contains("--greedy"));
+}
+
+void TestCli::screenshot() {
+    const auto file = tmp_.filePath(QStringLiteral("shot.png"));
+    QByteArray out, err;
+    QCOMPARE(
+        run({QStringLiteral("--screenshot"), file, QStringLiteral("--model"), model_, QStringLiteral("--src"),
+             QStringLiteral("abc"), QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--kind"),
+             QStringLiteral("cross"), QStringLiteral("--size"), QStringLiteral("1000x700")},
+            &out, &err),
+        0);
+    QVERIFY2(out.contains("wrote"), out.constData());
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const auto png = f.readAll();
+    // PNG signature, then the IHDR chunk: width and height as big-endian 32-bit numbers.
+    QVERIFY(png.startsWith("\x89PNG\r\n\x1a\n"));
+    auto be32 = [&](int at) {
+        return (quint32(quint8(png[at])) << 24) | (quint32(quint8(png[at + 1])) << 16) |
+               (quint32(quint8(png[at + 2])) << 8) | quint32(quint8(png[at + 3]));
+    };
+    QCOMPARE(be32(16), quint32(1000));
+    QCOMPARE(be32(20), quint32(700));
+    QVERIFY(png.size() > 20000); // a real window, not a blank frame
+    QCOMPARE(run({QStringLiteral("--screenshot"), tmp_.filePath(QStringLiteral("pe.png")),
+                  QStringLiteral("--model"), lm_, QStringLiteral("--tab"), QStringLiteral("positional")}),
+             0);
+    QVERIFY(QFileInfo(tmp_.filePath(QStringLiteral("pe.png"))).size() > 20000);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -25,7 +25,8 @@ Q_DECLARE_METATYPE(core::AttentionKind)
 namespace {
 
 // Softmax rows with a per-head sharpness, so heads differ and no weight reaches 1; decoder rows are causal.
-void fillBlock(AttentionBlock& b, int layers, int heads, int queries, int keys, bool causal, std::mt19937& rng) {
+void fillBlock(AttentionBlock& b, int layers, int heads, int queries, int keys, bool causal,
+               std::mt19937& rng) {
     b.resize(layers, heads, queries, keys);
     std::normal_distribution<float> logit(0.0f, 1.0f);
     std::vector<float> row(static_cast<std::size_t>(keys));
@@ -245,8 +246,8 @@ void TestHeatmapView::thinning() {
                     minGap);
         // Every label still names the token at its position.
         for (double p : positions)
-            QCOMPARE(ticks.value(p), ui::tokenDisplayText(
-                                         (i == 0 ? snap->srcTokens : snap->tgtTokens)[std::size_t(p)]));
+            QCOMPARE(ticks.value(p),
+                     ui::tokenDisplayText((i == 0 ? snap->srcTokens : snap->tgtTokens)[std::size_t(p)]));
     }
     maybeSave(view, "heatmap-many.png");
     // A larger view shows more labels.

@@ -25,6 +25,8 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMimeData>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -57,6 +59,11 @@ private Q_SLOTS:
     void tooLongAndEmptyInput();
     void keyboardMovesSelection();
     void tokenClickMarksRow();
+    void runToEndAndReset();
+    void decoderOnlyModel();
+    void settingsRemembered();
+    void dropFolderOpensModel();
+    void aboutNamesVersions();
 
 private:
     struct Fixture {
@@ -441,6 +448,98 @@ void TestMainWindow::tokenClickMarksRow() {
     QCOMPARE(state->markIndex(), 3);
     auto* kind = f->window.findChild<QComboBox*>(QStringLiteral("kindCombo"));
     QCOMPARE(kind->currentData().toInt(), static_cast<int>(core::AttentionKind::Cross));
+}
+
+void TestMainWindow::runToEndAndReset() {
+    auto f = open(kDemo, QStringLiteral("abc"));
+    QVERIFY(f);
+    f->window.findChild<QAction*>(QStringLiteral("runAction"))->trigger();
+    QVERIFY(f->controller->waitUntilIdle(60000));
+    auto r = f->controller->current();
+    QVERIFY(r->finished);
+    // A random model rarely says <eos>: it runs to max_len (256) or stops at <eos>.
+    const auto eos = f->window.model()->targetTokenizer().vocab().eos();
+    QVERIFY(r->snapshot->tgtTokens.size() == 256 || r->snapshot->tgtTokens.back().id == eos);
+    QVERIFY(!f->window.findChild<QAction*>(QStringLiteral("stepAction"))->isEnabled());
+    f->window.findChild<QAction*>(QStringLiteral("resetAction"))->trigger();
+    QCOMPARE(f->controller->current()->step, 0);
+    QVERIFY(f->controller->waitUntilIdle());
+    QCOMPARE(f->controller->current()->step, 0);
+    QCOMPARE(f->controller->current()->snapshot->tgtTokens.size(), std::size_t(1));
+}
+
+void TestMainWindow::decoderOnlyModel() {
+    auto c = smallConfig(core::Architecture::DecoderOnly, core::PositionalEncoding::Learned);
+    c.srcVocabSize = c.tgtVocabSize = 99;
+    const auto dir = tmp_.filePath(QStringLiteral("lm"));
+    randomModel(c, 3)->save(dir.toStdString());
+    auto f = open(dir, QStringLiteral("once upon"));
+    QVERIFY(f);
+    auto* kind = f->window.findChild<QComboBox*>(QStringLiteral("kindCombo"));
+    QCOMPARE(kind->count(), 1);
+    QCOMPARE(kind->currentData().toInt(), static_cast<int>(core::AttentionKind::Decoder));
+    QCOMPARE(f->window.viewState()->kind(), core::AttentionKind::Decoder);
+    const auto r = f->controller->current();
+    QVERIFY(r->snapshot->srcTokens.empty());
+    QCOMPARE(r->snapshot->decoder.queries, 10); // <bos> + 9 characters of the prompt
+    auto* grid = f->window.findChild<ui::AttentionGrid*>();
+    QCOMPARE(grid->layers(), 2);
+    QCOMPARE(grid->heads(), 4);
+    f->controller->step();
+    QVERIFY(f->controller->waitUntilIdle());
+    QCOMPARE(f->controller->current()->snapshot->decoder.queries, 11);
+}
+
+void TestMainWindow::settingsRemembered() {
+    {
+        auto f = open(kDemo, QString());
+        QVERIFY(f);
+        f->window.findChild<QComboBox*>(QStringLiteral("colorMapCombo"))
+            ->setCurrentText(QStringLiteral("magma"));
+        f->window.findChild<QCheckBox*>(QStringLiteral("perHeadCheck"))->setChecked(true);
+        f->window.resize(1111, 777);
+        f->window.close();
+    }
+    ui::MainWindow w(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models"));
+    w.restoreSettings();
+    QCOMPARE(w.viewState()->colorMap().name(), QStringLiteral("magma"));
+    QCOMPARE(w.viewState()->scaleMode(), ui::ScaleMode::PerHead);
+    QCOMPARE(w.size(), QSize(1111, 777));
+    QCOMPARE(QSettings().value(QStringLiteral("model/last")).toString(), QDir(kDemo).absolutePath());
+    // Put the defaults back for the other tests.
+    w.findChild<QComboBox*>(QStringLiteral("colorMapCombo"))->setCurrentText(QStringLiteral("viridis"));
+    w.findChild<QCheckBox*>(QStringLiteral("perHeadCheck"))->setChecked(false);
+}
+
+void TestMainWindow::dropFolderOpensModel() {
+    auto f = open(kDemo, QStringLiteral("ab"));
+    QVERIFY(f);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(wideModel_)});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, {});
+    QCoreApplication::sendEvent(&f->window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, {});
+    QCoreApplication::sendEvent(&f->window, &drop);
+    QCOMPARE(QString::fromStdString(f->window.model()->directory()), QDir(wideModel_).absolutePath());
+    QVERIFY(f->controller->waitUntilIdle());
+    QCOMPARE(f->controller->current()->snapshot->encoder.heads,
+             5); // the text is re-analysed on the new model
+    QCOMPARE(f->controller->current()->sourceText, QStringLiteral("ab"));
+    // A file is not a model folder: the drag is refused.
+    QMimeData fileMime;
+    fileMime.setUrls({QUrl::fromLocalFile(kDemo + QStringLiteral("/config.json"))});
+    QDragEnterEvent refuse(QPoint(50, 50), Qt::CopyAction, &fileMime, Qt::LeftButton, {});
+    refuse.setAccepted(false);
+    QCoreApplication::sendEvent(&f->window, &refuse);
+    QVERIFY(!refuse.isAccepted());
+}
+
+void TestMainWindow::aboutNamesVersions() {
+    const auto text = ui::MainWindow::aboutText();
+    QVERIFY2(text.contains(QString::fromLatin1(qVersion())), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("LibTorch 1.")) || text.contains(QStringLiteral("LibTorch 2.")),
+             qPrintable(text));
 }
 
 QTEST_MAIN(TestMainWindow)

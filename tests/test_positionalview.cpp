@@ -6,8 +6,11 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QImage>
 #include <QLineEdit>
+#include <QSet>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -215,10 +218,20 @@ void TestPositionalView::everyControlHasToolTip() {
 }
 
 void TestPositionalView::grabForInspection() {
-    // Pictures for a person to look at: ATTNSCOPE_GRAB_DIR=/some/dir tests/test_positionalview
-    const QString dir = qEnvironmentVariable("ATTNSCOPE_GRAB_DIR");
-    if (dir.isEmpty())
-        QSKIP("set ATTNSCOPE_GRAB_DIR to save screenshots");
+    // Pictures for a person to look at: ATTNSCOPE_GRAB_DIR=/some/dir keeps them; otherwise they go to a
+    // temporary folder and are only checked to be real pictures (many colours, not a blank frame).
+    QTemporaryDir tmp;
+    const QString dir = qEnvironmentVariableIsEmpty("ATTNSCOPE_GRAB_DIR")
+                            ? tmp.path()
+                            : qEnvironmentVariable("ATTNSCOPE_GRAB_DIR");
+    auto colours = [](const QString& path) {
+        const QImage img(path);
+        QSet<QRgb> seen;
+        for (int y = 0; y < img.height(); y += 3)
+            for (int x = 0; x < img.width(); x += 3)
+                seen.insert(img.pixel(x, y));
+        return seen.size();
+    };
     for (auto kind :
          {PositionalEncoding::Sinusoidal, PositionalEncoding::Learned, PositionalEncoding::Rope}) {
         ui::PositionalView view;
@@ -230,6 +243,7 @@ void TestPositionalView::grabForInspection() {
         const QString path =
             QDir(dir).filePath(QStringLiteral("positional-%1.png").arg(core::toString(kind)));
         QVERIFY(view.grab().save(path));
+        QVERIFY2(colours(path) > (kind == PositionalEncoding::Rope ? 2 : 50), qPrintable(path));
         qInfo("saved %s", qPrintable(path));
     }
     ui::PositionalView view;
@@ -241,6 +255,7 @@ void TestPositionalView::grabForInspection() {
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     const QString path = QDir(dir).filePath(QStringLiteral("positional-demo-random.png"));
     QVERIFY(view.grab().save(path));
+    QVERIFY2(colours(path) > 50, qPrintable(path));
     qInfo("saved %s", qPrintable(path));
 }
 

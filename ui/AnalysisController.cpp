@@ -7,6 +7,8 @@
 #include <QThread>
 #include <QTimer>
 
+#include <utility>
+
 namespace ui {
 
 using Op = SessionWorker::Op;
@@ -35,9 +37,17 @@ AnalysisController::AnalysisController(QObject* parent) : QObject(parent) {
     debounce_->setSingleShot(true);
     debounce_->setInterval(kDebounceMs);
     connect(debounce_, &QTimer::timeout, this, &AnalysisController::analyzeNow);
+    showTimer_ = new QTimer(this);
+    showTimer_->setSingleShot(true);
+    showTimer_->setInterval(0);
+    connect(showTimer_, &QTimer::timeout, this, [this] {
+        if (pending_)
+            show(std::exchange(pending_, nullptr));
+    });
 }
 
 AnalysisController::~AnalysisController() {
+    worker_->cancel();
     thread_->quit();
     thread_->wait();
 }
@@ -71,6 +81,7 @@ void AnalysisController::analyzeNow() {
     ++run_;
     optimistic_ = 0;
     history_.clear();
+    pending_.reset();
     if (text_.isEmpty()) {
         current_.reset();
         Q_EMIT cleared();
@@ -96,6 +107,8 @@ void AnalysisController::step() {
 }
 
 void AnalysisController::back() {
+    if (pending_)
+        show(pending_); // step from what the worker has done, not from what was last painted
     if (!current_ || current_->step == 0)
         return;
     // When nothing is in flight the previous step is already in history: show it now, and let the worker
@@ -109,6 +122,8 @@ void AnalysisController::back() {
 }
 
 void AnalysisController::reset() {
+    if (pending_)
+        show(pending_);
     if (!current_)
         return;
     if (!worker_->busy() && !history_.empty() && history_[0]) {
@@ -146,7 +161,9 @@ void AnalysisController::onResult(const RunResultPtr& r) {
         --optimistic_;
         return;
     }
-    show(r);
+    pending_ = r;
+    if (!showTimer_->isActive())
+        showTimer_->start();
 }
 
 void AnalysisController::onFailed(const QString& message, quint64 run) {
@@ -156,12 +173,14 @@ void AnalysisController::onFailed(const QString& message, quint64 run) {
 }
 
 void AnalysisController::show(const RunResultPtr& r) {
+    pending_.reset();
+    showTimer_->stop();
     current_ = r;
     Q_EMIT resultChanged(r);
 }
 
 bool AnalysisController::busy() const {
-    return debounce_->isActive() || worker_->busy();
+    return debounce_->isActive() || showTimer_->isActive() || worker_->busy();
 }
 
 bool AnalysisController::waitUntilIdle(int timeoutMs) {

@@ -68,6 +68,8 @@ private:
     QThread* thread_ = nullptr;
     SessionWorker* worker_ = nullptr;
     QTimer* debounce_ = nullptr;
+    QTimer* showTimer_ = nullptr; // coalesces a burst of results (Run to end) into one repaint
+    RunResultPtr pending_;
     std::shared_ptr<const core::Model> model_;
     core::SamplingSettings sampling_;
     QString text_;

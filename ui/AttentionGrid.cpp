@@ -53,7 +53,7 @@ QImage paintTile(const float* w, int queries, int keys, const QVector<QRgb>& lut
     const std::size_t n = static_cast<std::size_t>(queries) * static_cast<std::size_t>(keys);
     float lo = 0.0f;
     float hi = 1.0f;
-    if (false && n > 0) {
+    if (mode == ScaleMode::PerHead && n > 0) {
         const auto [mn, mx] = std::minmax_element(w, w + n);
         lo = *mn;
         hi = *mx;
@@ -76,7 +76,6 @@ QImage paintTile(const float* w, int queries, int keys, const QVector<QRgb>& lut
 
 AttentionGrid::AttentionGrid(QWidget* parent) : QWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
-    setMouseTracking(false);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setToolTip(tr("Every head of every layer. Click a tile to show it in detail; "
                   "\u2190/\u2192 change head, \u2191/\u2193 change layer."));
@@ -145,7 +144,9 @@ const core::AttentionBlock* AttentionGrid::block() const {
     return b.empty() ? nullptr : &b;
 }
 
-int AttentionGrid::column(int head) const { return head == kMeanHead ? heads() : head; }
+int AttentionGrid::column(int head) const {
+    return head == kMeanHead ? heads() : head;
+}
 
 QRect AttentionGrid::tileRect(int layer, int head) const {
     if (layer < 0 || layer >= layers() || head < kMeanHead || head >= heads())
@@ -202,7 +203,8 @@ void AttentionGrid::rebuildTiles() {
         tiles_.reserve(static_cast<std::size_t>(b->layers) * static_cast<std::size_t>(b->heads + 1));
         for (int l = 0; l < b->layers; ++l) {
             for (int h = 0; h < b->heads; ++h)
-                tiles_.push_back(paintTile(b->row(l, h, 0), b->queries, b->keys, colorMap_.lut(), scaleMode_));
+                tiles_.push_back(
+                    paintTile(b->row(l, h, 0), b->queries, b->keys, colorMap_.lut(), scaleMode_));
             const auto mean = core::meanOverHeads(*b, l);
             tiles_.push_back(paintTile(mean.data(), b->queries, b->keys, colorMap_.lut(), scaleMode_));
         }
@@ -263,9 +265,9 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
 
     // Labels are thinned when tiles get shorter than a line of text, so they never run into each other.
     p.setPen(palette().color(QPalette::WindowText));
-    const int colStep = std::max(
-        1, static_cast<int>(std::ceil((fm.horizontalAdvance(QStringLiteral("H00")) + 4.0) /
-                                      (tileSize_.width() + kGap))));
+    const int colStep =
+        std::max(1, static_cast<int>(std::ceil((fm.horizontalAdvance(QStringLiteral("H00")) + 4.0) /
+                                               (tileSize_.width() + kGap))));
     for (int c = 0; c < cols; ++c) {
         const int head = c == b->heads ? kMeanHead : c;
         if (head != kMeanHead && c % colStep != 0)
@@ -299,7 +301,7 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
             if (marker) {
                 const int h = std::max(4, static_cast<int>(std::lround(rowH)));
                 const int y = t.top() + static_cast<int>(std::lround((highlightQuery_ + 0.5) * rowH)) - h / 2;
-                (void)y;
+                p.fillRect(QRect(t.left() - 5, y, 3, h), kQueryMarker);
             }
         }
     }
@@ -323,7 +325,7 @@ void AttentionGrid::mousePressEvent(QMouseEvent* event) {
         QWidget::mousePressEvent(event);
         return;
     }
-    Q_EMIT tileClicked(layer, head == kMeanHead ? 0 : head);
+    Q_EMIT tileClicked(layer, head);
     event->accept();
 }
 

@@ -74,7 +74,7 @@ private:
     std::vector<QImage> tiles_; // layer-major, heads + 1 (mean) per layer; one pixel per weight
     QString message_;
     // Where things go, recomputed on resize and rebuild only, so painting does no layout work.
-    QPoint origin_;     // top-left of the first tile
+    QPoint origin_; // top-left of the first tile
     QSize tileSize_;
     int rowLabelWidth_ = 0;
     int colLabelHeight_ = 0;

@@ -46,7 +46,9 @@ QString emptyText(const core::AttentionSnapshot* snap, core::AttentionKind kind)
 
 // QCPColorMap spreads n cells over its range with half a cell beyond each end, which is zero when n is 1; a
 // single cell gets an explicit unit range so it stays visible (the first decoding step has one query).
-QCPRange cellRange(int n) { return QCPRange(0, n - 1); }
+QCPRange cellRange(int n) {
+    return n > 1 ? QCPRange(0, n - 1) : QCPRange(-0.5, 0.5);
+}
 
 } // namespace
 
@@ -92,7 +94,7 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     plot_->xAxis->setLabel(tr("key"));
     plot_->yAxis->setLabel(tr("query"));
     // Query 0 on top, like reading order and every attention figure.
-    
+    plot_->yAxis->setRangeReversed(true);
 
     markRect_ = new QCPItemRect(plot_);
     markRect_->setPen(QPen(Qt::white, 2));
@@ -236,7 +238,7 @@ void HeatmapView::rebuild() {
     const float* w = nullptr;
     if (head == kMeanHead) {
         mean = core::meanOverHeads(*b, layer);
-        w = b->row(layer, 0, 0);
+        w = mean.data();
     } else {
         w = b->row(layer, head, 0);
     }
@@ -295,7 +297,7 @@ void HeatmapView::updateTicks() {
     // Upright labels read best; turn them only when they would collide side by side.
     const bool rotated = widest + 4 > colPx;
     const double xNeed = rotated ? fm.height() + 1 : widest + 4;
-    const int xStep = 1;
+    const int xStep = std::max(1, int(std::ceil(xNeed / colPx)));
     const int yStep = std::max(1, int(std::ceil((fm.height() + 1) / rowPx)));
     if (xStep == xStep_ && yStep == yStep_ && rotated == xRotated_)
         return;

@@ -430,15 +430,16 @@ void MainWindow::openFolderDialog() {
         QMessageBox::warning(this, tr("Cannot open model"), lastError_);
 }
 
+QString MainWindow::aboutText() {
+    return tr("<h3>attnscope %1</h3><p>Look inside Transformers: every layer, every head, step by step.</p>"
+              "<p>Qt %2 · LibTorch %3 · QCustomPlot %4<br>%5 intra-op threads</p>")
+        .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion()),
+             QString::fromStdString(core::torchVersion()), QString::fromLatin1(QCUSTOMPLOT_VERSION_STR))
+        .arg(core::threadCount());
+}
+
 void MainWindow::about() {
-    QMessageBox::about(this, tr("About attnscope"),
-                       tr("<h3>attnscope %1</h3><p>Look inside Transformers: every layer, every head, "
-                          "step by step.</p><p>Qt %2 · LibTorch %3 · QCustomPlot %4<br>%5 intra-op "
-                          "threads</p>")
-                           .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion()),
-                                QString::fromStdString(core::torchVersion()),
-                                QString::fromLatin1(QCUSTOMPLOT_VERSION_STR))
-                           .arg(core::threadCount()));
+    QMessageBox::about(this, tr("About attnscope"), aboutText());
 }
 
 void MainWindow::restoreSettings() {

@@ -50,6 +50,9 @@ public:
     /// Restores the colour map, scale and window layout remembered from the last run.
     void restoreSettings();
 
+    /// The Help ▸ About text: the versions of attnscope, Qt, LibTorch and QCustomPlot.
+    static QString aboutText();
+
     AnalysisController* controller() const { return controller_; }
     ViewState* viewState() const { return state_; }
     std::shared_ptr<const core::Model> model() const { return model_; }

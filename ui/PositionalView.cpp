@@ -127,8 +127,10 @@ PositionalView::PositionalView(QWidget* parent) : QWidget(parent) {
 PositionalView::~PositionalView() = default;
 
 void PositionalView::buildControls(QWidget* row) {
-    auto* rowLayout = new QHBoxLayout(row);
+    // Controls and the summary on two lines, so the window still fits a 1024-pixel screen.
+    auto* rowLayout = new QVBoxLayout(row);
     rowLayout->setContentsMargins(0, 0, 0, 0);
+    rowLayout->setSpacing(2);
     controls_ = new QWidget;
     auto* h = new QHBoxLayout(controls_);
     h->setContentsMargins(0, 0, 0, 0);
@@ -187,8 +189,8 @@ void PositionalView::buildControls(QWidget* row) {
     label(tr("O&ffset k:"), offsetSpin_);
     connect(offsetSpin_, QOverload<int>::of(&QSpinBox::valueChanged), this, [this](int k) { setOffset(k); });
 
+    h->addStretch(1);
     rowLayout->addWidget(controls_);
-    rowLayout->addStretch(1);
     summary_ = new QLabel;
     summary_->setToolTip(tr("The model's positional encoding and the size of the table shown."));
     rowLayout->addWidget(summary_);

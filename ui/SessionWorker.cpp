@@ -38,6 +38,12 @@ void SessionWorker::post(Request request) {
         this, [this] { drain(); }, Qt::QueuedConnection);
 }
 
+void SessionWorker::cancel() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cancelled_ = true;
+    queue_.clear();
+}
+
 bool SessionWorker::hasWaiting() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return !queue_.empty();
@@ -109,7 +115,7 @@ void SessionWorker::run(const Request& r) {
         break;
     case Op::RunToEnd:
         // Each step is shown as it comes; any new request (a keystroke, Back) stops the run.
-        while (!session_->finished() && !hasWaiting()) {
+        while (!session_->finished() && !hasWaiting() && !cancelled_) {
             session_->step();
             emitResult(r.run);
         }

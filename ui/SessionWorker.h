@@ -40,6 +40,8 @@ public:
     void post(Request request);
     /// True while a request waits or runs.
     bool busy() const { return busy_.load(); }
+    /// Thread-safe. Stops a Run to end between two steps and drops what waits (the window is closing).
+    void cancel();
 
 Q_SIGNALS:
     void resultReady(ui::RunResultPtr result);
@@ -55,6 +57,7 @@ private:
     mutable std::mutex mutex_;
     std::deque<Request> queue_;
     std::atomic<bool> busy_{false};
+    std::atomic<bool> cancelled_{false};
     // Touched only on the worker thread.
     std::shared_ptr<const core::Model> model_;
     std::unique_ptr<core::Session> session_;
