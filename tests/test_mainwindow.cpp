@@ -16,7 +16,10 @@
 #include "ui/QCustomPlotInclude.h"
 
 #include <QAction>
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
 #include <QCheckBox>
+#include <QTabBar>
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
@@ -64,6 +67,7 @@ private Q_SLOTS:
     void settingsRemembered();
     void dropFolderOpensModel();
     void aboutNamesVersions();
+    void everyControlHasToolTip();
 
 private:
     struct Fixture {
@@ -140,6 +144,15 @@ void TestMainWindow::typingIsDebounced() {
     QVERIFY(f->controller->waitUntilIdle());
     QCOMPARE(results.count(), 1);
     QCOMPARE(f->controller->current()->sourceText, QStringLiteral("abcdefghij"));
+    QVERIFY(!f->window.findChild<QLabel*>(QStringLiteral("busyLabel"))->isVisible());
+    // Work that outlasts a glance shows the busy indicator, and it goes away when done.
+    QSignalSpy busy(f->controller, &ui::AnalysisController::busyChanged);
+    f->controller->runToEnd();
+    QVERIFY(f->controller->waitUntilIdle(60000));
+    QTest::qWait(200);
+    if (!busy.isEmpty())
+        QCOMPARE(busy.last().at(0).toBool(), false);
+    QVERIFY(!f->window.findChild<QLabel*>(QStringLiteral("busyLabel"))->isVisible());
 }
 
 void TestMainWindow::unknownCharactersAreMarked() {
@@ -540,6 +553,33 @@ void TestMainWindow::aboutNamesVersions() {
     QVERIFY2(text.contains(QString::fromLatin1(qVersion())), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("LibTorch 1.")) || text.contains(QStringLiteral("LibTorch 2.")),
              qPrintable(text));
+}
+
+void TestMainWindow::everyControlHasToolTip() {
+    auto f = open(kDemo, QStringLiteral("abc"));
+    QVERIFY(f);
+    QStringList missing;
+    int checked = 0;
+    for (auto* w : f->window.findChildren<QWidget*>()) {
+        const bool control = qobject_cast<QAbstractButton*>(w) || qobject_cast<QComboBox*>(w) ||
+                             qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QLineEdit*>(w);
+        // Qt's own parts of composite widgets (a spin box's line edit, the tab bar's scroll arrows,
+        // a line edit's clear button) carry the tooltip of the widget they belong to.
+        const bool internal = w->objectName().startsWith(QLatin1String("qt_")) ||
+                              qobject_cast<QAbstractSpinBox*>(w->parentWidget()) ||
+                              qobject_cast<QComboBox*>(w->parentWidget()) ||
+                              qobject_cast<QTabBar*>(w->parentWidget()) ||
+                              qobject_cast<QLineEdit*>(w->parentWidget());
+        if (!control || internal)
+            continue;
+        ++checked;
+        if (w->toolTip().isEmpty())
+            missing << QStringLiteral("%1 '%2'").arg(QString::fromLatin1(w->metaObject()->className()),
+                                                       w->objectName());
+    }
+    qInfo("%d controls checked", checked);
+    QVERIFY(checked >= 15);
+    QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QStringLiteral(", "))));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -22,21 +22,18 @@ AnalysisController::AnalysisController(QObject* parent) : QObject(parent) {
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &SessionWorker::resultReady, this, &AnalysisController::onResult, Qt::QueuedConnection);
     connect(worker_, &SessionWorker::failed, this, &AnalysisController::onFailed, Qt::QueuedConnection);
-    connect(
-        worker_, &SessionWorker::idle, this,
-        [this] {
-            if (lastBusy_ != busy()) {
-                lastBusy_ = busy();
-                Q_EMIT busyChanged(lastBusy_);
-            }
-        },
-        Qt::QueuedConnection);
+    connect(worker_, &SessionWorker::idle, this, &AnalysisController::updateBusy, Qt::QueuedConnection);
     thread_->start();
 
     debounce_ = new QTimer(this);
     debounce_->setSingleShot(true);
     debounce_->setInterval(kDebounceMs);
     connect(debounce_, &QTimer::timeout, this, &AnalysisController::analyzeNow);
+    // "Busy" is announced only when work outlasts a glance, so quick requests don't flicker the indicator.
+    busyDelay_ = new QTimer(this);
+    busyDelay_->setSingleShot(true);
+    busyDelay_->setInterval(150);
+    connect(busyDelay_, &QTimer::timeout, this, &AnalysisController::updateBusy);
     showTimer_ = new QTimer(this);
     showTimer_->setSingleShot(true);
     showTimer_->setInterval(0);
@@ -62,7 +59,7 @@ void AnalysisController::setModel(std::shared_ptr<const core::Model> model) {
     r.op = Op::SetModel;
     r.model = model_;
     r.run = run_;
-    worker_->post(std::move(r));
+    send(std::move(r));
     if (!text_.isEmpty())
         analyzeNow();
 }
@@ -70,10 +67,7 @@ void AnalysisController::setModel(std::shared_ptr<const core::Model> model) {
 void AnalysisController::setText(const QString& text) {
     text_ = text;
     debounce_->start();
-    if (!lastBusy_) {
-        lastBusy_ = true;
-        Q_EMIT busyChanged(true);
-    }
+    noteActivity();
 }
 
 void AnalysisController::analyzeNow() {
@@ -85,13 +79,14 @@ void AnalysisController::analyzeNow() {
     if (text_.isEmpty()) {
         current_.reset();
         Q_EMIT cleared();
+        updateBusy();
         return;
     }
     SessionWorker::Request r;
     r.op = Op::Analyze;
     r.text = text_.toStdString();
     r.run = run_;
-    worker_->post(std::move(r));
+    send(std::move(r));
 }
 
 void AnalysisController::post(int op, int64_t token) {
@@ -99,7 +94,7 @@ void AnalysisController::post(int op, int64_t token) {
     r.op = static_cast<Op>(op);
     r.token = token;
     r.run = run_;
-    worker_->post(std::move(r));
+    send(std::move(r));
 }
 
 void AnalysisController::step() {
@@ -147,7 +142,7 @@ void AnalysisController::setSampling(const core::SamplingSettings& s) {
     r.op = Op::SetSampling;
     r.sampling = s;
     r.run = run_;
-    worker_->post(std::move(r));
+    send(std::move(r));
 }
 
 void AnalysisController::onResult(const RunResultPtr& r) {
@@ -177,6 +172,29 @@ void AnalysisController::show(const RunResultPtr& r) {
     showTimer_->stop();
     current_ = r;
     Q_EMIT resultChanged(r);
+    updateBusy();
+}
+
+void AnalysisController::send(SessionWorker::Request r) {
+    worker_->post(std::move(r));
+    noteActivity();
+}
+
+void AnalysisController::noteActivity() {
+    if (!lastBusy_ && !busyDelay_->isActive())
+        busyDelay_->start();
+}
+
+void AnalysisController::updateBusy() {
+    const bool b = busy();
+    if (!b)
+        busyDelay_->stop();
+    else if (busyDelay_->isActive())
+        return; // not long enough yet
+    if (b != lastBusy_) {
+        lastBusy_ = b;
+        Q_EMIT busyChanged(b);
+    }
 }
 
 bool AnalysisController::busy() const {

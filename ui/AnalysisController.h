@@ -5,6 +5,7 @@
 
 #include "core/Sampler.h"
 #include "ui/RunResult.h"
+#include "ui/SessionWorker.h"
 
 #include <QObject>
 #include <QString>
@@ -17,7 +18,6 @@ class QTimer;
 
 namespace ui {
 
-class SessionWorker;
 
 class AnalysisController : public QObject {
     Q_OBJECT
@@ -64,10 +64,14 @@ private:
     void onResult(const RunResultPtr& r);
     void onFailed(const QString& message, quint64 run);
     void show(const RunResultPtr& r);
+    void send(SessionWorker::Request r);
+    void noteActivity();
+    void updateBusy();
 
     QThread* thread_ = nullptr;
     SessionWorker* worker_ = nullptr;
     QTimer* debounce_ = nullptr;
+    QTimer* busyDelay_ = nullptr;
     QTimer* showTimer_ = nullptr; // coalesces a burst of results (Run to end) into one repaint
     RunResultPtr pending_;
     std::shared_ptr<const core::Model> model_;

@@ -4,22 +4,19 @@
 #include "core/Model.h"
 #include "core/Runtime.h"
 #include "ui/AnalysisController.h"
-#include "ui/AttentionGrid.h"
+#include "ui/AttentionPage.h"
 #include "ui/CandidatesChart.h"
 #include "ui/DecodePanel.h"
 #include "ui/ExportActions.h"
-#include "ui/HeatmapView.h"
 #include "ui/ModelPicker.h"
 #include "ui/PositionalView.h"
 #include "ui/QCustomPlotInclude.h"
-#include "ui/TokenStrip.h"
 #include "ui/ViewState.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -30,7 +27,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
-#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -39,22 +35,6 @@
 namespace ui {
 
 using core::AttentionKind;
-
-namespace {
-
-QString kindLabel(AttentionKind k) {
-    switch (k) {
-    case AttentionKind::Encoder:
-        return QObject::tr("Encoder self-attention");
-    case AttentionKind::Decoder:
-        return QObject::tr("Decoder self-attention (masked)");
-    case AttentionKind::Cross:
-        return QObject::tr("Cross-attention");
-    }
-    return {};
-}
-
-} // namespace
 
 MainWindow::MainWindow(const QString& modelsDir, QWidget* parent)
     : QMainWindow(parent), modelsDir_(modelsDir) {
@@ -100,78 +80,22 @@ void MainWindow::buildWidgets() {
 
     tabs_ = new QTabWidget(central);
     tabs_->setObjectName(QStringLiteral("pages"));
-    col->addWidget(tabs_, 1);
-
-    // The attention page.
-    auto* page = new QWidget(tabs_);
-    page->setObjectName(QStringLiteral("attentionPage"));
-    auto* pcol = new QVBoxLayout(page);
-    auto* controls = new QHBoxLayout;
-    kind_ = new QComboBox(page);
-    kind_->setObjectName(QStringLiteral("kindCombo"));
-    kind_->setToolTip(tr("Which attention to show: the encoder's over the source, the decoder's masked "
-                         "attention over the target so far, or the decoder's attention to the source "
-                         "(Ctrl+1, Ctrl+2, Ctrl+3)"));
-    colorMap_ = new QComboBox(page);
-    colorMap_->setObjectName(QStringLiteral("colorMapCombo"));
-    colorMap_->addItems(ColorMap::names());
-    colorMap_->setToolTip(tr("Colour map; viridis and magma are perceptually uniform"));
-    perHead_ = new QCheckBox(tr("Per-head scale"), page);
-    perHead_->setObjectName(QStringLiteral("perHeadCheck"));
-    perHead_->setToolTip(tr("Off: every head on the same [0, 1] scale, so heads compare. On: each head "
-                            "stretched to its own range, so faint structure shows (Ctrl+K)"));
-    controls->addWidget(kind_);
-    controls->addSpacing(8);
-    controls->addWidget(new QLabel(tr("Colours"), page));
-    controls->addWidget(colorMap_);
-    controls->addWidget(perHead_);
-    controls->addStretch(1);
-    pcol->addLayout(controls);
-
-    decode_ = new DecodePanel(page);
-    pcol->addWidget(decode_);
-    srcStrip_ = new TokenStrip(tr("source"), page);
-    srcStrip_->setObjectName(QStringLiteral("sourceStrip"));
-    srcStrip_->setEmptyText(tr("(type a sentence above)"));
-    srcStrip_->setToolTip(
-        tr("The source as the model reads it. Unknown characters are marked, not dropped."));
-    tgtStrip_ = new TokenStrip(tr("target"), page);
-    tgtStrip_->setObjectName(QStringLiteral("targetStrip"));
-    tgtStrip_->setToolTip(tr("The decoder's input: <bos> and the tokens decoded so far; the outlined one "
-                             "is being fed now and produces the next token."));
-    pcol->addWidget(srcStrip_);
-    pcol->addWidget(tgtStrip_);
-
-    splitter_ = new QSplitter(Qt::Horizontal, page);
-    splitter_->setObjectName(QStringLiteral("mainSplitter"));
-    grid_ = new AttentionGrid(splitter_);
-    grid_->setObjectName(QStringLiteral("attentionGrid"));
-    heatmap_ = new HeatmapView(splitter_);
-    heatmap_->setObjectName(QStringLiteral("heatmapView"));
-    candidates_ = new CandidatesChart(splitter_);
-    candidates_->setObjectName(QStringLiteral("candidatesChart"));
-    splitter_->addWidget(grid_);
-    splitter_->addWidget(heatmap_);
-    splitter_->addWidget(candidates_);
-    splitter_->setStretchFactor(0, 3);
-    splitter_->setStretchFactor(1, 4);
-    splitter_->setStretchFactor(2, 2);
-    candidates_->setMinimumWidth(200);
-    splitter_->setSizes({520, 640, 280});
-    pcol->addWidget(splitter_, 1);
-    tabs_->addTab(page, tr("&Attention"));
-
+    attention_ = new AttentionPage(state_, tabs_);
+    tabs_->addTab(attention_, tr("&Attention"));
     positional_ = new PositionalView(tabs_);
     positional_->setObjectName(QStringLiteral("positionalView"));
     tabs_->addTab(positional_, tr("&Positional encodings"));
     tabs_->setTabToolTip(0, tr("Every layer and head of the chosen attention, one head in detail, and "
-                               "decoding step by step"));
-    tabs_->setTabToolTip(1, tr("The model's positional encodings: table, curves, similarity and rotation"));
-
+                               "decoding step by step (Alt+1)"));
+    tabs_->setTabToolTip(1, tr("The model's positional encodings: table, curves, similarity and rotation "
+                               "(Alt+2)"));
+    col->addWidget(tabs_, 1);
     setCentralWidget(central);
+
     timing_ = new QLabel(this);
     timing_->setToolTip(tr("Wall time of the last encoder pass and decoder step"));
     busy_ = new QLabel(tr("computing…"), this);
+    busy_->setObjectName(QStringLiteral("busyLabel"));
     busy_->setVisible(false);
     statusBar()->addPermanentWidget(busy_);
     statusBar()->addPermanentWidget(timing_);
@@ -190,127 +114,75 @@ void MainWindow::buildMenus() {
     quit->setShortcut(QKeySequence::Quit);
 
     auto* view = menuBar()->addMenu(tr("&View"));
-    const AttentionKind kinds[] = {AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross};
-    for (int i = 0; i < 3; ++i) {
-        auto* a = view->addAction(kindLabel(kinds[i]), this, [this, k = kinds[i]] {
-            const int idx = kind_->findData(static_cast<int>(k));
-            if (idx >= 0)
-                kind_->setCurrentIndex(idx);
-        });
-        a->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + i)));
-    }
+    const std::pair<AttentionKind, QString> kinds[] = {
+        {AttentionKind::Encoder, tr("&Encoder Self-Attention")},
+        {AttentionKind::Decoder, tr("&Decoder Self-Attention")},
+        {AttentionKind::Cross, tr("&Cross-Attention")}};
+    for (int i = 0; i < 3; ++i)
+        view->addAction(kinds[i].second, this, [this, k = kinds[i].first] { attention_->selectKind(k); })
+            ->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + i)));
     view->addSeparator();
-    auto* scale = view->addAction(tr("Per-head Colour &Scale"), perHead_, &QCheckBox::toggle);
-    scale->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
-    auto* focus = view->addAction(tr("Edit &Source"), this, [this] {
-        source_->setFocus();
-        source_->selectAll();
-    });
-    focus->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    view->addAction(tr("Per-head Colour &Scale"), attention_->perHeadCheck(), &QCheckBox::toggle)
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    view->addAction(tr("Edit &Source"), this,
+                    [this] {
+                        source_->setFocus();
+                        source_->selectAll();
+                    })
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    view->addSeparator();
     view->addAction(tr("&Attention"), this, [this] { showPage(Page::Attention); })
         ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_1));
     view->addAction(tr("&Positional Encodings"), this, [this] { showPage(Page::Positional); })
         ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
 
     auto* decode = menuBar()->addMenu(tr("&Decode"));
-    for (auto* a :
-         {decode_->stepAction(), decode_->backAction(), decode_->runAction(), decode_->resetAction()}) {
+    const auto* panel = attention_->decodePanel();
+    for (auto* a : {panel->stepAction(), panel->backAction(), panel->runAction(), panel->resetAction()}) {
         decode->addAction(a);
-        addAction(a); // shortcuts work wherever the focus is
+        addAction(a); // shortcuts work whichever page or widget has the focus
     }
 
     auto* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About attnscope"), this, &MainWindow::about);
+    help->addAction(tr("&About attnscope"), this,
+                    [this] { QMessageBox::about(this, tr("About attnscope"), aboutText()); });
 }
 
 void MainWindow::wire() {
     // Input → controller.
+    auto* panel = attention_->decodePanel();
     connect(source_, &QLineEdit::textChanged, controller_, &AnalysisController::setText);
-    connect(picker_, &ModelPicker::modelChosen, this, [this](const QString& dir) {
-        if (!openModel(dir))
-            QMessageBox::warning(this, tr("Cannot open model"), lastError_);
-    });
+    connect(picker_, &ModelPicker::modelChosen, this, &MainWindow::openWithDialog);
     connect(picker_, &ModelPicker::openFolderRequested, this, &MainWindow::openFolderDialog);
-    connect(decode_->stepAction(), &QAction::triggered, controller_, &AnalysisController::step);
-    connect(decode_->backAction(), &QAction::triggered, controller_, &AnalysisController::back);
-    connect(decode_->runAction(), &QAction::triggered, controller_, &AnalysisController::runToEnd);
-    connect(decode_->resetAction(), &QAction::triggered, controller_, &AnalysisController::reset);
-    connect(decode_, &DecodePanel::samplingChanged, controller_, &AnalysisController::setSampling);
-    controller_->setSampling(decode_->sampling());
-    connect(candidates_, &CandidatesChart::forceRequested, controller_,
+    connect(panel->stepAction(), &QAction::triggered, controller_, &AnalysisController::step);
+    connect(panel->backAction(), &QAction::triggered, controller_, &AnalysisController::back);
+    connect(panel->runAction(), &QAction::triggered, controller_, &AnalysisController::runToEnd);
+    connect(panel->resetAction(), &QAction::triggered, controller_, &AnalysisController::reset);
+    connect(panel, &DecodePanel::samplingChanged, controller_, &AnalysisController::setSampling);
+    controller_->setSampling(panel->sampling());
+    connect(attention_->candidates(), &CandidatesChart::forceRequested, controller_,
             [this](qint64 id) { controller_->force(id); });
 
-    // Controller → views.
+    // Controller → pages and status.
     connect(controller_, &AnalysisController::resultChanged, this, &MainWindow::showResult);
     connect(controller_, &AnalysisController::failed, this, &MainWindow::showError);
     connect(controller_, &AnalysisController::busyChanged, busy_, &QWidget::setVisible);
     connect(controller_, &AnalysisController::cleared, this, [this] {
-        message_->setVisible(false);
-        lastError_.clear();
-        grid_->setSnapshot(nullptr);
-        heatmap_->setSnapshot(nullptr);
-        srcStrip_->setTokens({});
-        tgtStrip_->setTokens({});
-        candidates_->setCandidates({}, false);
-        decode_->setState(0, false, false, QString());
+        clearError();
+        attention_->clear();
         exports_->updateEnabled();
     });
+    connect(attention_, &AttentionPage::hint, this,
+            [this](const QString& t) { statusBar()->showMessage(t, 3000); });
 
-    // Controls → view state.
-    connect(kind_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
-        if (i >= 0)
-            state_->setKind(static_cast<AttentionKind>(kind_->itemData(i).toInt()));
-    });
-    connect(colorMap_, &QComboBox::currentTextChanged, state_, &ViewState::setColorMap);
-    connect(perHead_, &QCheckBox::toggled, state_,
-            [this](bool on) { state_->setScaleMode(on ? ScaleMode::PerHead : ScaleMode::Fixed); });
-    connect(grid_, &AttentionGrid::tileClicked, state_, &ViewState::setSelection);
-    connect(grid_, &AttentionGrid::navigate, state_, &ViewState::navigate);
-    connect(heatmap_, &HeatmapView::navigate, state_, &ViewState::navigate);
-    connect(srcStrip_, &TokenStrip::tokenClicked, this, [this](int i, Qt::KeyboardModifiers m) {
-        if (!state_->markFromStrip(true, i, m & Qt::ShiftModifier))
-            statusBar()->showMessage(tr("Source tokens play no part in decoder self-attention"), 3000);
-    });
-    connect(tgtStrip_, &TokenStrip::tokenClicked, this, [this](int i, Qt::KeyboardModifiers m) {
-        if (!state_->markFromStrip(false, i, m & Qt::ShiftModifier))
-            statusBar()->showMessage(tr("Target tokens play no part in encoder self-attention"), 3000);
-    });
-
-    // View state → views: each view hears only what it draws.
-    connect(state_, &ViewState::kindChanged, this, [this](AttentionKind k) {
-        const int idx = kind_->findData(static_cast<int>(k));
-        if (idx >= 0 && idx != kind_->currentIndex()) {
-            const QSignalBlocker block(kind_);
-            kind_->setCurrentIndex(idx);
-        }
-        grid_->setKind(k);
-        heatmap_->setKind(k);
-        if (const auto r = controller_->current()) {
-            const auto& b = r->snapshot->block(k);
-            state_->setShape(b.layers, b.heads);
-        }
-        updateCurrentQuery();
-        updateStrips();
-        exports_->updateEnabled();
-    });
-    connect(state_, &ViewState::selectionChanged, this, [this](int l, int h) {
-        grid_->setSelection(l, h);
-        heatmap_->setSelection(l, h);
-    });
-    connect(state_, &ViewState::scaleModeChanged, this, [this](ScaleMode m) {
-        grid_->setScaleMode(m);
-        heatmap_->setScaleMode(m);
+    // View state → what is remembered and what depends on the kind.
+    connect(state_, &ViewState::kindChanged, exports_, &ExportActions::updateEnabled);
+    connect(state_, &ViewState::scaleModeChanged, this, [](ScaleMode m) {
         QSettings().setValue(QStringLiteral("view/perHeadScale"), m == ScaleMode::PerHead);
     });
     connect(state_, &ViewState::colorMapChanged, this, [this](const ColorMap& m) {
-        grid_->setColorMap(m);
-        heatmap_->setColorMap(m);
         positional_->setColorMap(m);
         QSettings().setValue(QStringLiteral("view/colorMap"), m.name());
-    });
-    connect(state_, &ViewState::markedTokenChanged, this, [this](Qt::Orientation o, int i) {
-        heatmap_->setMarkedToken(o, i);
-        updateStrips();
     });
 }
 
@@ -327,14 +199,13 @@ bool MainWindow::openModel(const QString& dir) {
     }
     QApplication::restoreOverrideCursor();
     model_ = std::move(model);
-    message_->setVisible(false);
-    lastError_.clear();
+    clearError();
     picker_->setCurrentModel(dir);
     QSettings().setValue(QStringLiteral("model/last"), QDir(dir).absolutePath());
     const auto& c = model_->config();
     setWindowTitle(tr("attnscope — %1").arg(QString::fromStdString(c.name)));
     source_->setPlaceholderText(c.hasEncoder() ? tr("Type a sentence…") : tr("Type a prompt…"));
-    updateKinds();
+    attention_->setModelKinds(c.hasEncoder());
     positional_->setModel(model_);
     controller_->setModel(model_);
     statusBar()->showMessage(tr("Loaded %1 (%2 · %3 · %4 layers × %5 heads · on %6)")
@@ -355,44 +226,17 @@ void MainWindow::showPage(Page page) {
     tabs_->setCurrentIndex(page == Page::Attention ? 0 : 1);
 }
 
-void MainWindow::updateKinds() {
-    const auto current = state_->kind();
-    kind_->blockSignals(true);
-    kind_->clear();
-    const bool enc = model_ && model_->config().hasEncoder();
-    for (auto k : {AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross})
-        if (enc || k == AttentionKind::Decoder)
-            kind_->addItem(kindLabel(k), static_cast<int>(k));
-    int idx = kind_->findData(static_cast<int>(current));
-    if (idx < 0)
-        idx = 0;
-    kind_->setCurrentIndex(idx);
-    kind_->blockSignals(false);
-    state_->setKind(static_cast<AttentionKind>(kind_->itemData(idx).toInt()));
-}
-
 void MainWindow::showResult(const RunResultPtr& r) {
-    message_->setVisible(false);
-    lastError_.clear();
-    const auto& snap = r->snapshot;
-    const auto& b = snap->block(state_->kind());
-    state_->setShape(b.layers, b.heads);
-    grid_->setSnapshot(snap);
-    heatmap_->setSnapshot(snap);
-    srcStrip_->setTokens(snap->srcTokens);
-    tgtStrip_->setTokens(snap->tgtTokens);
-    tgtStrip_->setCurrent(static_cast<int>(snap->tgtTokens.size()) - 1);
-    if (!model_->config().hasEncoder())
-        srcStrip_->setEmptyText(tr("(a decoder-only model has no source: the prompt is the target)"));
-    updateCurrentQuery();
-    updateStrips();
-    candidates_->setCandidates(r->top, r->finished);
-    decode_->setState(r->step, r->finished, true, r->decodedText);
+    clearError();
+    attention_->showResult(r);
     exports_->updateEnabled();
+    const auto& snap = *r->snapshot;
     timing_->setText(
-        tr("encode %1 ms · decode %2 ms").arg(snap->encodeMs, 0, 'f', 1).arg(snap->decodeMs, 0, 'f', 1));
+        snap.srcTokens.empty()
+            ? tr("decode %1 ms").arg(snap.decodeMs, 0, 'f', 1)
+            : tr("encode %1 ms · decode %2 ms").arg(snap.encodeMs, 0, 'f', 1).arg(snap.decodeMs, 0, 'f', 1));
     int unknown = 0;
-    for (const auto* side : {&snap->srcTokens, &snap->tgtTokens})
+    for (const auto* side : {&snap.srcTokens, &snap.tgtTokens})
         for (const auto& t : *side)
             unknown += t.unknown ? 1 : 0;
     if (unknown > 0)
@@ -409,25 +253,21 @@ void MainWindow::showError(const QString& message) {
     statusBar()->showMessage(message, 8000);
 }
 
-void MainWindow::updateCurrentQuery() {
-    const auto r = controller_->current();
-    const int q = (r && state_->kind() != AttentionKind::Encoder)
-                      ? static_cast<int>(r->snapshot->tgtTokens.size()) - 1
-                      : -1;
-    grid_->setHighlightedQuery(q);
-    heatmap_->setCurrentQuery(q);
+void MainWindow::clearError() {
+    lastError_.clear();
+    message_->setVisible(false);
 }
 
-void MainWindow::updateStrips() {
-    srcStrip_->setMarked(state_->markedOnStrip(true));
-    tgtStrip_->setMarked(state_->markedOnStrip(false));
+void MainWindow::openWithDialog(const QString& dir) {
+    if (!openModel(dir))
+        QMessageBox::warning(this, tr("Cannot open model"), lastError_);
 }
 
 void MainWindow::openFolderDialog() {
     const QString start = model_ ? QString::fromStdString(model_->directory()) : modelsDir_;
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Model Folder"), start);
-    if (!dir.isEmpty() && !openModel(dir))
-        QMessageBox::warning(this, tr("Cannot open model"), lastError_);
+    if (!dir.isEmpty())
+        openWithDialog(dir);
 }
 
 QString MainWindow::aboutText() {
@@ -438,24 +278,21 @@ QString MainWindow::aboutText() {
         .arg(core::threadCount());
 }
 
-void MainWindow::about() {
-    QMessageBox::about(this, tr("About attnscope"), aboutText());
-}
-
 void MainWindow::restoreSettings() {
     QSettings s;
-    colorMap_->setCurrentText(s.value(QStringLiteral("view/colorMap"), ColorMap::names().front()).toString());
-    perHead_->setChecked(s.value(QStringLiteral("view/perHeadScale"), false).toBool());
+    state_->setColorMap(s.value(QStringLiteral("view/colorMap"), ColorMap::names().front()).toString());
+    state_->setScaleMode(s.value(QStringLiteral("view/perHeadScale"), false).toBool() ? ScaleMode::PerHead
+                                                                                      : ScaleMode::Fixed);
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
-    splitter_->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
+    attention_->splitter()->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());
-    s.setValue(QStringLiteral("window/splitter"), splitter_->saveState());
+    s.setValue(QStringLiteral("window/splitter"), attention_->splitter()->saveState());
     event->accept();
 }
 
@@ -468,8 +305,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
     const QString dir = event->mimeData()->urls().front().toLocalFile();
     event->acceptProposedAction();
-    if (!openModel(dir))
-        QMessageBox::warning(this, tr("Cannot open model"), lastError_);
+    openWithDialog(dir);
 }
 
 } // namespace ui

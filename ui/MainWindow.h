@@ -1,6 +1,6 @@
 #pragma once
-// The main window: builds the widgets and wires them to the view state and the analysis controller.
-// It holds no logic of its own beyond that wiring.
+// The main window: builds the top bar, the pages, the menus and the status bar, and wires them to the view
+// state and the analysis controller. It holds no logic of its own beyond that wiring.
 
 #include "ui/RunResult.h"
 
@@ -8,11 +8,8 @@
 
 #include <memory>
 
-class QComboBox;
-class QCheckBox;
 class QLabel;
 class QLineEdit;
-class QSplitter;
 class QTabWidget;
 
 namespace core {
@@ -22,14 +19,10 @@ class Model;
 namespace ui {
 
 class AnalysisController;
-class AttentionGrid;
-class CandidatesChart;
-class DecodePanel;
+class AttentionPage;
 class ExportActions;
-class HeatmapView;
 class ModelPicker;
 class PositionalView;
-class TokenStrip;
 class ViewState;
 
 class MainWindow : public QMainWindow {
@@ -49,7 +42,6 @@ public:
     void showPage(Page page);
     /// Restores the colour map, scale and window layout remembered from the last run.
     void restoreSettings();
-
     /// The Help ▸ About text: the versions of attnscope, Qt, LibTorch and QCustomPlot.
     static QString aboutText();
 
@@ -68,11 +60,9 @@ private:
     void wire();
     void showResult(const RunResultPtr& r);
     void showError(const QString& message);
-    void updateKinds();
-    void updateCurrentQuery();
-    void updateStrips();
+    void clearError();
+    void openWithDialog(const QString& dir);
     void openFolderDialog();
-    void about();
 
     std::shared_ptr<const core::Model> model_;
     QString modelsDir_;
@@ -85,16 +75,7 @@ private:
     QLineEdit* source_ = nullptr;
     QLabel* message_ = nullptr;
     QTabWidget* tabs_ = nullptr;
-    QComboBox* kind_ = nullptr;
-    QComboBox* colorMap_ = nullptr;
-    QCheckBox* perHead_ = nullptr;
-    TokenStrip* srcStrip_ = nullptr;
-    TokenStrip* tgtStrip_ = nullptr;
-    QSplitter* splitter_ = nullptr;
-    AttentionGrid* grid_ = nullptr;
-    HeatmapView* heatmap_ = nullptr;
-    CandidatesChart* candidates_ = nullptr;
-    DecodePanel* decode_ = nullptr;
+    AttentionPage* attention_ = nullptr;
     PositionalView* positional_ = nullptr;
     QLabel* timing_ = nullptr;
     QLabel* busy_ = nullptr;

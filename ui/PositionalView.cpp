@@ -2,7 +2,9 @@
 
 #include "core/Model.h"
 #include "core/PositionalAnalysis.h"
+#include "ui/PlotHelpers.h"
 #include "ui/QCustomPlotInclude.h"
+#include "ui/RotationPlot.h"
 
 #include <QComboBox>
 #include <QGridLayout>
@@ -28,15 +30,6 @@ namespace {
 constexpr int kMaxCurves = 12;
 // The similarity matrix costs positions² × dims; past this the tab would stall on a long max_len.
 constexpr int kMaxPositions = 1024;
-constexpr double kPi = 3.14159265358979323846;
-
-QString subscript(int n) {
-    static const QString digits = QStringLiteral("₀₁₂₃₄₅₆₇₈₉");
-    QString out;
-    for (const QChar c : QString::number(n))
-        out += digits.at(c.digitValue());
-    return out;
-}
 
 QVector<int> parseDims(const QString& text, int dims) {
     QVector<int> out;
@@ -64,36 +57,6 @@ QColor curveColor(int j) {
     static const QRgb palette[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
                                    0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
     return QColor(palette[j % 10]);
-}
-
-QCustomPlot* makePlot(const QString& title) {
-    auto* plot = new QCustomPlot;
-    plot->setMinimumSize(260, 200);
-    plot->plotLayout()->insertRow(0);
-    auto* text = new QCPTextElement(plot, title, QFont(plot->font().family(), 10, QFont::Bold));
-    plot->plotLayout()->addElement(0, 0, text);
-    return plot;
-}
-
-void setTitle(QCustomPlot* plot, const QString& title) {
-    if (auto* t = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0)))
-        t->setText(title);
-}
-
-QCPColorMap* makeHeatmap(QCustomPlot* plot, QCPColorScale*& scale) {
-    auto* map = new QCPColorMap(plot->xAxis, plot->yAxis);
-    map->setInterpolate(false);
-    scale = new QCPColorScale(plot);
-    plot->plotLayout()->addElement(1, 1, scale);
-    scale->setType(QCPAxis::atRight);
-    scale->setBarWidth(10);
-    map->setColorScale(scale);
-    // Keeps the colour bar as tall as the axis rect, so its ticks line up with the cells.
-    auto* group = new QCPMarginGroup(plot);
-    plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    plot->yAxis->setRangeReversed(true); // position 0 at the top, as a table is read
-    return map;
 }
 
 } // namespace
@@ -251,38 +214,8 @@ void PositionalView::buildPlots(QWidget* gridWidget) {
         });
     }
 
-    auto* panel = new QWidget;
-    auto* v = new QVBoxLayout(panel);
-    v->setContentsMargins(0, 0, 0, 0);
-    v->setSpacing(2);
-    rotationPlot_ = makePlot(QString());
-    rotationPlot_->xAxis->setLabel(tr("PE(pos, 2i)"));
-    rotationPlot_->yAxis->setLabel(tr("PE(pos, 2i+1)"));
-    unitCircle_ = new QCPCurve(rotationPlot_->xAxis, rotationPlot_->yAxis);
-    unitCircle_->setPen(QPen(QColor(150, 150, 150), 1, Qt::DashLine));
-    pairPoints_ = new QCPCurve(rotationPlot_->xAxis, rotationPlot_->yAxis);
-    pairPoints_->setLineStyle(QCPCurve::lsNone); // chords between steps would only clutter the circle
-    pairPoints_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(31, 119, 180), 5));
-    stepRays_ = new QCPCurve(rotationPlot_->xAxis, rotationPlot_->yAxis);
-    stepRays_->setPen(QPen(QColor(214, 39, 40), 1.5));
-    stepArc_ = new QCPCurve(rotationPlot_->xAxis, rotationPlot_->yAxis);
-    stepArc_->setPen(QPen(QColor(214, 39, 40), 2));
-    stepText_ = new QCPItemText(rotationPlot_);
-    stepText_->setColor(QColor(214, 39, 40));
-    stepText_->setFont(QFont(rotationPlot_->font().family(), 9));
-    stepText_->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    stepText_->setBrush(QColor(255, 255, 255, 210)); // stays readable where it crosses a ray
-    stepText_->setPadding(QMargins(2, 1, 2, 1));
-    connect(rotationPlot_, &QCustomPlot::afterLayout, this, [this] { fitCircleAspect(); });
-    v->addWidget(rotationPlot_, 1);
-    frequencyLabel_ = new QLabel;
-    frequencyLabel_->setWordWrap(true);
-    rotationLabel_ = new QLabel;
-    rotationLabel_->setWordWrap(true);
-    rotationLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    v->addWidget(frequencyLabel_);
-    v->addWidget(rotationLabel_);
-    grid->addWidget(panel, 1, 1);
+    rotation_ = new RotationPlot;
+    grid->addWidget(rotation_, 1, 1);
 }
 
 void PositionalView::setModel(std::shared_ptr<const core::Model> model) {
@@ -372,7 +305,7 @@ void PositionalView::updateAll() {
     updateTable();
     updateCurves();
     updateSimilarity();
-    updateCircle();
+    updateRotation();
 }
 
 void PositionalView::setColorMap(const ColorMap& map) {
@@ -439,7 +372,7 @@ void PositionalView::setPair(int pair) {
     if (pair == pair_)
         return;
     pair_ = pair;
-    updateCircle();
+    updateRotation();
 }
 
 void PositionalView::setOffset(int offset) {
@@ -453,7 +386,7 @@ void PositionalView::setOffset(int offset) {
     if (offset == offset_)
         return;
     offset_ = offset;
-    updateRotationCheck();
+    rotation_->setOffset(offset_);
 }
 
 bool PositionalView::sinusoidal() const {
@@ -531,122 +464,13 @@ void PositionalView::updateSimilarity() {
     similarityMap_->setGradient(colorMap_.gradient());
     similarityPlot_->xAxis->setRange(-0.5, n - 0.5);
     similarityPlot_->yAxis->setRange(-0.5, n - 0.5);
-    setTitle(similarityPlot_,
-             cosine_ ? tr("Cosine similarity of positions") : tr("Dot product of positions"));
+    setPlotTitle(similarityPlot_,
+                 cosine_ ? tr("Cosine similarity of positions") : tr("Dot product of positions"));
     similarityPlot_->replot();
 }
 
-void PositionalView::updateCircle() {
-    const int d = dims(), n = positions_, i = pair_;
-    const auto pe = [&](int pos, int k) { return double(table_[static_cast<size_t>(pos) * d + 2 * i + k]); };
-    QVector<double> px(n), py(n), t(n);
-    double far = 0.0;
-    for (int pos = 0; pos < n; ++pos) {
-        t[pos] = pos;
-        px[pos] = pe(pos, 0);
-        py[pos] = pe(pos, 1);
-        far = std::max(far, std::hypot(px[pos], py[pos]));
-    }
-    pairPoints_->setData(t, px, py, true);
-
-    // A sinusoidal pair lies on the unit circle; a learned one is compared with the circle of its RMS radius.
-    const double rho = sinusoidal() ? 1.0 : std::max(core::pairRmsRadius(table_, d, n, i), 1e-12);
-    QVector<double> cx, cy, ct;
-    for (int j = 0; j <= 180; ++j) {
-        ct.push_back(j);
-        cx.push_back(rho * std::cos(2 * kPi * j / 180));
-        cy.push_back(rho * std::sin(2 * kPi * j / 180));
-    }
-    unitCircle_->setData(ct, cx, cy, true);
-    circleRadius_ = 1.12 * std::max(rho, far);
-
-    updateRotationCheck();
-    if (n < 2)
-        return;
-    // One step: the rays to PE(0) and PE(1) and the arc between them, drawn the short way round.
-    const double a0 = std::atan2(py[0], px[0]), a1 = std::atan2(py[1], px[1]);
-    const double step = std::remainder(a1 - a0, 2 * kPi);
-    stepRays_->setData({0, 1, 2}, {px[0], 0, px[1]}, {py[0], 0, py[1]}, true);
-    const double ra = 0.35 * std::max(rho, 1e-12);
-    QVector<double> ax, ay, at;
-    for (int j = 0; j <= 40; ++j) {
-        const double a = a0 + step * j / 40;
-        at.push_back(j);
-        ax.push_back(ra * std::cos(a));
-        ay.push_back(ra * std::sin(a));
-    }
-    stepArc_->setData(at, ax, ay, true);
-    const double mid = a0 + step / 2;
-    stepText_->position->setCoords(1.15 * ra * std::cos(mid), 1.15 * ra * std::sin(mid));
-    stepText_->setText(tr("%1°").arg(std::abs(step) * 180 / kPi, 0, 'f', 1));
-
-    const QString sub = subscript(i);
-    setTitle(rotationPlot_, tr("Pair %1: (PE(pos, %2), PE(pos, %3)), %4")
-                                .arg(i)
-                                .arg(2 * i)
-                                .arg(2 * i + 1)
-                                .arg(sinusoidal() ? tr("unit circle") : tr("circle of RMS radius")));
-    if (sinusoidal()) {
-        const double theta = core::sinusoidalFrequency(i, d);
-        frequencyLabel_->setText(tr("θ%1 = 10000^(−%2/%3) = %4 rad = %5° per position; red: one step, "
-                                    "PE(0) → PE(1). With the sine first the points turn clockwise.")
-                                     .arg(sub)
-                                     .arg(2 * i)
-                                     .arg(d)
-                                     .arg(theta, 0, 'g', 4)
-                                     .arg(theta * 180 / kPi, 0, 'g', 4));
-    } else {
-        frequencyLabel_->setText(tr("Learned table: no formula for θ%1. Red: PE(0) → PE(1) on this pair "
-                                    "turns by %2 rad = %3°.")
-                                     .arg(sub)
-                                     .arg(std::abs(step), 0, 'g', 3)
-                                     .arg(std::abs(step) * 180 / kPi, 0, 'g', 3));
-    }
-    rotationPlot_->replot();
-}
-
-void PositionalView::updateRotationCheck() {
-    const int d = dims(), n = positions_, i = pair_, k = offset_;
-    const QString sub = subscript(i);
-    if (sinusoidal()) {
-        const double angle = k * core::sinusoidalFrequency(i, d);
-        const auto r = core::rotationError(table_, d, n, i, k, angle);
-        rotationError_ = r.comparisons > 0 ? r.maxError : std::numeric_limits<double>::quiet_NaN();
-        rotationLabel_->setText(tr("max |PE(pos+%1) − R(%1·θ%2)·PE(pos)| = %3 over %4 positions "
-                                   "(pos + %1 < %5): an exact rotation, up to float round-off.")
-                                    .arg(k)
-                                    .arg(sub)
-                                    .arg(rotationError_, 0, 'g', 2)
-                                    .arg(r.comparisons)
-                                    .arg(n));
-    } else {
-        // The fairest test for a table with no formula: the single angle that fits best still misses.
-        const double angle = core::bestRotationAngle(table_, d, n, i, k);
-        const auto r = core::rotationError(table_, d, n, i, k, angle);
-        const double rho = core::pairRmsRadius(table_, d, n, i);
-        rotationError_ = r.comparisons > 0 ? r.maxError : std::numeric_limits<double>::quiet_NaN();
-        rotationLabel_->setText(tr("Learned table: no exact rotation. Even the best single angle φ = %1 rad "
-                                   "leaves max |PE(pos+%2) − R(φ)·PE(pos)| = %3 over %4 positions, %5× the "
-                                   "pair's RMS radius %6.")
-                                    .arg(angle, 0, 'g', 3)
-                                    .arg(k)
-                                    .arg(rotationError_, 0, 'g', 2)
-                                    .arg(r.comparisons)
-                                    .arg(rho > 0 ? rotationError_ / rho : 0.0, 0, 'g', 2)
-                                    .arg(rho, 0, 'g', 2));
-    }
-}
-
-void PositionalView::fitCircleAspect() {
-    // Equal pixels per unit on both axes, so the circle stays a circle whatever the panel's shape.
-    const QRect r = rotationPlot_->axisRect()->rect();
-    if (r.width() <= 0 || r.height() <= 0)
-        return;
-    const double R = circleRadius_;
-    const double wx = r.width() >= r.height() ? R * r.width() / r.height() : R;
-    const double wy = r.width() >= r.height() ? R : R * r.height() / r.width();
-    rotationPlot_->xAxis->setRange(-wx, wx);
-    rotationPlot_->yAxis->setRange(-wy, wy);
+void PositionalView::updateRotation() {
+    rotation_->showPair(table_, dims(), positions_, pair_, offset_, sinusoidal());
 }
 
 bool PositionalView::showsExplanation() const {
@@ -679,12 +503,20 @@ int PositionalView::curveCount() const {
     return curvePlot_->graphCount();
 }
 
+double PositionalView::rotationError() const {
+    return rotation_->rotationError();
+}
+
 QString PositionalView::rotationText() const {
-    return rotationLabel_->text();
+    return rotation_->rotationText();
 }
 
 QString PositionalView::frequencyText() const {
-    return frequencyLabel_->text();
+    return rotation_->frequencyText();
+}
+
+QCustomPlot* PositionalView::rotationPlot() const {
+    return rotation_->plot();
 }
 
 } // namespace ui

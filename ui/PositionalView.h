@@ -18,8 +18,6 @@ class Model;
 class QComboBox;
 class QCPColorMap;
 class QCPColorScale;
-class QCPCurve;
-class QCPItemText;
 class QCustomPlot;
 class QLabel;
 class QLineEdit;
@@ -27,6 +25,8 @@ class QSpinBox;
 class QStackedWidget;
 
 namespace ui {
+
+class RotationPlot;
 
 class PositionalView : public QWidget {
     Q_OBJECT
@@ -70,14 +70,14 @@ public:
     /// The dimensions the curves now draw, in the order typed.
     QVector<int> curveDims() const { return curveDims_; }
     /// The measured max |PE(pos+k) − R(kθ_i)·PE(pos)| the rotation label shows (NaN when none).
-    double rotationError() const { return rotationError_; }
+    double rotationError() const;
     QString rotationText() const;
     QString frequencyText() const;
 
     QCustomPlot* tablePlot() const { return tablePlot_; }
     QCustomPlot* curvePlot() const { return curvePlot_; }
     QCustomPlot* similarityPlot() const { return similarityPlot_; }
-    QCustomPlot* rotationPlot() const { return rotationPlot_; }
+    QCustomPlot* rotationPlot() const;
 
 private:
     void buildControls(QWidget* row);
@@ -87,9 +87,7 @@ private:
     void updateTable();
     void updateCurves();
     void updateSimilarity();
-    void updateCircle();
-    void updateRotationCheck();
-    void fitCircleAspect();
+    void updateRotation();
     bool sinusoidal() const;
     int dims() const;
     int rows() const;
@@ -103,8 +101,6 @@ private:
     int offset_ = 1;
     bool cosine_ = true;
     QVector<int> curveDims_;
-    double rotationError_ = 0.0;
-    double circleRadius_ = 1.0;
 
     QStackedWidget* stack_ = nullptr;
     QLabel* explanation_ = nullptr;
@@ -125,14 +121,7 @@ private:
     QCustomPlot* similarityPlot_ = nullptr;
     QCPColorMap* similarityMap_ = nullptr;
     QCPColorScale* similarityScale_ = nullptr;
-    QCustomPlot* rotationPlot_ = nullptr;
-    QCPCurve* unitCircle_ = nullptr;
-    QCPCurve* pairPoints_ = nullptr;
-    QCPCurve* stepArc_ = nullptr;
-    QCPCurve* stepRays_ = nullptr;
-    QCPItemText* stepText_ = nullptr;
-    QLabel* frequencyLabel_ = nullptr;
-    QLabel* rotationLabel_ = nullptr;
+    RotationPlot* rotation_ = nullptr;
 };
 
 } // namespace ui

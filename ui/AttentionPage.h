@@ -1,0 +1,69 @@
+#pragma once
+// The attention page: kind and colour controls, the decoding controls, the token strips, the layer × head
+// grid, the detail heatmap and the next-token chart. Its views follow the ViewState; user input on them
+// goes back to the ViewState, so every view stays in step without knowing the others.
+
+#include "core/AttentionSnapshot.h"
+#include "ui/RunResult.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QSplitter;
+
+namespace ui {
+
+class AttentionGrid;
+class CandidatesChart;
+class DecodePanel;
+class HeatmapView;
+class TokenStrip;
+class ViewState;
+
+class AttentionPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit AttentionPage(ViewState* state, QWidget* parent = nullptr);
+
+    /// Offers the kinds a model has (decoder-only: decoder self-attention only) and keeps the current one
+    /// when it is still there.
+    void setModelKinds(bool hasEncoder);
+    /// Shows a result of the analysis: tokens, attention, candidates and where decoding stands.
+    void showResult(const RunResultPtr& result);
+    /// Nothing to show (the text is empty).
+    void clear();
+    /// Picks a kind in the selector when the model offers it (the View menu's Ctrl+1/2/3).
+    void selectKind(core::AttentionKind kind);
+
+    DecodePanel* decodePanel() const { return decode_; }
+    CandidatesChart* candidates() const { return candidates_; }
+    QCheckBox* perHeadCheck() const { return perHead_; }
+    QComboBox* colorMapCombo() const { return colorMap_; }
+    QSplitter* splitter() const { return splitter_; }
+
+Q_SIGNALS:
+    /// A short explanation for the status bar (a click that had no effect).
+    void hint(const QString& text);
+
+private:
+    void build();
+    void follow();
+    void updateCurrentQuery();
+    void updateStrips();
+
+    ViewState* state_;
+    RunResultPtr result_;
+    QComboBox* kind_ = nullptr;
+    QComboBox* colorMap_ = nullptr;
+    QCheckBox* perHead_ = nullptr;
+    DecodePanel* decode_ = nullptr;
+    TokenStrip* srcStrip_ = nullptr;
+    TokenStrip* tgtStrip_ = nullptr;
+    QSplitter* splitter_ = nullptr;
+    AttentionGrid* grid_ = nullptr;
+    HeatmapView* heatmap_ = nullptr;
+    CandidatesChart* candidates_ = nullptr;
+};
+
+} // namespace ui

@@ -1,0 +1,194 @@
+#include "ui/RotationPlot.h"
+
+#include "core/PositionalAnalysis.h"
+#include "ui/PlotHelpers.h"
+#include "ui/QCustomPlotInclude.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ui {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+} // namespace
+
+RotationPlot::RotationPlot(QWidget* parent) : QWidget(parent) {
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(2);
+    plot_ = makePlot(QString());
+    plot_->xAxis->setLabel(tr("PE(pos, 2i)"));
+    plot_->yAxis->setLabel(tr("PE(pos, 2i+1)"));
+    unitCircle_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
+    unitCircle_->setPen(QPen(QColor(150, 150, 150), 1, Qt::DashLine));
+    pairPoints_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
+    pairPoints_->setLineStyle(QCPCurve::lsNone); // chords between steps would only clutter the circle
+    pairPoints_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(31, 119, 180), 5));
+    stepRays_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
+    stepRays_->setPen(QPen(QColor(214, 39, 40), 1.5));
+    stepArc_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
+    stepArc_->setPen(QPen(QColor(214, 39, 40), 2));
+    stepText_ = new QCPItemText(plot_);
+    stepText_->setColor(QColor(214, 39, 40));
+    stepText_->setFont(QFont(plot_->font().family(), 9));
+    stepText_->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    stepText_->setBrush(QColor(255, 255, 255, 210)); // stays readable where it crosses a ray
+    stepText_->setPadding(QMargins(2, 1, 2, 1));
+    connect(plot_, &QCustomPlot::afterLayout, this, [this] { fitCircleAspect(); });
+    v->addWidget(plot_, 1);
+    frequencyLabel_ = new QLabel;
+    frequencyLabel_->setWordWrap(true);
+    rotationLabel_ = new QLabel;
+    rotationLabel_->setWordWrap(true);
+    rotationLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    v->addWidget(frequencyLabel_);
+    v->addWidget(rotationLabel_);
+}
+
+RotationPlot::~RotationPlot() = default;
+
+void RotationPlot::showPair(const std::vector<float>& table, int dims, int positions, int pair, int offset,
+                            bool sinusoidal) {
+    const int d = dims, n = positions, i = pair;
+    points_.resize(static_cast<size_t>(n) * 2);
+    for (int pos = 0; pos < n; ++pos)
+        for (int k = 0; k < 2; ++k)
+            points_[static_cast<size_t>(pos) * 2 + k] = table[static_cast<size_t>(pos) * d + 2 * i + k];
+    dims_ = d;
+    positions_ = n;
+    pair_ = i;
+    offset_ = offset;
+    sinusoidal_ = sinusoidal;
+
+    QVector<double> px(n), py(n), t(n);
+    double far = 0.0;
+    for (int pos = 0; pos < n; ++pos) {
+        t[pos] = pos;
+        px[pos] = points_[static_cast<size_t>(pos) * 2];
+        py[pos] = points_[static_cast<size_t>(pos) * 2 + 1];
+        far = std::max(far, std::hypot(px[pos], py[pos]));
+    }
+    pairPoints_->setData(t, px, py, true);
+
+    // A sinusoidal pair lies on the unit circle; a learned one is compared with the circle of its RMS radius.
+    const double rho = sinusoidal ? 1.0 : std::max(core::pairRmsRadius(points_, 2, n, 0), 1e-12);
+    QVector<double> cx, cy, ct;
+    for (int j = 0; j <= 180; ++j) {
+        ct.push_back(j);
+        cx.push_back(rho * std::cos(2 * kPi * j / 180));
+        cy.push_back(rho * std::sin(2 * kPi * j / 180));
+    }
+    unitCircle_->setData(ct, cx, cy, true);
+    circleRadius_ = 1.12 * std::max(rho, far);
+
+    updateRotationCheck();
+    if (n < 2)
+        return;
+    // One step: the rays to PE(0) and PE(1) and the arc between them, drawn the short way round.
+    const double a0 = std::atan2(py[0], px[0]), a1 = std::atan2(py[1], px[1]);
+    const double step = std::remainder(a1 - a0, 2 * kPi);
+    stepRays_->setData({0, 1, 2}, {px[0], 0, px[1]}, {py[0], 0, py[1]}, true);
+    const double ra = 0.35 * std::max(rho, 1e-12);
+    QVector<double> ax, ay, at;
+    for (int j = 0; j <= 40; ++j) {
+        const double a = a0 + step * j / 40;
+        at.push_back(j);
+        ax.push_back(ra * std::cos(a));
+        ay.push_back(ra * std::sin(a));
+    }
+    stepArc_->setData(at, ax, ay, true);
+    const double mid = a0 + step / 2;
+    stepText_->position->setCoords(1.15 * ra * std::cos(mid), 1.15 * ra * std::sin(mid));
+    stepText_->setText(tr("%1°").arg(std::abs(step) * 180 / kPi, 0, 'f', 1));
+
+    const QString sub = subscript(i);
+    setPlotTitle(plot_, tr("Pair %1: (PE(pos, %2), PE(pos, %3)), %4")
+                            .arg(i)
+                            .arg(2 * i)
+                            .arg(2 * i + 1)
+                            .arg(sinusoidal ? tr("unit circle") : tr("circle of RMS radius")));
+    if (sinusoidal) {
+        const double theta = core::sinusoidalFrequency(i, d);
+        frequencyLabel_->setText(tr("θ%1 = 10000^(−%2/%3) = %4 rad = %5° per position; red: one step, "
+                                    "PE(0) → PE(1). With the sine first the points turn clockwise.")
+                                     .arg(sub)
+                                     .arg(2 * i)
+                                     .arg(d)
+                                     .arg(theta, 0, 'g', 4)
+                                     .arg(theta * 180 / kPi, 0, 'g', 4));
+    } else {
+        frequencyLabel_->setText(tr("Learned table: no formula for θ%1. Red: PE(0) → PE(1) on this pair "
+                                    "turns by %2 rad = %3°.")
+                                     .arg(sub)
+                                     .arg(std::abs(step), 0, 'g', 3)
+                                     .arg(std::abs(step) * 180 / kPi, 0, 'g', 3));
+    }
+    plot_->replot();
+}
+
+void RotationPlot::setOffset(int offset) {
+    offset_ = offset;
+    updateRotationCheck();
+}
+
+void RotationPlot::updateRotationCheck() {
+    // points_ holds the pair alone, so the core measurements see a two-column table and pair 0.
+    const int n = positions_, k = offset_;
+    const QString sub = subscript(pair_);
+    if (sinusoidal_) {
+        const double angle = k * core::sinusoidalFrequency(pair_, dims_);
+        const auto r = core::rotationError(points_, 2, n, 0, k, angle);
+        rotationError_ = r.comparisons > 0 ? r.maxError : std::numeric_limits<double>::quiet_NaN();
+        rotationLabel_->setText(tr("max |PE(pos+%1) − R(%1·θ%2)·PE(pos)| = %3 over %4 positions "
+                                   "(pos + %1 < %5): an exact rotation, up to float round-off.")
+                                    .arg(k)
+                                    .arg(sub)
+                                    .arg(rotationError_, 0, 'g', 2)
+                                    .arg(r.comparisons)
+                                    .arg(n));
+    } else {
+        // The fairest test for a table with no formula: the single angle that fits best still misses.
+        const double angle = core::bestRotationAngle(points_, 2, n, 0, k);
+        const auto r = core::rotationError(points_, 2, n, 0, k, angle);
+        const double rho = core::pairRmsRadius(points_, 2, n, 0);
+        rotationError_ = r.comparisons > 0 ? r.maxError : std::numeric_limits<double>::quiet_NaN();
+        rotationLabel_->setText(tr("Learned table: no exact rotation. Even the best single angle φ = %1 rad "
+                                   "leaves max |PE(pos+%2) − R(φ)·PE(pos)| = %3 over %4 positions, %5× the "
+                                   "pair's RMS radius %6.")
+                                    .arg(angle, 0, 'g', 3)
+                                    .arg(k)
+                                    .arg(rotationError_, 0, 'g', 2)
+                                    .arg(r.comparisons)
+                                    .arg(rho > 0 ? rotationError_ / rho : 0.0, 0, 'g', 2)
+                                    .arg(rho, 0, 'g', 2));
+    }
+}
+
+void RotationPlot::fitCircleAspect() {
+    // Equal pixels per unit on both axes, so the circle stays a circle whatever the panel's shape.
+    const QRect r = plot_->axisRect()->rect();
+    if (r.width() <= 0 || r.height() <= 0)
+        return;
+    const double R = circleRadius_;
+    const double wx = r.width() >= r.height() ? R * r.width() / r.height() : R;
+    const double wy = r.width() >= r.height() ? R : R * r.height() / r.width();
+    plot_->xAxis->setRange(-wx, wx);
+    plot_->yAxis->setRange(-wy, wy);
+}
+
+QString RotationPlot::rotationText() const {
+    return rotationLabel_->text();
+}
+
+QString RotationPlot::frequencyText() const {
+    return frequencyLabel_->text();
+}
+
+} // namespace ui
