@@ -2,6 +2,7 @@
 #include "Commands.h"
 
 #include "ui/AnalysisController.h"
+#include "ui/ColorMap.h"
 #include "ui/MainWindow.h"
 #include "ui/ViewState.h"
 
@@ -20,7 +21,8 @@ namespace {
 const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT]
        attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N]
                  [--tab attention|positional] [--kind encoder|decoder|cross]
-                 [--layer L] [--head H|mean] [--size WxH]
+                 [--layer L] [--head H|mean] [--scale fixed|per-head] [--colormap NAME]
+                 [--size WxH]
 
 Opens the window on DIR (default: the model used last, else the built-in default).
 --screenshot renders the real main window offscreen after analysing --src and decoding --steps tokens,
@@ -37,6 +39,17 @@ std::optional<core::AttentionKind> parseKind(const std::string& s) {
     return std::nullopt;
 }
 
+QtMessageHandler defaultHandler = nullptr;
+
+// The offscreen platform warns that it cannot pass size hints to a window manager it does not have; in a
+// screenshot run that line is noise, everything else still goes through.
+void screenshotMessages(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (message.contains(QLatin1String("propagateSizeHints")))
+        return;
+    if (defaultHandler)
+        defaultHandler(type, context, message);
+}
+
 int fail(const std::string& message) {
     std::cerr << "attnscope: " << message << "\n";
     return 2;
@@ -45,13 +58,13 @@ int fail(const std::string& message) {
 } // namespace
 
 int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
-    std::string modelDir, src, shot, tab, kindName, size, headName;
+    std::string modelDir, src, shot, tab, kindName, size, headName, scale, colormap;
     long long steps = 0, layer = 0;
     try {
-        const Args a(
-            argvList,
-            {"--model", "--src", "--screenshot", "--steps", "--tab", "--kind", "--layer", "--head", "--size"},
-            {"--help"});
+        const Args a(argvList,
+                     {"--model", "--src", "--screenshot", "--steps", "--tab", "--kind", "--layer", "--head",
+                      "--size", "--scale", "--colormap"},
+                     {"--help"});
         if (a.has("--help")) {
             std::cout << kGuiHelp;
             return 0;
@@ -65,14 +78,24 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         layer = a.getInt("--layer", 0);
         headName = a.get("--head", "0");
         size = a.get("--size", "1500x950");
+        scale = a.get("--scale");
+        colormap = a.get("--colormap");
+        if (!scale.empty() && scale != "fixed" && scale != "per-head")
+            throw UsageError("--scale must be fixed or per-head, not '" + scale + "'");
+        if (!colormap.empty() && !ui::ColorMap::names().contains(QString::fromStdString(colormap)))
+            throw UsageError("--colormap must be one of " +
+                             ui::ColorMap::names().join(QStringLiteral(", ")).toStdString() + ", not '" +
+                             colormap + "'");
         if (steps < 0)
             throw UsageError("--steps must be 0 or more");
         if (tab != "attention" && tab != "positional")
             throw UsageError("--tab must be attention or positional, not '" + tab + "'");
         if (!kindName.empty() && !parseKind(kindName))
             throw UsageError("--kind must be encoder, decoder or cross, not '" + kindName + "'");
-        if (shot.empty() && (a.has("--steps") || a.has("--tab") || a.has("--kind") || a.has("--size")))
-            throw UsageError("--steps, --tab, --kind and --size go with --screenshot");
+        for (const char* opt :
+             {"--steps", "--tab", "--kind", "--size", "--layer", "--head", "--scale", "--colormap"})
+            if (shot.empty() && a.has(opt))
+                throw UsageError(std::string(opt) + " goes with --screenshot");
     } catch (const UsageError& e) {
         return fail(e.what());
     }
@@ -90,6 +113,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     // A screenshot needs no display: render offscreen unless the caller chose a platform.
     if (!shot.empty() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (!shot.empty())
+        defaultHandler = qInstallMessageHandler(screenshotMessages);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("attnscope"));
     QApplication::setOrganizationName(QStringLiteral("attnscope"));
@@ -132,6 +157,10 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     if (!kindName.empty())
         window.viewState()->setKind(*parseKind(kindName));
     window.viewState()->setSelection(static_cast<int>(layer), head);
+    if (!scale.empty())
+        window.viewState()->setScaleMode(scale == "per-head" ? ui::ScaleMode::PerHead : ui::ScaleMode::Fixed);
+    if (!colormap.empty())
+        window.viewState()->setColorMap(QString::fromStdString(colormap));
     window.showPage(tab == "positional" ? ui::MainWindow::Page::Positional : ui::MainWindow::Page::Attention);
     QApplication::processEvents();
     const QImage image = window.grab().toImage();

@@ -154,8 +154,13 @@ void TestCli::badArguments_data() {
                                               QStringLiteral("--src"),
                                               QString(600, QLatin1Char('a'))}
                                << "at most 512";
+    QTest::newRow("shot scale") << QStringList{shot, png, QStringLiteral("--scale"), QStringLiteral("log")}
+                                << "--scale must be fixed or per-head";
+    QTest::newRow("shot colormap") << QStringList{shot, png, QStringLiteral("--colormap"),
+                                                  QStringLiteral("jet")}
+                                   << "--colormap must be one of viridis";
     QTest::newRow("steps alone") << QStringList{QStringLiteral("--steps"), QStringLiteral("3")}
-                                 << "go with --screenshot";
+                                 << "--steps goes with --screenshot";
 }
 
 void TestCli::badArguments() {

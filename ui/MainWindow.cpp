@@ -208,13 +208,18 @@ bool MainWindow::openModel(const QString& dir) {
     attention_->setModelKinds(c.hasEncoder());
     positional_->setModel(model_);
     controller_->setModel(model_);
-    statusBar()->showMessage(tr("Loaded %1 (%2 · %3 · %4 layers × %5 heads · on %6)")
-                                 .arg(QString::fromStdString(c.name), QDir::toNativeSeparators(dir),
-                                      QString::fromLatin1(core::toString(c.architecture)))
-                                 .arg(c.hasEncoder() ? c.encoderLayers : c.decoderLayers)
-                                 .arg(c.heads)
-                                 .arg(QString::fromStdString(model_->deviceName())),
-                             8000);
+    // Built-in models are named as such; a folder of the user's is shown with its path.
+    const QString where =
+        !modelsDir_.isEmpty() && QFileInfo(dir).canonicalPath() == QFileInfo(modelsDir_).canonicalFilePath()
+            ? tr("built-in")
+            : QDir::toNativeSeparators(QDir(dir).absolutePath());
+    statusBar()->showMessage(
+        tr("Loaded %1 (%2 · %3 · %4 layers × %5 heads · on %6)")
+            .arg(QString::fromStdString(c.name), where, QString::fromLatin1(core::toString(c.architecture)))
+            .arg(c.hasEncoder() ? c.encoderLayers : c.decoderLayers)
+            .arg(c.heads)
+            .arg(QString::fromStdString(model_->deviceName())),
+        8000);
     return true;
 }
 
