@@ -1,5 +1,6 @@
 #include "core/SnapshotCsv.h"
 
+#include "core/AttentionStats.h"
 #include "core/Errors.h"
 
 #include <cstdio>
@@ -60,19 +61,13 @@ void writeHeadCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKin
     const auto& queries = queryTokens(snap, kind);
     out << "query";
     keyHeader(out, snap, kind);
-    std::vector<float> row(static_cast<std::size_t>(b.keys));
+    const auto mean = head < 0 ? meanOverHeads(b, layer) : std::vector<float>{};
     for (int q = 0; q < b.queries; ++q) {
-        if (head >= 0) {
-            row.assign(b.row(layer, head, q), b.row(layer, head, q) + b.keys);
-        } else {
-            row.assign(row.size(), 0.0f);
-            for (int h = 0; h < b.heads; ++h)
-                for (int k = 0; k < b.keys; ++k)
-                    row[std::size_t(k)] += b.at(layer, h, q, k) / static_cast<float>(b.heads);
-        }
+        const float* row =
+            head >= 0 ? b.row(layer, head, q) : mean.data() + std::size_t(q) * std::size_t(b.keys);
         out << field(q < static_cast<int>(queries.size()) ? queries[std::size_t(q)].text : std::to_string(q));
-        for (float v : row)
-            out << ',' << number(v);
+        for (int k = 0; k < b.keys; ++k)
+            out << ',' << number(row[k]);
         out << "\r\n";
     }
 }

@@ -1,6 +1,7 @@
 // AttentionGrid as a real widget, offscreen: tile geometry, clicks, tooltips, keys, colour scaling, markers,
 // the empty-kind message, and the paint time of a 12 × 12 grid (printed, not asserted).
 
+#include "SyntheticSnapshots.h"
 #include "TestModels.h"
 #include "core/AttentionStats.h"
 #include "core/Session.h"
@@ -22,41 +23,8 @@ Q_DECLARE_METATYPE(core::AttentionKind)
 
 namespace {
 
-// Softmax rows with a per-head sharpness, so heads differ and no weight reaches 1; decoder rows are causal.
-void fillBlock(AttentionBlock& b, int layers, int heads, int queries, int keys, bool causal,
-               std::mt19937& rng) {
-    b.resize(layers, heads, queries, keys);
-    std::normal_distribution<float> logit(0.0f, 1.0f);
-    std::vector<float> row(static_cast<std::size_t>(keys));
-    for (int l = 0; l < layers; ++l)
-        for (int h = 0; h < heads; ++h)
-            for (int q = 0; q < queries; ++q) {
-                const int visible = causal ? q + 1 : keys;
-                float sum = 0.0f;
-                for (int k = 0; k < visible; ++k) {
-                    row[std::size_t(k)] = std::exp(logit(rng) * (0.3f + 0.4f * float(h)));
-                    sum += row[std::size_t(k)];
-                }
-                for (int k = 0; k < visible; ++k)
-                    b.data[b.index(l, h, q, k)] = row[std::size_t(k)] / sum;
-            }
-}
-
-std::shared_ptr<const AttentionSnapshot> synthetic(int layers, int heads, int srcLen, int tgtLen,
-                                                   unsigned seed = 7) {
-    auto s = std::make_shared<AttentionSnapshot>();
-    for (int i = 0; i < srcLen; ++i)
-        s->srcTokens.push_back(Token{10 + i, "s" + std::to_string(i), false, false});
-    s->tgtTokens.push_back(Token{1, "<bos>", false, true});
-    for (int i = 1; i < tgtLen; ++i)
-        s->tgtTokens.push_back(Token{20 + i, "t" + std::to_string(i), false, false});
-    std::mt19937 rng(seed);
-    if (srcLen > 0) {
-        fillBlock(s->encoder, layers, heads, srcLen, srcLen, false, rng);
-        fillBlock(s->cross, layers, heads, tgtLen, srcLen, false, rng);
-    }
-    fillBlock(s->decoder, layers, heads, tgtLen, tgtLen, true, rng);
-    return s;
+std::shared_ptr<const AttentionSnapshot> synthetic(int layers, int heads, int srcLen, int tgtLen) {
+    return syntheticSnapshot(layers, heads, srcLen, tgtLen, 7, false);
 }
 
 // Where cell (q, k) of a tile is painted: the centre of its scaled rectangle.
@@ -187,15 +155,7 @@ void TestAttentionGrid::tooltip() {
 }
 
 void TestAttentionGrid::keys_data() {
-    QTest::addColumn<int>("key");
-    QTest::addColumn<int>("dLayer");
-    QTest::addColumn<int>("dHead");
-    QTest::newRow("left") << int(Qt::Key_Left) << 0 << -1;
-    QTest::newRow("right") << int(Qt::Key_Right) << 0 << 1;
-    QTest::newRow("up") << int(Qt::Key_Up) << -1 << 0;
-    QTest::newRow("down") << int(Qt::Key_Down) << 1 << 0;
-    QTest::newRow("page up") << int(Qt::Key_PageUp) << -1 << 0;
-    QTest::newRow("page down") << int(Qt::Key_PageDown) << 1 << 0;
+    addNavigationKeyRows();
 }
 
 void TestAttentionGrid::keys() {

@@ -1,6 +1,8 @@
 #include "ui/AttentionGrid.h"
 
 #include "core/AttentionStats.h"
+#include "ui/AttentionText.h"
+#include "ui/HeadNavigation.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -25,29 +27,6 @@ constexpr int kMinTile = 24;
 constexpr int kHintTile = 56;
 // Visible against every offered colour map and against light and dark window backgrounds.
 const QColor kQueryMarker(0xf0, 0x5a, 0x28);
-
-QString kindName(core::AttentionKind kind) {
-    switch (kind) {
-    case core::AttentionKind::Encoder:
-        return AttentionGrid::tr("encoder self-attention");
-    case core::AttentionKind::Decoder:
-        return AttentionGrid::tr("decoder self-attention");
-    case core::AttentionKind::Cross:
-        return AttentionGrid::tr("cross-attention");
-    }
-    return {};
-}
-
-QString emptyText(const core::AttentionSnapshot* snap, core::AttentionKind kind) {
-    if (snap == nullptr)
-        return AttentionGrid::tr("No attention yet: type a sentence to analyse");
-    if (kind != core::AttentionKind::Decoder && snap->srcTokens.empty()) {
-        return kind == core::AttentionKind::Cross
-                   ? AttentionGrid::tr("No cross-attention: this model has no encoder")
-                   : AttentionGrid::tr("No encoder self-attention: this model has no encoder");
-    }
-    return AttentionGrid::tr("No %1 in this step").arg(kindName(kind));
-}
 
 QImage paintTile(const float* w, int queries, int keys, const QVector<QRgb>& lut, ScaleMode mode) {
     const std::size_t n = static_cast<std::size_t>(queries) * static_cast<std::size_t>(keys);
@@ -198,7 +177,7 @@ QSize AttentionGrid::minimumSizeHint() const {
 void AttentionGrid::rebuildTiles() {
     tiles_.clear();
     const auto* b = block();
-    message_ = b ? QString() : emptyText(snapshot_.get(), kind_);
+    message_ = b ? QString() : AttentionText::emptyText(snapshot_.get(), kind_);
     if (b != nullptr) {
         tiles_.reserve(static_cast<std::size_t>(b->layers) * static_cast<std::size_t>(b->heads + 1));
         for (int l = 0; l < b->layers; ++l) {
@@ -330,25 +309,12 @@ void AttentionGrid::mousePressEvent(QMouseEvent* event) {
 }
 
 void AttentionGrid::keyPressEvent(QKeyEvent* event) {
-    switch (event->key()) {
-    case Qt::Key_Left:
-        Q_EMIT navigate(0, -1);
-        break;
-    case Qt::Key_Right:
-        Q_EMIT navigate(0, 1);
-        break;
-    case Qt::Key_Up:
-    case Qt::Key_PageUp:
-        Q_EMIT navigate(-1, 0);
-        break;
-    case Qt::Key_Down:
-    case Qt::Key_PageDown:
-        Q_EMIT navigate(1, 0);
-        break;
-    default:
+    const auto step = headNavigationStep(event->key());
+    if (!step) {
         QWidget::keyPressEvent(event);
         return;
     }
+    Q_EMIT navigate(step->first, step->second);
     event->accept();
 }
 

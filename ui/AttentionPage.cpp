@@ -1,6 +1,7 @@
 #include "ui/AttentionPage.h"
 
 #include "ui/AttentionGrid.h"
+#include "ui/AttentionText.h"
 #include "ui/CandidatesChart.h"
 #include "ui/DecodePanel.h"
 #include "ui/HeatmapView.h"
@@ -18,22 +19,6 @@
 namespace ui {
 
 using core::AttentionKind;
-
-namespace {
-
-QString kindLabel(AttentionKind k) {
-    switch (k) {
-    case AttentionKind::Encoder:
-        return QObject::tr("Encoder self-attention");
-    case AttentionKind::Decoder:
-        return QObject::tr("Decoder self-attention (masked)");
-    case AttentionKind::Cross:
-        return QObject::tr("Cross-attention");
-    }
-    return {};
-}
-
-} // namespace
 
 AttentionPage::AttentionPage(ViewState* state, QWidget* parent) : QWidget(parent), state_(state) {
     setObjectName(QStringLiteral("attentionPage"));
@@ -164,7 +149,7 @@ void AttentionPage::setModelKinds(bool hasEncoder) {
         kind_->clear();
         for (auto k : {AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross})
             if (hasEncoder || k == AttentionKind::Decoder)
-                kind_->addItem(kindLabel(k), static_cast<int>(k));
+                kind_->addItem(AttentionText::kindLabel(k), static_cast<int>(k));
         const int idx = kind_->findData(static_cast<int>(current));
         kind_->setCurrentIndex(idx < 0 ? 0 : idx);
     }

@@ -1,5 +1,6 @@
 #include "ui/Exporter.h"
 
+#include "core/AttentionStats.h"
 #include "core/Errors.h"
 #include "core/Files.h"
 #include "core/SnapshotCsv.h"
@@ -178,18 +179,10 @@ bool Exporter::saveHeadJson(const core::AttentionSnapshot& snap, core::Attention
     auto s = onlyKind(snap, kind);
     core::AttentionBlock one;
     one.resize(1, 1, b.queries, b.keys);
-    for (int q = 0; q < b.queries; ++q)
-        for (int k = 0; k < b.keys; ++k) {
-            float v = 0.0f;
-            if (head >= 0) {
-                v = b.at(layer, head, q, k);
-            } else {
-                for (int h = 0; h < b.heads; ++h)
-                    v += b.at(layer, h, q, k);
-                v /= static_cast<float>(b.heads);
-            }
-            one.data[one.index(0, 0, q, k)] = v;
-        }
+    if (head >= 0)
+        one.data.assign(b.row(layer, head, 0), b.row(layer, head, 0) + one.data.size());
+    else
+        one.data = core::meanOverHeads(b, layer);
     (kind == core::AttentionKind::Encoder   ? s.encoder
      : kind == core::AttentionKind::Decoder ? s.decoder
                                             : s.cross) = std::move(one);

@@ -1,6 +1,8 @@
 #include "ui/HeatmapView.h"
 
 #include "core/AttentionStats.h"
+#include "ui/AttentionText.h"
+#include "ui/HeadNavigation.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/TokenText.h"
 
@@ -20,29 +22,6 @@ namespace {
 
 // Long word pieces are elided on the axes; the tooltip shows them whole.
 constexpr int kMaxLabelWidth = 90;
-
-QString kindName(core::AttentionKind kind) {
-    switch (kind) {
-    case core::AttentionKind::Encoder:
-        return HeatmapView::tr("encoder self-attention");
-    case core::AttentionKind::Decoder:
-        return HeatmapView::tr("decoder self-attention");
-    case core::AttentionKind::Cross:
-        return HeatmapView::tr("cross-attention");
-    }
-    return {};
-}
-
-QString emptyText(const core::AttentionSnapshot* snap, core::AttentionKind kind) {
-    if (snap == nullptr)
-        return HeatmapView::tr("No attention yet: type a sentence to analyse");
-    if (kind != core::AttentionKind::Decoder && snap->srcTokens.empty()) {
-        return kind == core::AttentionKind::Cross
-                   ? HeatmapView::tr("No cross-attention: this model has no encoder")
-                   : HeatmapView::tr("No encoder self-attention: this model has no encoder");
-    }
-    return HeatmapView::tr("No %1 in this step").arg(kindName(kind));
-}
 
 // QCPColorMap spreads n cells over its range with half a cell beyond each end, which is zero when n is 1; a
 // single cell gets an explicit unit range so it stays visible (the first decoding step has one query).
@@ -225,7 +204,7 @@ void HeatmapView::rebuild() {
     if (b == nullptr) {
         queries_ = keys_ = 0;
         map_->data()->clear();
-        message_->setText(emptyText(snapshot_.get(), kind_));
+        message_->setText(AttentionText::emptyText(snapshot_.get(), kind_));
         stack_->setCurrentWidget(message_);
         return;
     }
@@ -269,7 +248,8 @@ void HeatmapView::rebuild() {
     plot_->yAxis->setRange(-0.5, queries_ - 0.5);
 
     const QString which = head == kMeanHead ? tr("mean over heads") : tr("head %1").arg(head);
-    title_->setText(tr("%1 \u00b7 layer %2 \u00b7 %3").arg(kindName(kind_)).arg(layer).arg(which));
+    title_->setText(
+        tr("%1 \u00b7 layer %2 \u00b7 %3").arg(AttentionText::kindName(kind_)).arg(layer).arg(which));
 
     // Force a fresh thinning decision: the token count may have changed.
     xStep_ = yStep_ = 0;
@@ -390,25 +370,12 @@ bool HeatmapView::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void HeatmapView::keyPressEvent(QKeyEvent* event) {
-    switch (event->key()) {
-    case Qt::Key_Left:
-        Q_EMIT navigate(0, -1);
-        break;
-    case Qt::Key_Right:
-        Q_EMIT navigate(0, 1);
-        break;
-    case Qt::Key_Up:
-    case Qt::Key_PageUp:
-        Q_EMIT navigate(-1, 0);
-        break;
-    case Qt::Key_Down:
-    case Qt::Key_PageDown:
-        Q_EMIT navigate(1, 0);
-        break;
-    default:
+    const auto step = headNavigationStep(event->key());
+    if (!step) {
         QWidget::keyPressEvent(event);
         return;
     }
+    Q_EMIT navigate(step->first, step->second);
     event->accept();
 }
 
