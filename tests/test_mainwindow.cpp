@@ -15,11 +15,10 @@
 
 #include "ui/QCustomPlotInclude.h"
 
-#include <QAction>
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
+#include <QAction>
 #include <QCheckBox>
-#include <QTabBar>
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
@@ -35,6 +34,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QSvgRenderer>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -532,8 +532,12 @@ void TestMainWindow::dropFolderOpensModel() {
     QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, {});
     QCoreApplication::sendEvent(&f->window, &enter);
     QVERIFY(enter.isAccepted());
+    QSignalSpy loaded(&f->window, &ui::MainWindow::modelLoadFinished);
     QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, {});
     QCoreApplication::sendEvent(&f->window, &drop);
+    // The model loads on a background thread: the window keeps its old model until then.
+    QVERIFY(loaded.wait(30000));
+    QCOMPARE(loaded.at(0).at(0).toBool(), true);
     QCOMPARE(QString::fromStdString(f->window.model()->directory()), QDir(wideModel_).absolutePath());
     QVERIFY(f->controller->waitUntilIdle());
     QCOMPARE(f->controller->current()->snapshot->encoder.heads,
@@ -575,7 +579,7 @@ void TestMainWindow::everyControlHasToolTip() {
         ++checked;
         if (w->toolTip().isEmpty())
             missing << QStringLiteral("%1 '%2'").arg(QString::fromLatin1(w->metaObject()->className()),
-                                                       w->objectName());
+                                                     w->objectName());
     }
     qInfo("%d controls checked", checked);
     QVERIFY(checked >= 15);

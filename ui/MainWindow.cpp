@@ -26,10 +26,12 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 namespace ui {
@@ -152,7 +154,7 @@ void MainWindow::wire() {
     // Input → controller.
     auto* panel = attention_->decodePanel();
     connect(source_, &QLineEdit::textChanged, controller_, &AnalysisController::setText);
-    connect(picker_, &ModelPicker::modelChosen, this, &MainWindow::openWithDialog);
+    connect(picker_, &ModelPicker::modelChosen, this, &MainWindow::openModelInBackground);
     connect(picker_, &ModelPicker::openFolderRequested, this, &MainWindow::openFolderDialog);
     connect(panel->stepAction(), &QAction::triggered, controller_, &AnalysisController::step);
     connect(panel->backAction(), &QAction::triggered, controller_, &AnalysisController::back);
@@ -187,17 +189,67 @@ void MainWindow::wire() {
 }
 
 bool MainWindow::openModel(const QString& dir) {
-    std::shared_ptr<const core::Model> model;
+    ++loadSerial_;
     QApplication::setOverrideCursor(Qt::WaitCursor);
     try {
-        model = core::Model::load(QDir(dir).absolutePath().toStdString());
+        auto model = core::Model::load(QDir(dir).absolutePath().toStdString());
+        QApplication::restoreOverrideCursor();
+        applyModel(dir, std::move(model));
+        return true;
     } catch (const core::Error& e) {
         QApplication::restoreOverrideCursor();
-        showError(tr("Cannot open model: %1").arg(QString::fromStdString(e.what())));
-        picker_->setCurrentModel(model_ ? QString::fromStdString(model_->directory()) : QString());
+        refuseModel(dir, QString::fromStdString(e.what()));
         return false;
     }
-    QApplication::restoreOverrideCursor();
+}
+
+void MainWindow::openModelInBackground(const QString& dir) {
+    const quint64 serial = ++loadSerial_;
+    const QString path = QDir(dir).absolutePath();
+    statusBar()->showMessage(tr("Loading %1…").arg(QDir::toNativeSeparators(path)));
+    busy_->setVisible(true);
+    QPointer<MainWindow> self(this);
+    // The global pool is waited for when the application ends, so the result always has somewhere to go;
+    // the window may be gone by then, which the guard checks on the GUI thread.
+    QThreadPool::globalInstance()->start([self, path, serial] {
+        std::shared_ptr<const core::Model> model;
+        QString error;
+        try {
+            model = core::Model::load(path.toStdString());
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, path, serial, model, error] {
+                if (MainWindow* w = self.data())
+                    w->finishBackgroundLoad(serial, path, model, error);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void MainWindow::finishBackgroundLoad(quint64 serial, const QString& dir,
+                                      std::shared_ptr<const core::Model> model, const QString& error) {
+    if (serial != loadSerial_)
+        return; // another model was asked for meanwhile
+    busy_->setVisible(controller_->busy());
+    if (model) {
+        applyModel(dir, std::move(model));
+        return;
+    }
+    refuseModel(dir, error);
+    QMessageBox::warning(this, tr("Cannot open model"), lastError_);
+}
+
+void MainWindow::refuseModel(const QString& dir, const QString& error) {
+    Q_UNUSED(dir);
+    showError(tr("Cannot open model: %1").arg(error));
+    picker_->setCurrentModel(model_ ? QString::fromStdString(model_->directory()) : QString());
+    Q_EMIT modelLoadFinished(false);
+}
+
+void MainWindow::applyModel(const QString& dir, std::shared_ptr<const core::Model> model) {
     model_ = std::move(model);
     clearError();
     picker_->setCurrentModel(dir);
@@ -220,7 +272,7 @@ bool MainWindow::openModel(const QString& dir) {
             .arg(c.heads)
             .arg(QString::fromStdString(model_->deviceName())),
         8000);
-    return true;
+    Q_EMIT modelLoadFinished(true);
 }
 
 void MainWindow::setSourceText(const QString& text) {
@@ -263,16 +315,11 @@ void MainWindow::clearError() {
     message_->setVisible(false);
 }
 
-void MainWindow::openWithDialog(const QString& dir) {
-    if (!openModel(dir))
-        QMessageBox::warning(this, tr("Cannot open model"), lastError_);
-}
-
 void MainWindow::openFolderDialog() {
     const QString start = model_ ? QString::fromStdString(model_->directory()) : modelsDir_;
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Model Folder"), start);
     if (!dir.isEmpty())
-        openWithDialog(dir);
+        openModelInBackground(dir);
 }
 
 QString MainWindow::aboutText() {
@@ -310,7 +357,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
     const QString dir = event->mimeData()->urls().front().toLocalFile();
     event->acceptProposedAction();
-    openWithDialog(dir);
+    openModelInBackground(dir);
 }
 
 } // namespace ui

@@ -36,6 +36,9 @@ public:
 
     /// Loads a model directory; on failure keeps the current model, shows why and returns false.
     bool openModel(const QString& dir);
+    /// Loads on a background thread, so a large model does not freeze the window, then applies it as
+    /// openModel does (or shows why not, in a dialog too); emits modelLoadFinished.
+    void openModelInBackground(const QString& dir);
     /// The last error shown (a bad model folder, a text the model cannot take); empty after success.
     QString lastError() const { return lastError_; }
     void setSourceText(const QString& text);
@@ -49,6 +52,9 @@ public:
     ViewState* viewState() const { return state_; }
     std::shared_ptr<const core::Model> model() const { return model_; }
 
+Q_SIGNALS:
+    void modelLoadFinished(bool ok);
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -61,12 +67,16 @@ private:
     void showResult(const RunResultPtr& r);
     void showError(const QString& message);
     void clearError();
-    void openWithDialog(const QString& dir);
+    void applyModel(const QString& dir, std::shared_ptr<const core::Model> model);
+    void refuseModel(const QString& dir, const QString& error);
+    void finishBackgroundLoad(quint64 serial, const QString& dir, std::shared_ptr<const core::Model> model,
+                              const QString& error);
     void openFolderDialog();
 
     std::shared_ptr<const core::Model> model_;
     QString modelsDir_;
     QString lastError_;
+    quint64 loadSerial_ = 0; // a newer background load makes an older one's result stale
     ViewState* state_ = nullptr;
     AnalysisController* controller_ = nullptr;
     ExportActions* exports_ = nullptr;
