@@ -12,9 +12,14 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
+
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <utility>
 
 namespace ui {
 
@@ -61,8 +66,12 @@ void AttentionPage::build() {
     tgtStrip_->setObjectName(QStringLiteral("targetStrip"));
     tgtStrip_->setToolTip(tr("The decoder's input: <bos> and the tokens decoded so far; the outlined one "
                              "is being fed now and produces the next token."));
-    col->addWidget(srcStrip_);
-    col->addWidget(tgtStrip_);
+    // Long texts would push the heatmaps off the page: each strip scrolls after a few lines, and a short
+    // one takes only the room it needs.
+    srcScroll_ = stripScroll(srcStrip_);
+    tgtScroll_ = stripScroll(tgtStrip_);
+    col->addWidget(srcScroll_);
+    col->addWidget(tgtScroll_);
 
     splitter_ = new QSplitter(Qt::Horizontal, this);
     splitter_->setObjectName(QStringLiteral("mainSplitter"));
@@ -81,6 +90,33 @@ void AttentionPage::build() {
     splitter_->setStretchFactor(2, 2);
     splitter_->setSizes({520, 640, 280});
     col->addWidget(splitter_, 1);
+}
+
+QScrollArea* AttentionPage::stripScroll(TokenStrip* strip) {
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(strip->objectName() + QStringLiteral("Scroll"));
+    scroll->setWidget(strip);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->viewport()->setAutoFillBackground(false);
+    strip->setAutoFillBackground(false);
+    return scroll;
+}
+
+void AttentionPage::fitStrips() {
+    // A strip wraps to the page's width, so its height follows the width; the scroll area takes that
+    // height up to a few lines and scrolls beyond.
+    for (auto [scroll, strip] : {std::pair{srcScroll_, srcStrip_}, std::pair{tgtScroll_, tgtStrip_}}) {
+        const int width = scroll->width() - scroll->verticalScrollBar()->sizeHint().width();
+        scroll->setFixedHeight(
+            std::min(strip->heightForWidth(std::max(width, 100)), strip->maximumVisibleHeight()));
+    }
+}
+
+void AttentionPage::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitStrips();
 }
 
 void AttentionPage::follow() {
@@ -175,6 +211,9 @@ void AttentionPage::showResult(const RunResultPtr& r) {
                                 : tr("(type a sentence above)"));
     tgtStrip_->setTokens(snap->tgtTokens);
     tgtStrip_->setCurrent(static_cast<int>(snap->tgtTokens.size()) - 1);
+    fitStrips();
+    const QRect newest = tgtStrip_->chipRect(tgtStrip_->count() - 1);
+    tgtScroll_->ensureVisible(newest.center().x(), newest.center().y(), 0, newest.height());
     updateCurrentQuery();
     updateStrips();
     candidates_->setCandidates(r->top, r->finished);
@@ -187,6 +226,7 @@ void AttentionPage::clear() {
     heatmap_->setSnapshot(nullptr);
     srcStrip_->setTokens({});
     tgtStrip_->setTokens({});
+    fitStrips();
     candidates_->setCandidates({}, false);
     decode_->setState(0, false, false, QString());
 }

@@ -10,6 +10,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QScrollArea;
 class QSplitter;
 
 namespace ui {
@@ -46,8 +47,13 @@ Q_SIGNALS:
     /// A short explanation for the status bar (a click that had no effect).
     void hint(const QString& text);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void build();
+    void fitStrips();
+    QScrollArea* stripScroll(TokenStrip* strip);
     void follow();
     void updateCurrentQuery();
     void updateStrips();
@@ -60,6 +66,8 @@ private:
     DecodePanel* decode_ = nullptr;
     TokenStrip* srcStrip_ = nullptr;
     TokenStrip* tgtStrip_ = nullptr;
+    QScrollArea* srcScroll_ = nullptr;
+    QScrollArea* tgtScroll_ = nullptr;
     QSplitter* splitter_ = nullptr;
     AttentionGrid* grid_ = nullptr;
     HeatmapView* heatmap_ = nullptr;

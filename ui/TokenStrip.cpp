@@ -82,6 +82,11 @@ int TokenStrip::heightForWidth(int width) const {
     return (chips.empty() ? line : chips.back().bottom()) + kGap + 1;
 }
 
+int TokenStrip::maximumVisibleHeight(int lines) const {
+    const int line = QFontMetrics(font()).height() + 2 * kPadY;
+    return kGap + lines * (line + kGap) + 1;
+}
+
 QSize TokenStrip::sizeHint() const {
     return {400, heightForWidth(std::max(width(), 400))};
 }

@@ -31,6 +31,9 @@ public:
     /// The texts as shown, in order.
     QStringList displayTexts() const;
 
+    /// The height of a few wrapped lines: beyond it the strip should scroll.
+    int maximumVisibleHeight(int lines = 3) const;
+
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
     QSize sizeHint() const override;
