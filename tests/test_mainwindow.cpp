@@ -557,6 +557,17 @@ void TestMainWindow::aboutNamesVersions() {
     QVERIFY2(text.contains(QString::fromLatin1(qVersion())), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("LibTorch 1.")) || text.contains(QStringLiteral("LibTorch 2.")),
              qPrintable(text));
+    // Every shortcut the help lists is one the window really has.
+    auto f = open(kDemo, QString());
+    QVERIFY(f);
+    QStringList have;
+    for (auto* a : f->window.findChildren<QAction*>())
+        for (const auto& k : a->shortcuts())
+            have << k.toString(QKeySequence::PortableText);
+    for (const char* key : {"Ctrl+Right", "Ctrl+Left", "Ctrl+End", "Ctrl+Home", "Ctrl+1", "Ctrl+2", "Ctrl+3",
+                            "Ctrl+K", "Ctrl+L", "Alt+1", "Alt+2", "Ctrl+O", "Ctrl+E", "Ctrl+Shift+E", "F1"})
+        QVERIFY2(have.contains(QLatin1String(key)), key);
+    QVERIFY(ui::MainWindow::shortcutsText().contains(QStringLiteral("Ctrl+Shift+E")));
 }
 
 void TestMainWindow::everyControlHasToolTip() {

@@ -146,6 +146,9 @@ void MainWindow::buildMenus() {
     }
 
     auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), this,
+                    [this] { QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText()); })
+        ->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About attnscope"), this,
                     [this] { QMessageBox::about(this, tr("About attnscope"), aboutText()); });
 }
@@ -320,6 +323,26 @@ void MainWindow::openFolderDialog() {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Model Folder"), start);
     if (!dir.isEmpty())
         openModelInBackground(dir);
+}
+
+QString MainWindow::shortcutsText() {
+    const std::pair<const char*, const char*> rows[] = {
+        {"← →", "previous / next head (grid or heatmap focused; the mean comes last)"},
+        {"↑ ↓, PgUp PgDn", "previous / next layer (grid or heatmap focused)"},
+        {"Ctrl+→, Ctrl+←", "Step, Back"},
+        {"Ctrl+End, Ctrl+Home", "Run to end, Reset"},
+        {"Ctrl+1, Ctrl+2, Ctrl+3", "encoder self, decoder self, cross-attention"},
+        {"Ctrl+K", "per-head colour scale"},
+        {"Ctrl+L", "edit the source text"},
+        {"Alt+1, Alt+2", "Attention, Positional encodings"},
+        {"Ctrl+O", "open a model folder"},
+        {"Ctrl+E, Ctrl+Shift+E", "export the page as a picture, every head as JSON"},
+        {"Click, Shift+click a token", "mark its row, its column in the heatmap"},
+    };
+    QString html = QStringLiteral("<table cellspacing=\"4\">");
+    for (const auto& [keys, what] : rows)
+        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(tr(keys), tr(what));
+    return html + QStringLiteral("</table>");
 }
 
 QString MainWindow::aboutText() {

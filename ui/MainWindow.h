@@ -47,6 +47,8 @@ public:
     void restoreSettings();
     /// The Help ▸ About text: the versions of attnscope, Qt, LibTorch and QCustomPlot.
     static QString aboutText();
+    /// The Help ▸ Keyboard Shortcuts table.
+    static QString shortcutsText();
 
     AnalysisController* controller() const { return controller_; }
     ViewState* viewState() const { return state_; }
