@@ -1,17 +1,21 @@
 #include "Args.h"
 #include "Commands.h"
 
+#include "core/Model.h"
 #include "ui/AnalysisController.h"
 #include "ui/ColorMap.h"
+#include "ui/Exporter.h"
 #include "ui/MainWindow.h"
 #include "ui/ViewState.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
 #include <QSettings>
 
+#include <clocale>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -120,20 +124,31 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     QApplication::setOrganizationName(QStringLiteral("attnscope"));
     QApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
 
+    // Qt set the C locale from the environment; numbers in files we write or parse must not follow it.
+    std::setlocale(LC_NUMERIC, "C");
+
     ui::MainWindow window(QStringLiteral(ATTNSCOPE_MODELS_DIR));
-    if (shot.empty()) {
+    if (!shot.empty()) {
+        if (!window.openModel(
+                QString::fromStdString(modelDir.empty() ? ATTNSCOPE_DEFAULT_MODEL_DIR : modelDir)))
+            return fail(window.lastError().toStdString());
+    } else {
         window.restoreSettings();
-        if (modelDir.empty()) {
-            const QString last = QSettings().value(QStringLiteral("model/last")).toString();
-            modelDir = (!last.isEmpty() && QFileInfo(last).isDir()) ? last.toStdString()
-                                                                    : ATTNSCOPE_DEFAULT_MODEL_DIR;
+        const QString last = QSettings().value(QStringLiteral("model/last")).toString();
+        bool loaded = false;
+        if (!modelDir.empty())
+            loaded = window.openModel(QString::fromStdString(modelDir));
+        else if (!last.isEmpty() && QFileInfo(last).isDir())
+            loaded = window.openModel(last);
+        // A remembered model that no longer loads should not leave the window empty: say why and open
+        // the built-in default instead.
+        if (!loaded && modelDir.empty()) {
+            const QString why = window.lastError();
+            window.openModel(QStringLiteral(ATTNSCOPE_DEFAULT_MODEL_DIR));
+            if (!why.isEmpty())
+                std::cerr << "attnscope: " << why.toStdString() << "; opened the built-in model instead\n";
         }
-    } else if (modelDir.empty()) {
-        modelDir = ATTNSCOPE_DEFAULT_MODEL_DIR;
     }
-    const bool loaded = window.openModel(QString::fromStdString(modelDir));
-    if (!shot.empty() && !loaded)
-        return fail(window.lastError().toStdString());
     if (!src.empty())
         window.setSourceText(QString::fromStdString(src));
     if (shot.empty()) {
@@ -154,8 +169,12 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     }
     if (!window.lastError().isEmpty())
         return fail(window.lastError().toStdString());
-    if (!kindName.empty())
-        window.viewState()->setKind(*parseKind(kindName));
+    if (!kindName.empty()) {
+        const auto kind = *parseKind(kindName);
+        if (kind != core::AttentionKind::Decoder && !window.model()->config().hasEncoder())
+            return fail("--kind " + kindName + ": this model is decoder-only; it has decoder attention only");
+        window.viewState()->setKind(kind);
+    }
     window.viewState()->setSelection(static_cast<int>(layer), head);
     if (!scale.empty())
         window.viewState()->setScaleMode(scale == "per-head" ? ui::ScaleMode::PerHead : ui::ScaleMode::Fixed);
@@ -169,8 +188,14 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
                   << "x" << window.minimumSizeHint().height() << "; the picture is " << image.width() << "x"
                   << image.height() << "\n";
     const QString out = QFileInfo(QString::fromStdString(shot)).absoluteFilePath();
-    if (image.isNull() || !image.save(out, "PNG"))
-        return fail("could not write " + out.toStdString());
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (image.isNull() || !image.save(&buffer, "PNG"))
+        return fail("could not render the window");
+    QString error;
+    if (!ui::Exporter::writeBytes(out, png, &error)) // atomic: a failed write leaves no half picture
+        return fail(error.toStdString());
     std::cout << "attnscope: wrote " << out.toStdString() << " (" << image.width() << "x" << image.height()
               << ")\n";
     return 0;

@@ -2,8 +2,8 @@
 
 #include "core/AttentionStats.h"
 #include "core/Errors.h"
+#include "core/TextFormat.h"
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -24,12 +24,6 @@ std::string field(const std::string& s) {
     return q + '"';
 }
 
-std::string number(float v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-    return buf;
-}
-
 void checkBlock(const AttentionBlock& b, AttentionKind kind, int layer, int head) {
     if (b.empty())
         throw InputError(std::string("this snapshot has no ") + toString(kind) + " attention");
@@ -39,9 +33,15 @@ void checkBlock(const AttentionBlock& b, AttentionKind kind, int layer, int head
                          std::to_string(b.heads) + " heads");
 }
 
+// Token texts repeat ("l" twice in "hello"); a column name is "<index>:<token>" so every name is unique.
+std::string label(std::size_t index, const std::string& text) {
+    return field(std::to_string(index) + ":" + text);
+}
+
 void keyHeader(std::ostream& out, const AttentionSnapshot& snap, AttentionKind kind) {
-    for (const auto& t : keyTokens(snap, kind))
-        out << ',' << field(t.text);
+    const auto& keys = keyTokens(snap, kind);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        out << ',' << label(i, keys[i].text);
     out << "\r\n";
 }
 
@@ -56,6 +56,7 @@ const std::vector<Token>& keyTokens(const AttentionSnapshot& snap, AttentionKind
 }
 
 void writeHeadCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKind kind, int layer, int head) {
+    const ClassicLocale classic(out);
     const auto& b = snap.block(kind);
     checkBlock(b, kind, layer, head);
     const auto& queries = queryTokens(snap, kind);
@@ -65,14 +66,16 @@ void writeHeadCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKin
     for (int q = 0; q < b.queries; ++q) {
         const float* row =
             head >= 0 ? b.row(layer, head, q) : mean.data() + std::size_t(q) * std::size_t(b.keys);
-        out << field(q < static_cast<int>(queries.size()) ? queries[std::size_t(q)].text : std::to_string(q));
+        out << label(std::size_t(q),
+                     q < static_cast<int>(queries.size()) ? queries[std::size_t(q)].text : "");
         for (int k = 0; k < b.keys; ++k)
-            out << ',' << number(row[k]);
+            out << ',' << formatFloat(row[k]);
         out << "\r\n";
     }
 }
 
 void writeKindCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKind kind) {
+    const ClassicLocale classic(out);
     const auto& b = snap.block(kind);
     checkBlock(b, kind, 0, 0);
     const auto& queries = queryTokens(snap, kind);
@@ -85,7 +88,7 @@ void writeKindCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKin
                     << field(q < static_cast<int>(queries.size()) ? queries[std::size_t(q)].text : "");
                 const float* r = b.row(l, h, q);
                 for (int k = 0; k < b.keys; ++k)
-                    out << ',' << number(r[k]);
+                    out << ',' << formatFloat(r[k]);
                 out << "\r\n";
             }
 }

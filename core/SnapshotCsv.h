@@ -8,10 +8,11 @@
 
 namespace core {
 
-/// A header row `query,<key tokens…>` then one row per query: its token, then its weights. head −1 writes
-/// the mean over the layer's heads. Floats with 9 significant digits (exact for float32).
+/// A header row `query,0:<key token>,1:<key token>…` then one row per query: `<index>:<token>`, then its
+/// weights. head −1 writes the mean over the layer's heads. Floats as the shortest text that reads back
+/// exactly; the stream's locale is ignored.
 void writeHeadCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKind kind, int layer, int head);
-/// A header `layer,head,query_index,query_token,<key tokens…>` then one row per (layer, head, query).
+/// A header `layer,head,query_index,query_token,0:<key token>…` then one row per (layer, head, query).
 void writeKindCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKind kind);
 
 /// The tokens that label the queries (rows) and keys (columns) of a kind.

@@ -1,9 +1,10 @@
 #include "core/SnapshotJson.h"
 
+#include "core/TextFormat.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <cstdio>
 
 namespace core {
 
@@ -14,9 +15,7 @@ void writeFloat(std::ostream& out, float v) {
         out << "null"; // JSON has no infinities
         return;
     }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-    out << buf;
+    out << formatFloat(v);
 }
 
 void writeFloats(std::ostream& out, const float* p, int n) {
@@ -62,6 +61,7 @@ std::string str(const std::string& s) {
 
 void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const std::string& srcText,
                        const std::string& tgtText, const std::string& extraFields) {
+    const ClassicLocale classic(out);
     out << "{\n\"model\": " << str(snap.modelName) << ",\n\"src_text\": " << str(srcText)
         << ",\n\"src_tokens\": " << tokenTexts(snap.srcTokens) << ",\n\"tgt_text\": " << str(tgtText)
         << ",\n\"tgt_tokens\": " << tokenTexts(snap.tgtTokens) << ",\n\"attention\": {";

@@ -159,6 +159,11 @@ void TestCli::badArguments_data() {
     QTest::newRow("shot colormap") << QStringList{shot, png, QStringLiteral("--colormap"),
                                                   QStringLiteral("jet")}
                                    << "--colormap must be one of viridis";
+    QTest::newRow("shot kind lm")
+        << QStringList{shot, png, m, QStringLiteral("@LM@"), QStringLiteral("--kind"), QStringLiteral("cross")}
+        << "decoder-only";
+    QTest::newRow("shot unwritable") << QStringList{shot, QStringLiteral("/nonexistent-dir/shot.png")}
+                                     << "/nonexistent-dir";
     QTest::newRow("steps alone") << QStringList{QStringLiteral("--steps"), QStringLiteral("3")}
                                  << "--steps goes with --screenshot";
 }
@@ -167,6 +172,7 @@ void TestCli::badArguments() {
     QFETCH(QStringList, args);
     QFETCH(QString, fragment);
     args.replaceInStrings(QStringLiteral("MODEL"), model_);
+    args.replaceInStrings(QStringLiteral("@LM@"), lm_);
     QByteArray out, err;
     QCOMPARE(run(args, &out, &err), 2);
     QVERIFY2(err.contains(fragment.toUtf8()), err.constData());

@@ -401,16 +401,30 @@ void TestMainWindow::badFolderKeepsModel() {
 void TestMainWindow::tooLongAndEmptyInput() {
     auto f = open(kDemo, QStringLiteral("ok"));
     QVERIFY(f);
-    const auto good = f->controller->current();
+    auto* step = f->window.findChild<QAction*>(QStringLiteral("stepAction"));
+    QVERIFY(step->isEnabled());
     f->edit->setText(QString(300, QLatin1Char('a'))); // max_len 256
     QVERIFY(f->controller->waitUntilIdle());
-    QVERIFY2(f->window.lastError().contains(QStringLiteral("at most 256")),
-             qPrintable(f->window.lastError()));
-    QCOMPARE(f->controller->current(), good); // the previous analysis stays on screen
+    QVERIFY2(f->window.lastError().contains(QStringLiteral("at most 256")), qPrintable(f->window.lastError()));
+    // Nothing of the previous text stays on screen, and decoding has nothing to act on.
+    QVERIFY(!f->controller->current());
+    QVERIFY(!step->isEnabled());
+    QCOMPARE(f->window.findChild<ui::TokenStrip*>(QStringLiteral("sourceStrip"))->count(), 0);
+    f->controller->step();
+    QVERIFY(f->controller->waitUntilIdle());
+    QVERIFY(!f->controller->current());
+    QVERIFY(f->window.lastError().contains(QStringLiteral("at most 256")));
+    // Shortening the text brings the analysis back and clears the error.
+    f->edit->setText(QStringLiteral("fine"));
+    QVERIFY(f->controller->waitUntilIdle());
+    QVERIFY(f->controller->current());
+    QVERIFY(f->window.lastError().isEmpty());
+    QVERIFY(step->isEnabled());
     QSignalSpy cleared(f->controller, &ui::AnalysisController::cleared);
     f->edit->clear();
     QVERIFY(f->controller->waitUntilIdle());
     QCOMPARE(cleared.count(), 1);
+    QVERIFY(!f->controller->current());
     QVERIFY(f->window.lastError().isEmpty());
 }
 

@@ -1,7 +1,5 @@
 #include "ui/AnalysisController.h"
 
-#include "ui/SessionWorker.h"
-
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QThread>
@@ -22,7 +20,7 @@ AnalysisController::AnalysisController(QObject* parent) : QObject(parent) {
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &SessionWorker::resultReady, this, &AnalysisController::onResult, Qt::QueuedConnection);
     connect(worker_, &SessionWorker::failed, this, &AnalysisController::onFailed, Qt::QueuedConnection);
-    connect(worker_, &SessionWorker::idle, this, &AnalysisController::updateBusy, Qt::QueuedConnection);
+    connect(worker_, &SessionWorker::processed, this, &AnalysisController::onProcessed, Qt::QueuedConnection);
     thread_->start();
 
     debounce_ = new QTimer(this);
@@ -49,16 +47,24 @@ AnalysisController::~AnalysisController() {
     thread_->wait();
 }
 
-void AnalysisController::setModel(std::shared_ptr<const core::Model> model) {
-    model_ = std::move(model);
+void AnalysisController::clearRun() {
     ++run_;
     history_.clear();
+    servedFromHistory_.clear();
+    pending_.reset();
+    showTimer_->stop();
+    const bool had = current_ != nullptr;
     current_.reset();
-    optimistic_ = 0;
+    if (had)
+        Q_EMIT cleared();
+}
+
+void AnalysisController::setModel(std::shared_ptr<const core::Model> model) {
+    model_ = std::move(model);
+    clearRun();
     SessionWorker::Request r;
     r.op = Op::SetModel;
     r.model = model_;
-    r.run = run_;
     send(std::move(r));
     if (!text_.isEmpty())
         analyzeNow();
@@ -72,68 +78,83 @@ void AnalysisController::setText(const QString& text) {
 
 void AnalysisController::analyzeNow() {
     debounce_->stop();
-    ++run_;
-    optimistic_ = 0;
-    history_.clear();
-    pending_.reset();
     if (text_.isEmpty()) {
-        current_.reset();
-        Q_EMIT cleared();
+        const bool shown = current_ != nullptr;
+        clearRun();
+        if (!shown)
+            Q_EMIT cleared(); // even with nothing shown: the window drops the error of the last text
         updateBusy();
         return;
     }
+    // The old result stays on screen until the new one arrives; its run is over, though.
+    ++run_;
+    history_.clear();
+    servedFromHistory_.clear();
+    pending_.reset();
     SessionWorker::Request r;
     r.op = Op::Analyze;
     r.text = text_.toStdString();
-    r.run = run_;
     send(std::move(r));
 }
 
-void AnalysisController::post(int op, int64_t token) {
-    SessionWorker::Request r;
-    r.op = static_cast<Op>(op);
-    r.token = token;
+void AnalysisController::send(SessionWorker::Request r) {
     r.run = run_;
+    r.seq = ++lastSent_;
+    worker_->post(std::move(r));
+    noteActivity();
+}
+
+void AnalysisController::sendOp(Op op, int64_t token) {
+    SessionWorker::Request r;
+    r.op = op;
+    r.token = token;
     send(std::move(r));
 }
 
 void AnalysisController::step() {
-    post(static_cast<int>(Op::Step));
+    if (current_ && current_->run == run_)
+        sendOp(Op::Step);
+}
+
+void AnalysisController::runToEnd() {
+    if (current_ && current_->run == run_)
+        sendOp(Op::RunToEnd);
+}
+
+void AnalysisController::force(int64_t token) {
+    if (current_ && current_->run == run_)
+        sendOp(Op::Force, token);
 }
 
 void AnalysisController::back() {
     if (pending_)
-        show(pending_); // step from what the worker has done, not from what was last painted
-    if (!current_ || current_->step == 0)
+        show(std::exchange(pending_, nullptr)); // step from what the worker has done, not what was painted
+    if (!current_ || current_->run != run_ || current_->step == 0)
         return;
-    // When nothing is in flight the previous step is already in history: show it now, and let the worker
-    // rewind its cache in the background; its own result of the rewind is then redundant.
-    const auto prev = static_cast<std::size_t>(current_->step - 1);
-    if (!worker_->busy() && prev < history_.size() && history_[prev]) {
-        show(history_[prev]);
-        ++optimistic_;
-    }
-    post(static_cast<int>(Op::Back));
+    const bool shown = showFromHistory(static_cast<std::size_t>(current_->step - 1));
+    sendOp(Op::Back);
+    if (shown)
+        servedFromHistory_.insert(lastSent_);
 }
 
 void AnalysisController::reset() {
     if (pending_)
-        show(pending_);
-    if (!current_)
+        show(std::exchange(pending_, nullptr));
+    if (!current_ || current_->run != run_ || current_->step == 0)
         return;
-    if (!worker_->busy() && !history_.empty() && history_[0]) {
-        show(history_[0]);
-        ++optimistic_;
-    }
-    post(static_cast<int>(Op::Reset));
+    const bool shown = showFromHistory(0);
+    sendOp(Op::Reset);
+    if (shown)
+        servedFromHistory_.insert(lastSent_);
 }
 
-void AnalysisController::runToEnd() {
-    post(static_cast<int>(Op::RunToEnd));
-}
-
-void AnalysisController::force(int64_t token) {
-    post(static_cast<int>(Op::Force), token);
+bool AnalysisController::showFromHistory(std::size_t step) {
+    // Requests in flight are those after the last one processed; all must already be on screen.
+    const auto inFlight = lastSent_ - lastProcessed_;
+    if (inFlight != servedFromHistory_.size() || step >= history_.size() || !history_[step])
+        return false;
+    show(history_[step]);
+    return true;
 }
 
 void AnalysisController::setSampling(const core::SamplingSettings& s) {
@@ -141,7 +162,6 @@ void AnalysisController::setSampling(const core::SamplingSettings& s) {
     SessionWorker::Request r;
     r.op = Op::SetSampling;
     r.sampling = s;
-    r.run = run_;
     send(std::move(r));
 }
 
@@ -152,19 +172,45 @@ void AnalysisController::onResult(const RunResultPtr& r) {
     // History holds the current branch only: a result at step k replaces k and drops what came after.
     history_.resize(step + 1);
     history_[step] = r;
-    if (optimistic_ > 0) {
-        --optimistic_;
+    trimHistory();
+    if (servedFromHistory_.count(r->request))
         return;
-    }
     pending_ = r;
     if (!showTimer_->isActive())
         showTimer_->start();
 }
 
-void AnalysisController::onFailed(const QString& message, quint64 run) {
+void AnalysisController::trimHistory() {
+    std::size_t total = 0;
+    for (const auto& h : history_)
+        total += h ? h->bytes : 0;
+    // Oldest first, never the newest: it is on screen or about to be.
+    for (std::size_t i = 0; i + 1 < history_.size() && total > historyBudget_; ++i)
+        if (history_[i]) {
+            total -= history_[i]->bytes;
+            history_[i].reset();
+        }
+}
+
+int AnalysisController::historySize() const {
+    int n = 0;
+    for (const auto& h : history_)
+        n += h ? 1 : 0;
+    return n;
+}
+
+void AnalysisController::onFailed(const QString& message, quint64 run, bool analysis) {
     if (run != run_)
         return;
+    if (analysis)
+        clearRun(); // the text on screen is not the one typed: show nothing rather than the wrong thing
     Q_EMIT failed(message);
+}
+
+void AnalysisController::onProcessed(quint64 seq) {
+    lastProcessed_ = std::max<uint64_t>(lastProcessed_, seq);
+    servedFromHistory_.erase(servedFromHistory_.begin(), servedFromHistory_.upper_bound(lastProcessed_));
+    updateBusy();
 }
 
 void AnalysisController::show(const RunResultPtr& r) {
@@ -173,11 +219,6 @@ void AnalysisController::show(const RunResultPtr& r) {
     current_ = r;
     Q_EMIT resultChanged(r);
     updateBusy();
-}
-
-void AnalysisController::send(SessionWorker::Request r) {
-    worker_->post(std::move(r));
-    noteActivity();
 }
 
 void AnalysisController::noteActivity() {
@@ -198,7 +239,7 @@ void AnalysisController::updateBusy() {
 }
 
 bool AnalysisController::busy() const {
-    return debounce_->isActive() || showTimer_->isActive() || worker_->busy();
+    return debounce_->isActive() || showTimer_->isActive() || lastProcessed_ != lastSent_;
 }
 
 bool AnalysisController::waitUntilIdle(int timeoutMs) {
@@ -206,12 +247,8 @@ bool AnalysisController::waitUntilIdle(int timeoutMs) {
     t.start();
     while (t.elapsed() < timeoutMs) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-        // Results are delivered by queued signals after the worker is idle: drain them too.
-        if (!busy()) {
-            QCoreApplication::processEvents();
-            if (!busy())
-                return true;
-        }
+        if (!busy())
+            return true;
         QThread::msleep(1);
     }
     return false;

@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <memory>
+#include <set>
 #include <vector>
 
 class QThread;
@@ -18,21 +19,22 @@ class QTimer;
 
 namespace ui {
 
-
 class AnalysisController : public QObject {
     Q_OBJECT
 public:
     explicit AnalysisController(QObject* parent = nullptr);
     ~AnalysisController() override;
 
-    /// The model every following request runs on; the shown run is cleared.
+    /// The model every following request runs on; the shown run is cleared and the text re-analysed.
     void setModel(std::shared_ptr<const core::Model> model);
     std::shared_ptr<const core::Model> model() const { return model_; }
-    /// Re-analyses after a short pause in typing (debounceMs); an empty text clears the view.
+    /// Re-analyses after a short pause in typing (kDebounceMs); an empty text clears the view.
     void setText(const QString& text);
     QString text() const { return text_; }
     /// Analyses the current text now, skipping the debounce.
     void analyzeNow();
+    /// The decoding requests act on the analysis on screen; without one (nothing typed yet, or the text
+    /// could not be analysed) they do nothing.
     void step();
     void back();
     void runToEnd();
@@ -43,28 +45,38 @@ public:
     const core::SamplingSettings& sampling() const { return sampling_; }
 
     RunResultPtr current() const { return current_; }
-    /// True while a request is debounced, waiting or running.
+    /// True while a request is debounced, waiting, running, or its result is not shown yet.
     bool busy() const;
     /// Runs the event loop until nothing is pending (for the screenshot command and tests).
     bool waitUntilIdle(int timeoutMs = 30000);
+    /// Results kept for Back; beyond this many bytes the oldest steps are dropped (Back then recomputes).
+    void setHistoryBudget(std::size_t bytes) { historyBudget_ = bytes; }
+    /// Steps whose result is kept, for tests.
+    int historySize() const;
 
     static constexpr int kDebounceMs = 30;
 
 Q_SIGNALS:
     /// The shown state changed: a new analysis, a step, or a step taken from history.
     void resultChanged(ui::RunResultPtr result);
-    /// The text is empty: nothing to show.
+    /// Nothing to show: the text is empty, the model changed, or the text could not be analysed.
     void cleared();
-    /// A request could not be carried out; the previous state stays shown.
+    /// A request could not be carried out (emitted after cleared() when the analysis itself failed).
     void failed(const QString& message);
     void busyChanged(bool busy);
 
 private:
-    void post(int op, int64_t token = 0);
-    void onResult(const RunResultPtr& r);
-    void onFailed(const QString& message, quint64 run);
-    void show(const RunResultPtr& r);
     void send(SessionWorker::Request r);
+    void sendOp(SessionWorker::Op op, int64_t token = 0);
+    void onResult(const RunResultPtr& r);
+    void onFailed(const QString& message, quint64 run, bool analysis);
+    void onProcessed(quint64 seq);
+    void show(const RunResultPtr& r);
+    void clearRun();
+    /// Serves Back/Reset from history when every request in flight is one already served that way, so
+    /// what is on screen is what the worker has done.
+    bool showFromHistory(std::size_t step);
+    void trimHistory();
     void noteActivity();
     void updateBusy();
 
@@ -78,9 +90,12 @@ private:
     core::SamplingSettings sampling_;
     QString text_;
     uint64_t run_ = 0;
+    uint64_t lastSent_ = 0;
+    uint64_t lastProcessed_ = 0;
+    std::set<uint64_t> servedFromHistory_; // requests whose result was shown ahead; theirs is skipped
     RunResultPtr current_;
-    std::vector<RunResultPtr> history_; // index = step, of the current branch
-    int optimistic_ = 0;                // results of Back/Reset already shown from history, to skip
+    std::vector<RunResultPtr> history_; // index = step, of the current branch; null where dropped
+    std::size_t historyBudget_ = std::size_t(512) << 20;
     bool lastBusy_ = false;
 };
 

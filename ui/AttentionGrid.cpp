@@ -151,10 +151,18 @@ QString AttentionGrid::tileToolTip(int layer, int head) const {
     const core::HeadStats s = core::headStats(*b, layer, head);
     const QString who = head == kMeanHead ? tr("Layer %1 \u00b7 mean over %2 heads").arg(layer).arg(b->heads)
                                           : tr("Layer %1 \u00b7 head %2").arg(layer).arg(head);
+    // The entropy of uniform rows, for scale: in causal decoder attention query q sees only q + 1 keys.
+    double uniform = std::log2(static_cast<double>(b->keys));
+    if (kind_ == core::AttentionKind::Decoder && b->queries > 0) {
+        uniform = 0.0;
+        for (int q = 0; q < b->queries; ++q)
+            uniform += std::log2(static_cast<double>(std::min(q + 1, b->keys)));
+        uniform /= b->queries;
+    }
     return who + QLatin1Char('\n') +
            tr("Entropy: %1 bits (uniform would be %2)")
                .arg(s.meanEntropyBits, 0, 'f', 2)
-               .arg(std::log2(static_cast<double>(b->keys)), 0, 'f', 2) +
+               .arg(uniform, 0, 'f', 2) +
            QLatin1Char('\n') + tr("Max weight: %1").arg(static_cast<double>(s.maxWeight), 0, 'f', 3) +
            QLatin1Char('\n') + tr("Mean distance: %1 tokens").arg(s.meanDistance, 0, 'f', 2);
 }

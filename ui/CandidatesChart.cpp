@@ -30,7 +30,8 @@ CandidatesChart::CandidatesChart(QWidget* parent) : QWidget(parent) {
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
         const int i = barAt(e->position().toPoint());
-        if (i >= 0 && e->button() == Qt::LeftButton)
+        // After <eos> or at max_len the run is over: a token forced there would continue past the end.
+        if (i >= 0 && e->button() == Qt::LeftButton && !finished_)
             Q_EMIT forceRequested(top_[std::size_t(i)].id);
     });
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
@@ -41,7 +42,8 @@ CandidatesChart::CandidatesChart(QWidget* parent) : QWidget(parent) {
         }
         const auto& c = top_[std::size_t(i)];
         QToolTip::showText(e->globalPosition().toPoint(),
-                           tr("“%1” (id %2): p = %3\nclick to force it")
+                           (finished_ ? tr("“%1” (id %2): p = %3\ndecoding has finished")
+                                      : tr("“%1” (id %2): p = %3\nclick to force it"))
                                .arg(tokenDisplayText({c.id, c.text.toStdString(), false, false}))
                                .arg(c.id)
                                .arg(c.probability, 0, 'f', 4),
@@ -52,6 +54,7 @@ CandidatesChart::CandidatesChart(QWidget* parent) : QWidget(parent) {
 
 void CandidatesChart::setCandidates(const std::vector<Candidate>& top, bool finished) {
     top_ = top;
+    finished_ = finished;
     QVector<double> keys, values;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (int i = 0; i < static_cast<int>(top_.size()); ++i) {

@@ -31,6 +31,7 @@ private:
     QCustomPlot* plot_ = nullptr;
     QCPBars* bars_ = nullptr;
     std::vector<Candidate> top_;
+    bool finished_ = false;
 };
 
 } // namespace ui

@@ -8,6 +8,7 @@
 #include "ui/CandidatesChart.h"
 #include "ui/DecodePanel.h"
 #include "ui/ExportActions.h"
+#include "ui/ModelLoader.h"
 #include "ui/ModelPicker.h"
 #include "ui/PositionalView.h"
 #include "ui/QCustomPlotInclude.h"
@@ -26,12 +27,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QPointer>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QThreadPool>
 #include <QVBoxLayout>
 
 namespace ui {
@@ -42,6 +41,7 @@ MainWindow::MainWindow(const QString& modelsDir, QWidget* parent)
     : QMainWindow(parent), modelsDir_(modelsDir) {
     state_ = new ViewState(this);
     controller_ = new AnalysisController(this);
+    loader_ = new ModelLoader(this);
     buildWidgets();
     exports_ = new ExportActions(this, state_, controller_, [this] { return tabs_->currentWidget(); });
     buildMenus();
@@ -171,7 +171,17 @@ void MainWindow::wire() {
     // Controller → pages and status.
     connect(controller_, &AnalysisController::resultChanged, this, &MainWindow::showResult);
     connect(controller_, &AnalysisController::failed, this, &MainWindow::showError);
-    connect(controller_, &AnalysisController::busyChanged, busy_, &QWidget::setVisible);
+    // Two sources of waiting, one indicator: the analysis and a model loading.
+    auto updateBusy = [this] { busy_->setVisible(controller_->busy() || loader_->loading()); };
+    connect(controller_, &AnalysisController::busyChanged, this, updateBusy);
+    connect(loader_, &ModelLoader::loadingChanged, this, updateBusy);
+    connect(loader_, &ModelLoader::loaded, this, &MainWindow::applyModel);
+    connect(loader_, &ModelLoader::failed, this, [this](const QString& dir, const QString& error) {
+        refuseModel(dir, error);
+        QMessageBox::warning(this, tr("Cannot open model"), lastError_);
+    });
+    connect(exports_, &ExportActions::message, this,
+            [this](const QString& t) { statusBar()->showMessage(t, 8000); });
     connect(controller_, &AnalysisController::cleared, this, [this] {
         clearError();
         attention_->clear();
@@ -192,57 +202,21 @@ void MainWindow::wire() {
 }
 
 bool MainWindow::openModel(const QString& dir) {
-    ++loadSerial_;
+    QString error;
     QApplication::setOverrideCursor(Qt::WaitCursor);
-    try {
-        auto model = core::Model::load(QDir(dir).absolutePath().toStdString());
-        QApplication::restoreOverrideCursor();
-        applyModel(dir, std::move(model));
-        return true;
-    } catch (const core::Error& e) {
-        QApplication::restoreOverrideCursor();
-        refuseModel(dir, QString::fromStdString(e.what()));
+    auto model = loader_->loadNow(dir, &error);
+    QApplication::restoreOverrideCursor();
+    if (!model) {
+        refuseModel(dir, error);
         return false;
     }
+    applyModel(dir, std::move(model));
+    return true;
 }
 
 void MainWindow::openModelInBackground(const QString& dir) {
-    const quint64 serial = ++loadSerial_;
-    const QString path = QDir(dir).absolutePath();
-    statusBar()->showMessage(tr("Loading %1…").arg(QDir::toNativeSeparators(path)));
-    busy_->setVisible(true);
-    QPointer<MainWindow> self(this);
-    // The global pool is waited for when the application ends, so the result always has somewhere to go;
-    // the window may be gone by then, which the guard checks on the GUI thread.
-    QThreadPool::globalInstance()->start([self, path, serial] {
-        std::shared_ptr<const core::Model> model;
-        QString error;
-        try {
-            model = core::Model::load(path.toStdString());
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, path, serial, model, error] {
-                if (MainWindow* w = self.data())
-                    w->finishBackgroundLoad(serial, path, model, error);
-            },
-            Qt::QueuedConnection);
-    });
-}
-
-void MainWindow::finishBackgroundLoad(quint64 serial, const QString& dir,
-                                      std::shared_ptr<const core::Model> model, const QString& error) {
-    if (serial != loadSerial_)
-        return; // another model was asked for meanwhile
-    busy_->setVisible(controller_->busy());
-    if (model) {
-        applyModel(dir, std::move(model));
-        return;
-    }
-    refuseModel(dir, error);
-    QMessageBox::warning(this, tr("Cannot open model"), lastError_);
+    statusBar()->showMessage(tr("Loading %1…").arg(QDir::toNativeSeparators(QDir(dir).absolutePath())));
+    loader_->load(dir);
 }
 
 void MainWindow::refuseModel(const QString& dir, const QString& error) {

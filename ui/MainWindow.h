@@ -21,6 +21,7 @@ namespace ui {
 class AnalysisController;
 class AttentionPage;
 class ExportActions;
+class ModelLoader;
 class ModelPicker;
 class PositionalView;
 class ViewState;
@@ -71,16 +72,14 @@ private:
     void clearError();
     void applyModel(const QString& dir, std::shared_ptr<const core::Model> model);
     void refuseModel(const QString& dir, const QString& error);
-    void finishBackgroundLoad(quint64 serial, const QString& dir, std::shared_ptr<const core::Model> model,
-                              const QString& error);
     void openFolderDialog();
 
     std::shared_ptr<const core::Model> model_;
     QString modelsDir_;
     QString lastError_;
-    quint64 loadSerial_ = 0; // a newer background load makes an older one's result stale
     ViewState* state_ = nullptr;
     AnalysisController* controller_ = nullptr;
+    ModelLoader* loader_ = nullptr;
     ExportActions* exports_ = nullptr;
 
     ModelPicker* picker_ = nullptr;

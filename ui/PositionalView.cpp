@@ -2,18 +2,15 @@
 
 #include "core/Model.h"
 #include "core/PositionalAnalysis.h"
+#include "ui/CurvePlot.h"
 #include "ui/PlotHelpers.h"
+#include "ui/PositionalControls.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/RotationPlot.h"
 
-#include <QComboBox>
 #include <QGridLayout>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMouseEvent>
-#include <QRegularExpression>
-#include <QSpinBox>
 #include <QStackedWidget>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -26,47 +23,23 @@ namespace ui {
 
 namespace {
 
-// More curves than this turn the plot into a hatch pattern; the table heatmap shows them all anyway.
-constexpr int kMaxCurves = 12;
 // The similarity matrix costs positions² × dims; past this the tab would stall on a long max_len.
 constexpr int kMaxPositions = 1024;
-
-QVector<int> parseDims(const QString& text, int dims) {
-    QVector<int> out;
-    const auto add = [&](int d) {
-        if (d >= 0 && d < dims && !out.contains(d) && out.size() < kMaxCurves)
-            out.push_back(d);
-    };
-    for (const auto& part : text.split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts)) {
-        const auto ends = part.split(QLatin1Char('-'));
-        bool ok1 = false, ok2 = false;
-        if (ends.size() == 2) {
-            const int a = ends[0].toInt(&ok1), b = ends[1].toInt(&ok2);
-            if (ok1 && ok2)
-                for (int d = a; d <= b; ++d)
-                    add(d);
-        } else if (const int d = part.toInt(&ok1); ok1) {
-            add(d);
-        }
-    }
-    return out;
-}
-
-QColor curveColor(int j) {
-    // Tableau's ten categorical colours: distinct on screen and for the common colour-vision deficiencies.
-    static const QRgb palette[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
-                                   0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
-    return QColor(palette[j % 10]);
-}
 
 } // namespace
 
 PositionalView::PositionalView(QWidget* parent) : QWidget(parent) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(4, 4, 4, 4);
-    auto* row = new QWidget;
-    buildControls(row);
-    outer->addWidget(row);
+    controls_ = new PositionalControls;
+    connect(controls_, &PositionalControls::sourceSideChosen, this, &PositionalView::setSourceSide);
+    connect(controls_, &PositionalControls::positionsChosen, this, &PositionalView::setPositions);
+    connect(controls_, &PositionalControls::curveDimsEdited, this, &PositionalView::setCurveDims);
+    connect(controls_, &PositionalControls::cosineSimilarityChosen, this,
+            &PositionalView::setCosineSimilarity);
+    connect(controls_, &PositionalControls::pairChosen, this, &PositionalView::setPair);
+    connect(controls_, &PositionalControls::offsetChosen, this, &PositionalView::setOffset);
+    outer->addWidget(controls_);
 
     stack_ = new QStackedWidget;
     auto* grid = new QWidget;
@@ -89,76 +62,6 @@ PositionalView::PositionalView(QWidget* parent) : QWidget(parent) {
 
 PositionalView::~PositionalView() = default;
 
-void PositionalView::buildControls(QWidget* row) {
-    // Controls and the summary on two lines, so the window still fits a 1024-pixel screen.
-    auto* rowLayout = new QVBoxLayout(row);
-    rowLayout->setContentsMargins(0, 0, 0, 0);
-    rowLayout->setSpacing(2);
-    controls_ = new QWidget;
-    auto* h = new QHBoxLayout(controls_);
-    h->setContentsMargins(0, 0, 0, 0);
-    const auto label = [&](const QString& text, QWidget* buddy) {
-        auto* l = new QLabel(text);
-        l->setBuddy(buddy);
-        l->setToolTip(buddy->toolTip());
-        h->addWidget(l);
-        h->addWidget(buddy);
-        return l;
-    };
-
-    sideBox_ = new QComboBox;
-    sideBox_->setObjectName(QStringLiteral("sideBox"));
-    sideBox_->addItems({tr("source (encoder)"), tr("target (decoder)")});
-    sideBox_->setToolTip(tr("Which side's table to show: an encoder–decoder model adds one table to the "
-                            "source embeddings and one to the target embeddings (learned tables differ)."));
-    sideLabel_ = label(tr("&Side:"), sideBox_);
-    connect(sideBox_, QOverload<int>::of(&QComboBox::currentIndexChanged), this,
-            [this](int i) { setSourceSide(i == 0); });
-
-    positionsSpin_ = new QSpinBox;
-    positionsSpin_->setObjectName(QStringLiteral("positionsSpin"));
-    positionsSpin_->setToolTip(tr("How many positions (0 … n−1) every plot shows."));
-    label(tr("&Positions:"), positionsSpin_);
-    connect(positionsSpin_, QOverload<int>::of(&QSpinBox::valueChanged), this,
-            [this](int n) { setPositions(n); });
-
-    dimsEdit_ = new QLineEdit;
-    dimsEdit_->setObjectName(QStringLiteral("dimsEdit"));
-    dimsEdit_->setMinimumWidth(110);
-    dimsEdit_->setToolTip(tr("Dimensions drawn as curves against position, e.g. \"0, 1, 6, 7\" or \"0-3\" "
-                             "(at most %1).")
-                              .arg(kMaxCurves));
-    label(tr("&Dims:"), dimsEdit_);
-    connect(dimsEdit_, &QLineEdit::editingFinished, this, [this] { setCurveDims(dimsEdit_->text()); });
-
-    similarityBox_ = new QComboBox;
-    similarityBox_->setObjectName(QStringLiteral("similarityBox"));
-    similarityBox_->addItems({tr("cosine"), tr("dot product")});
-    similarityBox_->setToolTip(tr("Position-to-position similarity: cosine compares directions only; the "
-                                  "dot product also grows with the vectors' lengths."));
-    label(tr("Si&milarity:"), similarityBox_);
-    connect(similarityBox_, QOverload<int>::of(&QComboBox::currentIndexChanged), this,
-            [this](int i) { setCosineSimilarity(i == 0); });
-
-    pairSpin_ = new QSpinBox;
-    pairSpin_->setObjectName(QStringLiteral("pairSpin"));
-    pairSpin_->setToolTip(tr("The pair i of dimensions (2i, 2i+1) whose points the rotation plot shows."));
-    label(tr("P&air i:"), pairSpin_);
-    connect(pairSpin_, QOverload<int>::of(&QSpinBox::valueChanged), this, [this](int i) { setPair(i); });
-
-    offsetSpin_ = new QSpinBox;
-    offsetSpin_->setObjectName(QStringLiteral("offsetSpin"));
-    offsetSpin_->setToolTip(tr("The offset k checked in PE(pos+k) = R(kθ_i)·PE(pos)."));
-    label(tr("O&ffset k:"), offsetSpin_);
-    connect(offsetSpin_, QOverload<int>::of(&QSpinBox::valueChanged), this, [this](int k) { setOffset(k); });
-
-    h->addStretch(1);
-    rowLayout->addWidget(controls_);
-    summary_ = new QLabel;
-    summary_->setToolTip(tr("The model's positional encoding and the size of the table shown."));
-    rowLayout->addWidget(summary_);
-}
-
 void PositionalView::buildPlots(QWidget* gridWidget) {
     auto* grid = new QGridLayout(gridWidget);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -174,22 +77,8 @@ void PositionalView::buildPlots(QWidget* gridWidget) {
     tablePlot_->yAxis->setLabel(tr("position"));
     grid->addWidget(tablePlot_, 0, 0);
 
-    curvePlot_ = makePlot(tr("Chosen dimensions against position"));
-    curvePlot_->xAxis->setLabel(tr("position"));
-    curvePlot_->yAxis->setLabel(tr("PE(pos, dim)"));
-    curvePlot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    curvePlot_->axisRect()->setRangeZoom(Qt::Horizontal);
-    curvePlot_->axisRect()->setRangeDrag(Qt::Horizontal);
-    // The legend gets its own row under the axes, so it never hides a curve.
-    curvePlot_->legend->setVisible(true);
-    curvePlot_->axisRect()->insetLayout()->take(curvePlot_->legend);
-    curvePlot_->plotLayout()->addElement(2, 0, curvePlot_->legend);
-    curvePlot_->plotLayout()->setRowStretchFactor(2, 0.001);
-    curvePlot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    curvePlot_->legend->setWrap(6);
-    curvePlot_->legend->setBorderPen(Qt::NoPen);
-    curvePlot_->legend->setFont(QFont(curvePlot_->font().family(), 8));
-    grid->addWidget(curvePlot_, 0, 1);
+    curves_ = new CurvePlot;
+    grid->addWidget(curves_, 0, 1);
 
     similarityPlot_ = makePlot(tr("Similarity of positions"));
     similarityMap_ = makeHeatmap(similarityPlot_, similarityScale_);
@@ -221,18 +110,12 @@ void PositionalView::buildPlots(QWidget* gridWidget) {
 void PositionalView::setModel(std::shared_ptr<const core::Model> model) {
     model_ = std::move(model);
     const bool encoderDecoder = model_ && model_->config().hasEncoder();
-    sideBox_->setVisible(encoderDecoder);
-    sideLabel_->setVisible(encoderDecoder);
+    controls_->setSideSelectable(encoderDecoder);
     source_ = encoderDecoder;
-    {
-        const QSignalBlocker block(sideBox_);
-        sideBox_->setCurrentIndex(source_ ? 0 : 1);
-    }
+    controls_->setSourceSide(source_);
     if (model_) {
         const int d = model_->config().dModel;
-        const QString dimsText = d >= 8 ? QStringLiteral("0, 1, 6, 7") : QStringLiteral("0, 1");
-        const QSignalBlocker block(dimsEdit_);
-        dimsEdit_->setText(dimsText);
+        controls_->setDimsText(d >= 8 ? QStringLiteral("0, 1, 6, 7") : QStringLiteral("0, 1"));
     }
     positions_ = 0; // loadTable picks the default for the new table
     loadTable();
@@ -241,11 +124,11 @@ void PositionalView::setModel(std::shared_ptr<const core::Model> model) {
 void PositionalView::loadTable() {
     table_ = model_ ? model_->positionalTable(source_) : std::vector<float>{};
     const bool empty = table_.empty() || dims() < 2;
-    controls_->setVisible(!empty);
+    controls_->setControlsVisible(!empty);
     if (empty) {
         if (!model_) {
             explanation_->setText(tr("No model loaded."));
-            summary_->clear();
+            controls_->setSummary(QString());
         } else if (model_->config().positional == core::PositionalEncoding::Rope) {
             explanation_->setText(
                 tr("<p><b>Rotary position embeddings (RoPE): there is no table to show.</b></p>"
@@ -258,19 +141,19 @@ void PositionalView::loadTable() {
                    "nθ<sub>i</sub>, so their score depends on the offset m − n, not on where the pair "
                    "sits in the sequence.</p>")
                     .arg(model_->config().ropeBase));
-            summary_->setText(tr("rope"));
+            controls_->setSummary(tr("rope"));
         } else {
             explanation_->setText(
                 tr("<p><b>This model has no positional encoding.</b></p>"
                    "<p>Self-attention treats its input as an unordered set: without a table added to the "
                    "embeddings (or rotations inside attention), only the decoder's causal mask gives the "
                    "model any sense of order.</p>"));
-            summary_->setText(tr("none"));
+            controls_->setSummary(tr("none"));
         }
         // Stale cells would otherwise answer the accessors for a model that has no table.
         tableMap_->data()->clear();
         similarityMap_->data()->clear();
-        curvePlot_->clearGraphs();
+        curves_->clear();
         stack_->setCurrentIndex(1);
         return;
     }
@@ -279,29 +162,23 @@ void PositionalView::loadTable() {
     if (positions_ <= 0)
         positions_ = std::min(n, 128);
     positions_ = std::clamp(positions_, std::min(2, n), n);
-    {
-        const QSignalBlocker b1(positionsSpin_), b2(pairSpin_), b3(offsetSpin_);
-        positionsSpin_->setRange(std::min(2, n), n);
-        positionsSpin_->setValue(positions_);
-        pairSpin_->setRange(0, dims() / 2 - 1);
-        pair_ = std::clamp(pair_, 0, dims() / 2 - 1);
-        pairSpin_->setValue(pair_);
-    }
-    curveDims_ = parseDims(dimsEdit_->text(), dims());
-    summary_->setText(tr("%1 · %2 positions × %3 dims")
-                          .arg(QString::fromLatin1(core::toString(model_->config().positional)))
-                          .arg(rows())
-                          .arg(dims()));
+    controls_->setPositionsRange(std::min(2, n), n);
+    controls_->setPositions(positions_);
+    controls_->setPairRange(0, dims() / 2 - 1);
+    pair_ = std::clamp(pair_, 0, dims() / 2 - 1);
+    controls_->setPair(pair_);
+    curveDims_ = PositionalControls::parseDims(controls_->dimsText(), dims());
+    controls_->setSummary(tr("%1 · %2 positions × %3 dims")
+                              .arg(QString::fromLatin1(core::toString(model_->config().positional)))
+                              .arg(rows())
+                              .arg(dims()));
     updateAll();
 }
 
 void PositionalView::updateAll() {
-    {
-        const QSignalBlocker block(offsetSpin_);
-        offsetSpin_->setRange(1, std::max(1, positions_ - 1));
-        offset_ = std::clamp(offset_, 1, std::max(1, positions_ - 1));
-        offsetSpin_->setValue(offset_);
-    }
+    controls_->setOffsetRange(1, std::max(1, positions_ - 1));
+    offset_ = std::clamp(offset_, 1, std::max(1, positions_ - 1));
+    controls_->setOffset(offset_);
     updateTable();
     updateCurves();
     updateSimilarity();
@@ -320,8 +197,7 @@ void PositionalView::setSourceSide(bool source) {
     if (!model_ || !model_->config().hasEncoder() || source == source_)
         return;
     source_ = source;
-    const QSignalBlocker block(sideBox_);
-    sideBox_->setCurrentIndex(source ? 0 : 1);
+    controls_->setSourceSide(source);
     loadTable();
 }
 
@@ -330,10 +206,7 @@ void PositionalView::setPositions(int positions) {
         return;
     const int n = std::min(rows(), kMaxPositions);
     positions = std::clamp(positions, std::min(2, n), n);
-    {
-        const QSignalBlocker block(positionsSpin_);
-        positionsSpin_->setValue(positions);
-    }
+    controls_->setPositions(positions);
     if (positions == positions_)
         return;
     positions_ = positions;
@@ -341,20 +214,15 @@ void PositionalView::setPositions(int positions) {
 }
 
 void PositionalView::setCurveDims(const QString& dims) {
-    {
-        const QSignalBlocker block(dimsEdit_);
-        if (dimsEdit_->text() != dims)
-            dimsEdit_->setText(dims);
-    }
-    curveDims_ = parseDims(dims, this->dims());
+    // Rewriting the same text would throw the cursor to the end while the user is still in the field.
+    if (controls_->dimsText() != dims)
+        controls_->setDimsText(dims);
+    curveDims_ = PositionalControls::parseDims(dims, this->dims());
     updateCurves();
 }
 
 void PositionalView::setCosineSimilarity(bool cosine) {
-    {
-        const QSignalBlocker block(similarityBox_);
-        similarityBox_->setCurrentIndex(cosine ? 0 : 1);
-    }
+    controls_->setCosineSimilarity(cosine);
     if (cosine == cosine_)
         return;
     cosine_ = cosine;
@@ -365,10 +233,7 @@ void PositionalView::setPair(int pair) {
     if (table_.empty())
         return;
     pair = std::clamp(pair, 0, dims() / 2 - 1);
-    {
-        const QSignalBlocker block(pairSpin_);
-        pairSpin_->setValue(pair);
-    }
+    controls_->setPair(pair);
     if (pair == pair_)
         return;
     pair_ = pair;
@@ -379,10 +244,7 @@ void PositionalView::setOffset(int offset) {
     if (table_.empty())
         return;
     offset = std::clamp(offset, 1, std::max(1, positions_ - 1));
-    {
-        const QSignalBlocker block(offsetSpin_);
-        offsetSpin_->setValue(offset);
-    }
+    controls_->setOffset(offset);
     if (offset == offset_)
         return;
     offset_ = offset;
@@ -419,30 +281,7 @@ void PositionalView::updateTable() {
 }
 
 void PositionalView::updateCurves() {
-    curvePlot_->clearGraphs();
-    const int d = dims(), n = positions_;
-    QVector<double> x(n);
-    for (int pos = 0; pos < n; ++pos)
-        x[pos] = pos;
-    for (int j = 0; j < curveDims_.size(); ++j) {
-        const int dim = curveDims_[j];
-        QVector<double> y(n);
-        for (int pos = 0; pos < n; ++pos)
-            y[pos] = table_[static_cast<size_t>(pos) * d + dim];
-        auto* g = curvePlot_->addGraph();
-        g->setData(x, y, true);
-        g->setPen(QPen(curveColor(j), 1.5));
-        QString name = tr("dim %1").arg(dim);
-        if (sinusoidal())
-            name += (dim % 2 == 0 ? tr(": sin(pos·θ%1)") : tr(": cos(pos·θ%1)")).arg(subscript(dim / 2));
-        g->setName(name);
-    }
-    curvePlot_->xAxis->setRange(0, std::max(1, n - 1));
-    curvePlot_->yAxis->rescale();
-    const auto r = curvePlot_->yAxis->range();
-    curvePlot_->yAxis->setRange(r.lower - 0.05 * r.size(), r.upper + 0.05 * r.size());
-    curvePlot_->legend->setVisible(!curveDims_.isEmpty());
-    curvePlot_->replot();
+    curves_->showCurves(table_, dims(), positions_, curveDims_, sinusoidal());
 }
 
 void PositionalView::updateSimilarity() {
@@ -500,7 +339,11 @@ double PositionalView::similarityAt(int a, int b) const {
 }
 
 int PositionalView::curveCount() const {
-    return curvePlot_->graphCount();
+    return curves_->curveCount();
+}
+
+QCustomPlot* PositionalView::curvePlot() const {
+    return curves_->plot();
 }
 
 double PositionalView::rotationError() const {

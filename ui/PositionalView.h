@@ -15,17 +15,16 @@ namespace core {
 class Model;
 }
 
-class QComboBox;
 class QCPColorMap;
 class QCPColorScale;
 class QCustomPlot;
 class QLabel;
-class QLineEdit;
-class QSpinBox;
 class QStackedWidget;
 
 namespace ui {
 
+class CurvePlot;
+class PositionalControls;
 class RotationPlot;
 
 class PositionalView : public QWidget {
@@ -75,12 +74,11 @@ public:
     QString frequencyText() const;
 
     QCustomPlot* tablePlot() const { return tablePlot_; }
-    QCustomPlot* curvePlot() const { return curvePlot_; }
+    QCustomPlot* curvePlot() const;
     QCustomPlot* similarityPlot() const { return similarityPlot_; }
     QCustomPlot* rotationPlot() const;
 
 private:
-    void buildControls(QWidget* row);
     void buildPlots(QWidget* grid);
     void loadTable();
     void updateAll();
@@ -104,20 +102,12 @@ private:
 
     QStackedWidget* stack_ = nullptr;
     QLabel* explanation_ = nullptr;
-    QWidget* controls_ = nullptr;
-    QComboBox* sideBox_ = nullptr;
-    QLabel* sideLabel_ = nullptr;
-    QSpinBox* positionsSpin_ = nullptr;
-    QLineEdit* dimsEdit_ = nullptr;
-    QComboBox* similarityBox_ = nullptr;
-    QSpinBox* pairSpin_ = nullptr;
-    QSpinBox* offsetSpin_ = nullptr;
-    QLabel* summary_ = nullptr;
+    PositionalControls* controls_ = nullptr;
 
     QCustomPlot* tablePlot_ = nullptr;
     QCPColorMap* tableMap_ = nullptr;
     QCPColorScale* tableScale_ = nullptr;
-    QCustomPlot* curvePlot_ = nullptr;
+    CurvePlot* curves_ = nullptr;
     QCustomPlot* similarityPlot_ = nullptr;
     QCPColorMap* similarityMap_ = nullptr;
     QCPColorScale* similarityScale_ = nullptr;

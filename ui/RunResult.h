@@ -32,6 +32,8 @@ struct RunResult {
     bool finished = false;      ///< <eos> was produced or max_len reached
     std::vector<Candidate> top; ///< the most likely next tokens, most likely first
     uint64_t run = 0;           ///< which analysis this belongs to; a newer one makes it stale
+    uint64_t request = 0;       ///< the request that produced it
+    std::size_t bytes = 0;      ///< memory the snapshot holds, for the history's budget
 };
 
 using RunResultPtr = std::shared_ptr<const RunResult>;

@@ -14,7 +14,13 @@ namespace ui {
 
 namespace {
 constexpr int kCandidates = 10;
+
+std::size_t bytesOf(const core::AttentionSnapshot& s) {
+    return (s.encoder.data.size() + s.decoder.data.size() + s.cross.data.size() +
+            s.nextTokenLogProbs.size()) *
+           sizeof(float);
 }
+} // namespace
 
 SessionWorker::SessionWorker() = default;
 SessionWorker::~SessionWorker() = default;
@@ -56,7 +62,7 @@ void SessionWorker::drain() {
             std::lock_guard<std::mutex> lock(mutex_);
             if (queue_.empty()) {
                 busy_ = false;
-                break;
+                return;
             }
             r = std::move(queue_.front());
             queue_.pop_front();
@@ -64,13 +70,18 @@ void SessionWorker::drain() {
         try {
             run(r);
         } catch (const core::Error& e) {
-            Q_EMIT failed(QString::fromStdString(e.what()), r.run);
+            if (r.op == Op::Analyze)
+                session_.reset(); // stepping must not go on with the text before it
+            Q_EMIT failed(QString::fromStdString(e.what()), r.run, r.op == Op::Analyze);
         } catch (const std::exception& e) {
             // Anything else is a bug, but the window must survive it and say what happened.
-            Q_EMIT failed(QStringLiteral("internal error: %1").arg(QString::fromStdString(e.what())), r.run);
+            if (r.op == Op::Analyze)
+                session_.reset();
+            Q_EMIT failed(QStringLiteral("internal error: %1").arg(QString::fromStdString(e.what())), r.run,
+                          r.op == Op::Analyze);
         }
+        Q_EMIT processed(r.seq);
     }
-    Q_EMIT idle();
 }
 
 void SessionWorker::run(const Request& r) {
@@ -89,23 +100,25 @@ void SessionWorker::run(const Request& r) {
             throw core::InputError("no model is loaded");
         auto session = std::make_unique<core::Session>(model_);
         session->setSampling(sampling_);
-        session->analyze(r.text); // throws on empty or too long text; the old session stays
+        session->analyze(r.text); // throws on empty or too long text
         session_ = std::move(session);
         sourceText_ = QString::fromStdString(r.text);
-        emitResult(r.run);
+        emitResult(r);
         return;
     }
     default:
         break;
     }
     if (!session_)
-        return; // nothing analysed yet: stepping has nothing to act on
+        return; // nothing analysed (or the analysis failed): stepping has nothing to act on
     switch (r.op) {
     case Op::Step:
-        session_->step();
+        if (session_->step() < 0)
+            return; // already finished: nothing changed
         break;
     case Op::Back:
-        session_->back();
+        if (!session_->back())
+            return;
         break;
     case Op::Force:
         session_->force(r.token);
@@ -117,16 +130,16 @@ void SessionWorker::run(const Request& r) {
         // Each step is shown as it comes; any new request (a keystroke, Back) stops the run.
         while (!session_->finished() && !hasWaiting() && !cancelled_) {
             session_->step();
-            emitResult(r.run);
+            emitResult(r);
         }
         return;
     default:
         return;
     }
-    emitResult(r.run);
+    emitResult(r);
 }
 
-void SessionWorker::emitResult(uint64_t run) {
+void SessionWorker::emitResult(const Request& r) {
     auto res = std::make_shared<RunResult>();
     res->model = model_;
     res->snapshot = std::make_shared<const core::AttentionSnapshot>(session_->snapshot());
@@ -134,7 +147,9 @@ void SessionWorker::emitResult(uint64_t run) {
     res->decodedText = QString::fromStdString(session_->decodedText());
     res->step = static_cast<int>(session_->decodedCount());
     res->finished = session_->finished();
-    res->run = run;
+    res->run = r.run;
+    res->request = r.seq;
+    res->bytes = bytesOf(*res->snapshot);
     const auto& lp = res->snapshot->nextTokenLogProbs;
     std::vector<int64_t> order(lp.size());
     std::iota(order.begin(), order.end(), 0);

@@ -31,6 +31,7 @@ public:
         int64_t token = 0;                        // Force
         core::SamplingSettings sampling;          // SetSampling
         uint64_t run = 0;                         // the analysis this request belongs to
+        uint64_t seq = 0;                         // increasing with every request sent
     };
 
     SessionWorker();
@@ -45,13 +46,15 @@ public:
 
 Q_SIGNALS:
     void resultReady(ui::RunResultPtr result);
-    void failed(const QString& message, quint64 run);
-    void idle();
+    /// `analysis`: the text itself could not be analysed, so the run has nothing to step through.
+    void failed(const QString& message, quint64 run, bool analysis);
+    /// Every request that was run (not those dropped as stale) ends with this, after its results.
+    void processed(quint64 seq);
 
 private:
     void drain();
     void run(const Request& r);
-    void emitResult(uint64_t run);
+    void emitResult(const Request& r);
     bool hasWaiting() const;
 
     mutable std::mutex mutex_;

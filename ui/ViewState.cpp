@@ -36,7 +36,7 @@ void ViewState::setShape(int layers, int heads) {
     layers_ = std::max(1, layers);
     heads_ = std::max(1, heads);
     const int layer = layer_, head = head_;
-    layer_ = -1; // force the clamp to re-emit if anything moved
+    layer_ = -1; // makes setSelection see a change, so views hear the (possibly clamped) selection again
     setSelection(layer, head);
 }
 
