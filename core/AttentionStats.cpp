@@ -73,4 +73,26 @@ HeadStats headStats(const AttentionBlock& block, int layer, int head) {
     return headStats(block.data.data() + block.index(layer, head, 0, 0), block.queries, block.keys);
 }
 
+std::pair<float, float> informativeRange(const float* weights, int queries, int keys, bool causal) {
+    float lo = std::numeric_limits<float>::infinity();
+    float hi = -std::numeric_limits<float>::infinity();
+    float allLo = lo, allHi = hi;
+    for (int q = 0; q < queries; ++q) {
+        const int visible = causal ? std::min(q + 1, keys) : keys;
+        for (int k = 0; k < keys; ++k) {
+            const float v =
+                weights[static_cast<std::size_t>(q) * static_cast<std::size_t>(keys) + std::size_t(k)];
+            allLo = std::min(allLo, v);
+            allHi = std::max(allHi, v);
+            if (k < visible && visible > 1) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+        }
+    }
+    if (lo > hi)
+        return {allLo > allHi ? 0.0f : allLo, allLo > allHi ? 0.0f : allHi};
+    return {lo, hi};
+}
+
 } // namespace core

@@ -4,6 +4,7 @@
 
 #include "core/AttentionSnapshot.h"
 
+#include <utility>
 #include <vector>
 
 namespace core {
@@ -32,5 +33,11 @@ HeadStats headStats(const float* weights, int queries, int keys);
 
 /// Statistics of one head of one layer; head may be -1 for the mean over the layer's heads.
 HeadStats headStats(const AttentionBlock& block, int layer, int head);
+
+/// The range a per-head colour scale should stretch over: the smallest and largest weight a query could
+/// give. In causal attention the masked cells (always 0) are left out, and so is every row that sees a
+/// single key (the first query can only attend to itself, with weight 1): either would pin the range and
+/// hide what the head does. Falls back to the plain min and max when nothing else is left.
+std::pair<float, float> informativeRange(const float* weights, int queries, int keys, bool causal);
 
 } // namespace core

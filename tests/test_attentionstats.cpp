@@ -35,6 +35,8 @@ private Q_SLOTS:
     void meanOverHeadsByHand();
     void meanHeadStats();
     void emptyInputs();
+    void informativeRange_data();
+    void informativeRange();
 };
 
 void TestAttentionStats::matrix_data() {
@@ -150,6 +152,35 @@ void TestAttentionStats::emptyInputs() {
     const auto b = blockOf(1, 2, {{0.5f, 0.5f}});
     QVERIFY(headStats(b, 0, 1).argmaxKey.empty()); // head out of range
     QVERIFY(headStats(b, 0, -2).argmaxKey.empty());
+}
+
+void TestAttentionStats::informativeRange_data() {
+    QTest::addColumn<int>("queries");
+    QTest::addColumn<int>("keys");
+    QTest::addColumn<bool>("causal");
+    QTest::addColumn<std::vector<float>>("weights");
+    QTest::addColumn<double>("lo");
+    QTest::addColumn<double>("hi");
+    const std::vector<float> causal3{1.0f, 0.0f, 0.0f, 0.3f, 0.7f, 0.0f, 0.2f, 0.3f, 0.5f};
+    QTest::newRow("causal: no first row, no mask") << 3 << 3 << true << causal3 << 0.2 << 0.7;
+    QTest::newRow("same numbers, not causal") << 3 << 3 << false << causal3 << 0.0 << 1.0;
+    QTest::newRow("causal, one query: plain range")
+        << 1 << 1 << true << std::vector<float>{1.0f} << 1.0 << 1.0;
+    QTest::newRow("one key: plain range") << 2 << 1 << false << std::vector<float>{1.0f, 1.0f} << 1.0 << 1.0;
+    QTest::newRow("cross-like") << 2 << 2 << false << std::vector<float>{0.4f, 0.6f, 0.1f, 0.9f} << 0.1
+                                << 0.9;
+}
+
+void TestAttentionStats::informativeRange() {
+    QFETCH(int, queries);
+    QFETCH(int, keys);
+    QFETCH(bool, causal);
+    QFETCH(std::vector<float>, weights);
+    QFETCH(double, lo);
+    QFETCH(double, hi);
+    const auto r = core::informativeRange(weights.data(), queries, keys, causal);
+    QCOMPARE(r.first, static_cast<float>(lo));
+    QCOMPARE(r.second, static_cast<float>(hi));
 }
 
 QTEST_APPLESS_MAIN(TestAttentionStats)

@@ -140,6 +140,19 @@ void TestHeatmapView::colorRange() {
     view.setSelection(1, 3);
     const float* w3 = b.row(1, 3, 0);
     QCOMPARE(view.colorRange().second, double(*std::max_element(w3, w3 + b.queries * b.keys)));
+    // Decoder self-attention: the first row's 1 and the masked 0s would pin every head to [0, 1]; the
+    // per-head range covers what the other rows could give.
+    view.setKind(AttentionKind::Decoder);
+    view.setSelection(0, 2);
+    const auto& d = snap->decoder;
+    float dlo = 1.0f, dhi = 0.0f;
+    for (int q = 1; q < d.queries; ++q)
+        for (int k = 0; k <= q; ++k) {
+            dlo = std::min(dlo, d.at(0, 2, q, k));
+            dhi = std::max(dhi, d.at(0, 2, q, k));
+        }
+    QVERIFY(dlo > 0.0f && dhi < 1.0f);
+    QCOMPARE(view.colorRange(), std::make_pair(double(dlo), double(dhi)));
     view.setScaleMode(ui::ScaleMode::Fixed);
     QCOMPARE(view.colorRange(), std::make_pair(0.0, 1.0));
 }

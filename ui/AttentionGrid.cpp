@@ -28,15 +28,12 @@ constexpr int kHintTile = 56;
 // Visible against every offered colour map and against light and dark window backgrounds.
 const QColor kQueryMarker(0xf0, 0x5a, 0x28);
 
-QImage paintTile(const float* w, int queries, int keys, const QVector<QRgb>& lut, ScaleMode mode) {
-    const std::size_t n = static_cast<std::size_t>(queries) * static_cast<std::size_t>(keys);
+QImage paintTile(const float* w, int queries, int keys, const QVector<QRgb>& lut, ScaleMode mode,
+                 bool causal) {
     float lo = 0.0f;
     float hi = 1.0f;
-    if (mode == ScaleMode::PerHead && n > 0) {
-        const auto [mn, mx] = std::minmax_element(w, w + n);
-        lo = *mn;
-        hi = *mx;
-    }
+    if (mode == ScaleMode::PerHead && queries > 0 && keys > 0)
+        std::tie(lo, hi) = core::informativeRange(w, queries, keys, causal);
     // A constant matrix (one key, say) has no range to stretch; show it mid-scale rather than divide by 0.
     const float span = hi > lo ? hi - lo : 0.0f;
     QImage img(keys, queries, QImage::Format_RGB32);
@@ -44,7 +41,8 @@ QImage paintTile(const float* w, int queries, int keys, const QVector<QRgb>& lut
         auto* line = reinterpret_cast<QRgb*>(img.scanLine(q));
         const float* row = w + static_cast<std::size_t>(q) * static_cast<std::size_t>(keys);
         for (int k = 0; k < keys; ++k) {
-            const float t = span > 0.0f ? (row[k] - lo) / span : (hi > 0.0f ? 0.5f : 0.0f);
+            const float t =
+                span > 0.0f ? std::clamp((row[k] - lo) / span, 0.0f, 1.0f) : (hi > 0.0f ? 0.5f : 0.0f);
             line[k] = lut[qBound(0, static_cast<int>(t * 255.0f + 0.5f), 255)];
         }
     }
@@ -187,13 +185,15 @@ void AttentionGrid::rebuildTiles() {
     const auto* b = block();
     message_ = b ? QString() : AttentionText::emptyText(snapshot_.get(), kind_);
     if (b != nullptr) {
+        const bool causal = kind_ == core::AttentionKind::Decoder;
         tiles_.reserve(static_cast<std::size_t>(b->layers) * static_cast<std::size_t>(b->heads + 1));
         for (int l = 0; l < b->layers; ++l) {
             for (int h = 0; h < b->heads; ++h)
                 tiles_.push_back(
-                    paintTile(b->row(l, h, 0), b->queries, b->keys, colorMap_.lut(), scaleMode_));
+                    paintTile(b->row(l, h, 0), b->queries, b->keys, colorMap_.lut(), scaleMode_, causal));
             const auto mean = core::meanOverHeads(*b, l);
-            tiles_.push_back(paintTile(mean.data(), b->queries, b->keys, colorMap_.lut(), scaleMode_));
+            tiles_.push_back(
+                paintTile(mean.data(), b->queries, b->keys, colorMap_.lut(), scaleMode_, causal));
         }
     }
     updateGeometryCache();

@@ -224,15 +224,10 @@ void HeatmapView::rebuild() {
     auto* cells = map_->data();
     cells->setSize(keys_, queries_);
     cells->setRange(cellRange(keys_), cellRange(queries_));
-    float lo = std::numeric_limits<float>::infinity();
-    float hi = -std::numeric_limits<float>::infinity();
     for (int q = 0; q < queries_; ++q)
-        for (int k = 0; k < keys_; ++k) {
-            const float v = w[std::size_t(q) * std::size_t(keys_) + std::size_t(k)];
-            cells->setCell(k, q, v);
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        }
+        for (int k = 0; k < keys_; ++k)
+            cells->setCell(k, q, w[std::size_t(q) * std::size_t(keys_) + std::size_t(k)]);
+    const auto [lo, hi] = core::informativeRange(w, queries_, keys_, kind_ == core::AttentionKind::Decoder);
     if (scaleMode_ == ScaleMode::Fixed) {
         range_ = {0.0, 1.0};
     } else if (hi > lo) {
