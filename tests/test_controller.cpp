@@ -7,6 +7,7 @@
 #include "ui/SessionWorker.h"
 
 #include <QElapsedTimer>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QThread>
 #include <QtTest>
@@ -51,6 +52,11 @@ void TestController::workerDropsStaleRequests() {
     auto* worker = new ui::SessionWorker;
     worker->moveToThread(&thread);
     thread.start();
+    const auto stop = qScopeGuard([&] {
+        thread.quit();
+        thread.wait();
+        delete worker;
+    });
     QStringList analysed;
     connect(worker, &ui::SessionWorker::resultReady, this,
             [&](const ui::RunResultPtr& r) { analysed << r->sourceText; });
@@ -71,13 +77,15 @@ void TestController::workerDropsStaleRequests() {
     post(ui::SessionWorker::Op::Analyze, "b");
     post(ui::SessionWorker::Op::Step);
     post(ui::SessionWorker::Op::Analyze, "c"); // replaces "b" and its step, which are still waiting
+    // The spy hears `processed` on the worker thread; results reach this thread through its event loop.
     QTRY_COMPARE_WITH_TIMEOUT(processed.count(), 3, 60000);
     QCOMPARE(processed.last().at(0).toULongLong(), seq);
+    QTRY_COMPARE(analysed.size(), 2);
     QCOMPARE(analysed, (QStringList{QString::fromStdString(longText), QStringLiteral("c")}));
+    QTest::qWait(50);
+    QCOMPARE(analysed.size(), 2); // and nothing else follows
+    QCOMPARE(processed.count(), 3);
     QVERIFY(!worker->busy());
-    thread.quit();
-    thread.wait();
-    delete worker;
 }
 
 void TestController::controllerShowsOnlyTheLatestText() {
