@@ -78,6 +78,11 @@ torch::Tensor Model::Impl::toTensor(const std::vector<int64_t>& ids) const {
 }
 
 Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+std::shared_ptr<const Model> Model::adopt(std::unique_ptr<Impl> impl) {
+    impl->net->eval();
+    return std::shared_ptr<const Model>(new Model(std::move(impl)));
+}
 Model::~Model() = default;
 
 std::shared_ptr<const Model> Model::load(const std::string& dirName, DeviceChoice device) {

@@ -59,6 +59,8 @@ public:
 
     struct Impl;
     Impl& impl() const { return *impl_; }
+    /// Wraps a fully built Impl (weights trained in this process, say) as a shared immutable model.
+    static std::shared_ptr<const Model> adopt(std::unique_ptr<Impl> impl);
 
 private:
     explicit Model(std::unique_ptr<Impl> impl);

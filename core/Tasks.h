@@ -1,0 +1,46 @@
+#pragma once
+// Algorithmic tasks with generated data, for training small models whose attention shows the algorithm:
+// copy, reverse, sort, and addition written least-significant digit first (each output digit depends on
+// the digits at the same place in both numbers, plus a carry: a non-trivial alignment).
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace core {
+
+enum class TaskKind { Copy, Reverse, Sort, Addition };
+
+struct Example {
+    std::string source;
+    std::string target;
+};
+
+class Task {
+public:
+    /// "copy" | "reverse" | "sort" | "addition"; throws ConfigError naming the bad name.
+    static TaskKind parseKind(const std::string& name);
+    static const char* toString(TaskKind kind);
+
+    /// minLen/maxLen: symbols of a copy/reverse/sort source, or digits of each addend.
+    Task(TaskKind kind, int minLen, int maxLen);
+
+    TaskKind kind() const { return kind_; }
+    /// The characters sources and targets are made of, in a fixed order (the vocabulary after the specials).
+    std::vector<std::string> alphabet() const;
+    /// One example drawn from rng.
+    Example sample(std::mt19937_64& rng) const;
+    /// The answer for a source, computed directly (for checking a model's output).
+    std::string solve(const std::string& source) const;
+    /// Longest source and target in characters, without <bos>/<eos>.
+    int maxSourceLength() const;
+    int maxTargetLength() const;
+
+private:
+    TaskKind kind_;
+    int minLen_;
+    int maxLen_;
+};
+
+} // namespace core

@@ -1,0 +1,449 @@
+#include "core/Trainer.h"
+
+#include "core/Errors.h"
+#include "core/Files.h"
+#include "core/ModelImpl.h"
+#include "core/Runtime.h"
+#include "core/Safetensors.h"
+#include "core/WeightIO.h"
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+// Shapes: B batch, S source length, T target length, V vocabulary.
+
+namespace core {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// splitmix64: independent, reproducible streams from (seed, index) without storing any RNG state.
+uint64_t mix(uint64_t seed, uint64_t index) {
+    uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+struct Batch {
+    torch::Tensor src;    // (B, S), encoder–decoder only
+    torch::Tensor input;  // (B, T) decoder input
+    torch::Tensor labels; // (B, T) next tokens; pad where no loss is taken
+    int64_t tokens = 0;   // labels that count
+};
+
+void writeModelFiles(const fs::path& dir, const ModelConfig& config, const Vocabulary& vocab,
+                     nn::TransformerImpl& net) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec)
+        throw IoError("cannot create " + dir.string() + ": " + ec.message());
+    writeFileAtomically((dir / "config.json").string(), config.toJson());
+    writeFileAtomically((dir / config.tgtVocabFile).string(), vocab.toJson());
+    const auto tensors = tensorsToSave(net);
+    std::vector<TensorToWrite> out;
+    for (const auto& [name, t] : tensors)
+        out.push_back({name, t.sizes().vec(), t.data_ptr<float>()});
+    writeSafetensors((dir / "model.safetensors").string(), out,
+                     {{"format", "pt"}, {"producer", "attnscope"}});
+}
+
+} // namespace
+
+struct Trainer::Impl {
+    TrainRecipe recipe;
+    Task task;
+    ModelConfig config;
+    Vocabulary vocab;
+    fs::path out;
+    nn::Transformer net{nullptr};
+    std::unique_ptr<torch::optim::Adam> optimizer;
+    TrainStats stats;
+    int64_t poolIndex = -1;
+    std::vector<Batch> pool; // the batches of the current pool, in training order
+
+    Impl(const TrainRecipe& r, const std::string& dir)
+        : recipe(r), task(r.makeTask()), config(r.modelConfig()),
+          vocab(Vocabulary::fromTokens(task.alphabet())), out(dir) {}
+
+    void build() {
+        configureThreads(recipe.threads);
+        torch::manual_seed(recipe.seed);
+        net = nn::Transformer(config);
+        torch::NoGradGuard noGrad;
+        for (auto& p : net->parameters())
+            if (p.dim() > 1)
+                torch::nn::init::xavier_uniform_(p); // as the seed's make_model
+        net->train();
+        optimizer = std::make_unique<torch::optim::Adam>(
+            net->parameters(),
+            torch::optim::AdamOptions(0.0).betas({recipe.adamBeta1, recipe.adamBeta2}).eps(recipe.adamEps));
+    }
+
+    std::vector<int64_t> ids(const std::string& text) const {
+        std::vector<int64_t> result;
+        for (char c : text)
+            result.push_back(vocab.find(std::string(1, c)));
+        return result;
+    }
+
+    /// Pads rows to one length; returns (rows, L) int64.
+    static torch::Tensor padded(const std::vector<std::vector<int64_t>>& rows, int64_t pad) {
+        std::size_t len = 0;
+        for (const auto& r : rows)
+            len = std::max(len, r.size());
+        auto t =
+            torch::full({static_cast<int64_t>(rows.size()), static_cast<int64_t>(len)}, pad, torch::kLong);
+        auto a = t.accessor<int64_t, 2>();
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            for (std::size_t j = 0; j < rows[i].size(); ++j)
+                a[static_cast<int64_t>(i)][static_cast<int64_t>(j)] = rows[i][j];
+        return t;
+    }
+
+    Batch makeBatch(const std::vector<Example>& examples) const {
+        const auto bos = vocab.bos(), eos = vocab.eos(), pad = vocab.pad();
+        std::vector<std::vector<int64_t>> src, seq;
+        std::vector<std::size_t> promptLen;
+        for (const auto& e : examples) {
+            auto s = ids(e.source);
+            auto t = ids(e.target);
+            std::vector<int64_t> row{bos};
+            if (config.hasEncoder()) {
+                s.insert(s.begin(), bos);
+                s.push_back(eos);
+                src.push_back(std::move(s));
+                promptLen.push_back(1);
+            } else {
+                // A decoder-only model reads "<bos> source <eos>" and learns only what follows.
+                row.insert(row.end(), s.begin(), s.end());
+                row.push_back(eos);
+                promptLen.push_back(row.size());
+            }
+            row.insert(row.end(), t.begin(), t.end());
+            row.push_back(eos);
+            seq.push_back(std::move(row));
+        }
+        Batch b;
+        if (config.hasEncoder())
+            b.src = padded(src, pad);                           // (B, S)
+        auto full = padded(seq, pad);                           // (B, T+1)
+        b.input = full.narrow(1, 0, full.size(1) - 1);          // (B, T)
+        b.labels = full.narrow(1, 1, full.size(1) - 1).clone(); // (B, T)
+        auto lab = b.labels.accessor<int64_t, 2>();
+        for (std::size_t i = 0; i < promptLen.size(); ++i)
+            for (std::size_t j = 0; j + 1 < promptLen[i]; ++j)
+                lab[static_cast<int64_t>(i)][static_cast<int64_t>(j)] = pad; // no loss on the prompt
+        b.tokens = (b.labels != pad).sum().item<int64_t>();
+        return b;
+    }
+
+    /// The batch of step `step` (0-based): a function of the seed and the step alone, so a resumed run
+    /// sees exactly the data the uninterrupted run would have seen.
+    const Batch& batchFor(int64_t step) {
+        const int64_t p = step / recipe.lengthBuckets;
+        if (p != poolIndex) {
+            std::mt19937_64 rng(mix(recipe.seed, static_cast<uint64_t>(p)));
+            const std::size_t n = static_cast<std::size_t>(recipe.lengthBuckets) * recipe.batchSize;
+            std::vector<Example> examples(n);
+            for (auto& e : examples)
+                e = task.sample(rng);
+            // Grouped by length, so a batch carries little padding; then the batches are shuffled.
+            std::stable_sort(examples.begin(), examples.end(), [](const Example& a, const Example& b) {
+                return std::make_pair(a.source.size(), a.target.size()) <
+                       std::make_pair(b.source.size(), b.target.size());
+            });
+            pool.clear();
+            for (std::size_t i = 0; i < n; i += static_cast<std::size_t>(recipe.batchSize))
+                pool.push_back(
+                    makeBatch({examples.begin() + static_cast<std::ptrdiff_t>(i),
+                               examples.begin() + static_cast<std::ptrdiff_t>(i + recipe.batchSize)}));
+            std::shuffle(pool.begin(), pool.end(), rng);
+            poolIndex = p;
+        }
+        return pool[static_cast<std::size_t>(step % recipe.lengthBuckets)];
+    }
+
+    torch::Tensor logits(const Batch& b) {
+        torch::Tensor memory, srcMask;
+        if (config.hasEncoder()) {
+            srcMask = nn::sourceMask(b.src, vocab.pad());
+            memory = net->encode(b.src, srcMask, nullptr); // (B, S, C)
+        }
+        const auto h = net->decode(b.input, memory, srcMask, nn::targetMask(b.input, vocab.pad()), 0, nullptr,
+                                   nullptr); // (B, T, C)
+        return net->generator->logits(h);    // (B, T, V)
+    }
+};
+
+Trainer::Trainer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Trainer::Trainer(const TrainRecipe& recipe, const std::string& outDir)
+    : impl_(std::make_unique<Impl>(recipe, outDir)) {
+    std::error_code ec;
+    fs::create_directories(impl_->out, ec);
+    if (ec)
+        throw IoError("cannot create " + outDir + ": " + ec.message());
+    impl_->build();
+    writeFileAtomically((impl_->out / "recipe.json").string(), recipe.toJson());
+    // A fresh run starts a fresh log.
+    fs::remove(impl_->out / "log.csv", ec);
+}
+
+Trainer::~Trainer() = default;
+
+double Trainer::learningRate(int64_t step, int dModel, int warmup, double factor) {
+    const double s = static_cast<double>(std::max<int64_t>(step, 1));
+    return factor * std::pow(dModel, -0.5) * std::min(std::pow(s, -0.5), s * std::pow(warmup, -1.5));
+}
+
+TrainStats Trainer::trainStep() {
+    auto& m = *impl_;
+    const auto t0 = std::chrono::steady_clock::now();
+    const Batch& b = m.batchFor(m.stats.step);
+    const double lr = learningRate(m.stats.step + 1, m.config.dModel, m.recipe.warmup, m.recipe.lrFactor);
+    for (auto& group : m.optimizer->param_groups())
+        static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
+    m.net->train();
+    m.optimizer->zero_grad();
+    const auto logits = m.logits(b); // (B, T, V)
+    const auto loss = torch::nn::functional::cross_entropy(
+        logits.reshape({-1, logits.size(-1)}), b.labels.reshape({-1}),
+        torch::nn::functional::CrossEntropyFuncOptions()
+            .ignore_index(m.vocab.pad())
+            .label_smoothing(m.recipe.labelSmoothing)); // mean over counted tokens
+    loss.backward();
+    if (m.recipe.clipNorm > 0)
+        torch::nn::utils::clip_grad_norm_(m.net->parameters(), m.recipe.clipNorm);
+    m.optimizer->step();
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    m.stats.step += 1;
+    m.stats.loss = loss.item<double>();
+    m.stats.lr = lr;
+    m.stats.tokensPerSecond = secs > 0 ? static_cast<double>(b.tokens) / secs : 0.0;
+    m.stats.elapsedSeconds += secs;
+    return m.stats;
+}
+
+bool Trainer::done() const {
+    return impl_->stats.step >= impl_->recipe.steps;
+}
+
+const TrainStats& Trainer::stats() const {
+    return impl_->stats;
+}
+
+const TrainRecipe& Trainer::recipe() const {
+    return impl_->recipe;
+}
+
+std::string Trainer::outDir() const {
+    return impl_->out.string();
+}
+
+double Trainer::evaluate(int n, uint64_t seed) const {
+    auto& m = *impl_;
+    torch::NoGradGuard noGrad;
+    m.net->eval();
+    std::mt19937_64 rng(mix(seed, 0xE7A1E7A1ull));
+    std::vector<Example> examples(static_cast<std::size_t>(n));
+    for (auto& e : examples)
+        e = m.task.sample(rng);
+    const auto bos = m.vocab.bos(), eos = m.vocab.eos(), pad = m.vocab.pad();
+    const int maxOut = m.task.maxTargetLength() + 1;
+    int correct = 0;
+    constexpr std::size_t kChunk = 500;
+    for (std::size_t start = 0; start < examples.size(); start += kChunk) {
+        const std::size_t end = std::min(examples.size(), start + kChunk);
+        std::vector<std::vector<int64_t>> prompts;
+        for (std::size_t i = start; i < end; ++i) {
+            auto s = m.ids(examples[i].source);
+            std::vector<int64_t> row{bos};
+            row.insert(row.end(), s.begin(), s.end());
+            row.push_back(eos);
+            prompts.push_back(std::move(row));
+        }
+        torch::Tensor memory, srcMask, ys;
+        int64_t start0 = 0; // where the answer begins in ys
+        if (m.config.hasEncoder()) {
+            const auto src = Impl::padded(prompts, pad); // (B, S)
+            srcMask = nn::sourceMask(src, pad);
+            memory = m.net->encode(src, srcMask, nullptr);                                  // (B, S, C)
+            ys = torch::full({static_cast<int64_t>(prompts.size()), 1}, bos, torch::kLong); // (B, 1)
+            start0 = 1;
+        } else {
+            // Prompts of one length run as one batch, so no prompt is padded before its answer.
+            ys = torch::Tensor();
+        }
+        if (!m.config.hasEncoder()) {
+            for (std::size_t i = 0; i < prompts.size(); ++i) {
+                auto seq = torch::tensor(prompts[i], torch::kLong).unsqueeze(0); // (1, P)
+                const int64_t p0 = seq.size(1);
+                for (int step = 0; step < maxOut; ++step) {
+                    const auto h = m.net->decode(seq, {}, {}, nn::targetMask(seq, pad), 0, nullptr, nullptr);
+                    const auto next =
+                        m.net->generator->logits(h.narrow(1, h.size(1) - 1, 1)).argmax(-1); // (1, 1)
+                    seq = torch::cat({seq, next}, 1);
+                    if (next.item<int64_t>() == eos)
+                        break;
+                }
+                std::string got;
+                for (int64_t j = p0; j < seq.size(1); ++j) {
+                    const auto id = seq[0][j].item<int64_t>();
+                    if (id == eos)
+                        break;
+                    got += m.vocab.token(id);
+                }
+                correct += got == examples[start + i].target ? 1 : 0;
+            }
+            continue;
+        }
+        auto finished = torch::zeros({ys.size(0)}, torch::kBool);
+        for (int step = 0; step < maxOut; ++step) {
+            const auto h =
+                m.net->decode(ys, memory, srcMask, nn::targetMask(ys, pad), 0, nullptr, nullptr); // (B, t, C)
+            auto next = m.net->generator->logits(h.narrow(1, h.size(1) - 1, 1)).argmax(-1);       // (B, 1)
+            next = next.masked_fill(finished.unsqueeze(1), pad);
+            ys = torch::cat({ys, next}, 1);
+            finished = finished | (next.squeeze(1) == eos);
+            if (finished.all().item<bool>())
+                break;
+        }
+        auto a = ys.accessor<int64_t, 2>();
+        for (int64_t i = 0; i < ys.size(0); ++i) {
+            std::string got;
+            for (int64_t j = start0; j < ys.size(1); ++j) {
+                const auto id = a[i][j];
+                if (id == eos || id == pad)
+                    break;
+                got += m.vocab.token(id);
+            }
+            correct += got == examples[start + static_cast<std::size_t>(i)].target ? 1 : 0;
+        }
+    }
+    m.net->train();
+    return static_cast<double>(correct) / static_cast<double>(std::max(n, 1));
+}
+
+void Trainer::saveCheckpoint() {
+    auto& m = *impl_;
+    const fs::path fresh = m.out / "checkpoint.new", current = m.out / "checkpoint",
+                   old = m.out / "checkpoint.old";
+    std::error_code ec;
+    fs::remove_all(fresh, ec);
+    writeModelFiles(fresh, m.config, m.vocab, *m.net);
+    std::ostringstream opt;
+    torch::serialize::OutputArchive archive;
+    m.optimizer->save(archive);
+    archive.save_to(opt);
+    writeFileAtomically((fresh / "optimizer.pt").string(), opt.str());
+    const json state = {{"step", m.stats.step},
+                        {"elapsed_seconds", m.stats.elapsedSeconds},
+                        {"loss", m.stats.loss},
+                        {"recipe", json::parse(m.recipe.toJson())}};
+    writeFileAtomically((fresh / "state.json").string(), state.dump(2) + "\n");
+    // Swap whole directories: at every moment either checkpoint/ or checkpoint.old/ is complete.
+    fs::remove_all(old, ec);
+    if (fs::exists(current))
+        fs::rename(current, old);
+    fs::rename(fresh, current);
+    fs::remove_all(old, ec);
+}
+
+std::unique_ptr<Trainer> Trainer::resume(const std::string& outDir) {
+    const fs::path out(outDir);
+    fs::path dir = out / "checkpoint";
+    if (!fs::exists(dir / "state.json") && fs::exists(out / "checkpoint.old" / "state.json"))
+        dir = out / "checkpoint.old"; // a crash between the two renames of saveCheckpoint
+    if (!fs::exists(dir / "state.json"))
+        throw ModelError(outDir + ": no checkpoint to resume from (checkpoint/state.json is missing)");
+    json state;
+    try {
+        state = json::parse(readFile((dir / "state.json").string()));
+    } catch (const json::parse_error& e) {
+        throw FormatError((dir / "state.json").string() + ": not valid JSON (" + e.what() + ")");
+    }
+    const auto recipe = TrainRecipe::fromJson(state.at("recipe").dump(), (dir / "state.json").string());
+    auto impl = std::make_unique<Impl>(recipe, outDir);
+    impl->build();
+    loadWeights(*impl->net, SafetensorsFile::open((dir / "model.safetensors").string()));
+    torch::serialize::InputArchive archive;
+    std::istringstream in(readFile((dir / "optimizer.pt").string()));
+    archive.load_from(in);
+    impl->optimizer->load(archive);
+    impl->stats.step = state.at("step").get<int64_t>();
+    impl->stats.elapsedSeconds = state.at("elapsed_seconds").get<double>();
+    impl->stats.loss = state.value("loss", 0.0);
+    // Log rows written after the checkpoint describe steps that will be run again.
+    const auto logPath = out / "log.csv";
+    if (fs::exists(logPath)) {
+        std::ifstream log(logPath);
+        std::string line, kept;
+        bool header = true;
+        while (std::getline(log, line)) {
+            if (header || std::stoll(line.substr(0, line.find(','))) <= impl->stats.step)
+                kept += line + "\n";
+            header = false;
+        }
+        writeFileAtomically(logPath.string(), kept);
+    }
+    return std::unique_ptr<Trainer>(new Trainer(std::move(impl)));
+}
+
+void Trainer::exportModel(const std::string& dir) const {
+    auto& m = *impl_;
+    writeModelFiles(dir.empty() ? m.out / "model" : fs::path(dir), m.config, m.vocab, *m.net);
+}
+
+std::shared_ptr<const Model> Trainer::currentModel() const {
+    auto& m = *impl_;
+    auto impl = std::make_unique<Model::Impl>();
+    impl->config = m.config;
+    impl->directory = (m.out / "model").string();
+    impl->tgtTokenizer = makeTokenizer(m.config, m.vocab);
+    if (m.config.hasEncoder())
+        impl->srcTokenizer = makeTokenizer(m.config, m.vocab);
+    impl->net = nn::Transformer(m.config);
+    {
+        torch::NoGradGuard noGrad;
+        auto dst = impl->net->named_parameters();
+        for (const auto& p : m.net->named_parameters())
+            dst[p.key()].copy_(p.value());
+        auto dstBuffers = impl->net->named_buffers();
+        for (const auto& b : m.net->named_buffers())
+            if (dstBuffers.contains(b.key()))
+                dstBuffers[b.key()].copy_(b.value());
+    }
+    return Model::adopt(std::move(impl));
+}
+
+void Trainer::log(double accuracy) {
+    const auto path = impl_->out / "log.csv";
+    const bool fresh = !fs::exists(path);
+    std::ofstream f(path, std::ios::app);
+    if (!f)
+        throw IoError("cannot write " + path.string());
+    f.imbue(std::locale::classic());
+    if (fresh)
+        f << "step,loss,lr,tokens_per_s,elapsed_s,accuracy\n";
+    const auto& s = impl_->stats;
+    f << s.step << ',' << s.loss << ',' << s.lr << ',' << s.tokensPerSecond << ',' << s.elapsedSeconds << ',';
+    if (accuracy >= 0)
+        f << accuracy;
+    f << '\n';
+    if (!f)
+        throw IoError("cannot write " + path.string() + " (disk full?)");
+}
+
+} // namespace core

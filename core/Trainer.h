@@ -1,0 +1,67 @@
+#pragma once
+// Teacher-forced training of a model on a task: Adam with the warm-up schedule of "Attention Is All You
+// Need", label smoothing, gradient clipping, batches grouped by length. The run is a function of the recipe:
+// the same seed gives the same weights, and a resumed run continues exactly where the checkpoint was taken.
+//
+// Output directory layout:
+//   checkpoint/   a model directory (config.json, vocab.json, model.safetensors) plus optimizer.pt and
+//                 state.json (step); replaced as a whole, so a crash leaves the previous checkpoint
+//   model/        the final model, written by exportModel()
+//   log.csv       step,loss,lr,tokens_per_s,elapsed_s,accuracy
+
+#include "core/Model.h"
+#include "core/TrainRecipe.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace core {
+
+struct TrainStats {
+    int64_t step = 0;             ///< optimizer steps done
+    double loss = 0.0;            ///< label-smoothed cross-entropy per target token of the last step
+    double lr = 0.0;              ///< learning rate used by the last step
+    double tokensPerSecond = 0.0; ///< target tokens per second over the last step
+    double elapsedSeconds = 0.0;  ///< training time so far, across resumes
+};
+
+class Trainer {
+public:
+    /// A fresh run of the recipe, writing into outDir (created). Throws ConfigError for a bad recipe.
+    Trainer(const TrainRecipe& recipe, const std::string& outDir);
+    /// Continues the run saved in outDir/checkpoint. Throws ModelError when there is none.
+    static std::unique_ptr<Trainer> resume(const std::string& outDir);
+    ~Trainer();
+    Trainer(const Trainer&) = delete;
+    Trainer& operator=(const Trainer&) = delete;
+
+    /// One optimizer step on the next batch.
+    TrainStats trainStep();
+    bool done() const;
+    const TrainStats& stats() const;
+    const TrainRecipe& recipe() const;
+
+    /// Exact-match accuracy of greedy decoding on n fresh examples drawn with `seed` (never the training
+    /// stream's seeds).
+    double evaluate(int n, uint64_t seed) const;
+    /// Writes weights, optimizer state and the step counter to outDir/checkpoint, atomically as a whole.
+    void saveCheckpoint();
+    /// Writes the current weights as a model directory (outDir/model unless dir is given).
+    void exportModel(const std::string& dir = {}) const;
+    /// A copy of the current weights as an immutable model, for showing attention while training.
+    std::shared_ptr<const Model> currentModel() const;
+    /// Appends a row to outDir/log.csv (accuracy < 0 is left empty).
+    void log(double accuracy = -1.0);
+    std::string outDir() const;
+
+    /// lr at a step (1-based) for a model width: factor · d^-0.5 · min(step^-0.5, step · warmup^-1.5).
+    static double learningRate(int64_t step, int dModel, int warmup, double factor);
+
+private:
+    struct Impl;
+    explicit Trainer(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace core
