@@ -5,6 +5,7 @@
 #include "core/ModelImpl.h"
 #include "core/Runtime.h"
 #include "core/Safetensors.h"
+#include "core/TaskEval.h"
 #include "core/WeightIO.h"
 
 #include <nlohmann/json.hpp>
@@ -253,87 +254,8 @@ std::string Trainer::outDir() const {
 }
 
 double Trainer::evaluate(int n, uint64_t seed) const {
-    auto& m = *impl_;
-    torch::NoGradGuard noGrad;
-    m.net->eval();
-    std::mt19937_64 rng(mix(seed, 0xE7A1E7A1ull));
-    std::vector<Example> examples(static_cast<std::size_t>(n));
-    for (auto& e : examples)
-        e = m.task.sample(rng);
-    const auto bos = m.vocab.bos(), eos = m.vocab.eos(), pad = m.vocab.pad();
-    const int maxOut = m.task.maxTargetLength() + 1;
-    int correct = 0;
-    constexpr std::size_t kChunk = 500;
-    for (std::size_t start = 0; start < examples.size(); start += kChunk) {
-        const std::size_t end = std::min(examples.size(), start + kChunk);
-        std::vector<std::vector<int64_t>> prompts;
-        for (std::size_t i = start; i < end; ++i) {
-            auto s = m.ids(examples[i].source);
-            std::vector<int64_t> row{bos};
-            row.insert(row.end(), s.begin(), s.end());
-            row.push_back(eos);
-            prompts.push_back(std::move(row));
-        }
-        torch::Tensor memory, srcMask, ys;
-        int64_t start0 = 0; // where the answer begins in ys
-        if (m.config.hasEncoder()) {
-            const auto src = Impl::padded(prompts, pad); // (B, S)
-            srcMask = nn::sourceMask(src, pad);
-            memory = m.net->encode(src, srcMask, nullptr);                                  // (B, S, C)
-            ys = torch::full({static_cast<int64_t>(prompts.size()), 1}, bos, torch::kLong); // (B, 1)
-            start0 = 1;
-        } else {
-            // Prompts of one length run as one batch, so no prompt is padded before its answer.
-            ys = torch::Tensor();
-        }
-        if (!m.config.hasEncoder()) {
-            for (std::size_t i = 0; i < prompts.size(); ++i) {
-                auto seq = torch::tensor(prompts[i], torch::kLong).unsqueeze(0); // (1, P)
-                const int64_t p0 = seq.size(1);
-                for (int step = 0; step < maxOut; ++step) {
-                    const auto h = m.net->decode(seq, {}, {}, nn::targetMask(seq, pad), 0, nullptr, nullptr);
-                    const auto next =
-                        m.net->generator->logits(h.narrow(1, h.size(1) - 1, 1)).argmax(-1); // (1, 1)
-                    seq = torch::cat({seq, next}, 1);
-                    if (next.item<int64_t>() == eos)
-                        break;
-                }
-                std::string got;
-                for (int64_t j = p0; j < seq.size(1); ++j) {
-                    const auto id = seq[0][j].item<int64_t>();
-                    if (id == eos)
-                        break;
-                    got += m.vocab.token(id);
-                }
-                correct += got == examples[start + i].target ? 1 : 0;
-            }
-            continue;
-        }
-        auto finished = torch::zeros({ys.size(0)}, torch::kBool);
-        for (int step = 0; step < maxOut; ++step) {
-            const auto h =
-                m.net->decode(ys, memory, srcMask, nn::targetMask(ys, pad), 0, nullptr, nullptr); // (B, t, C)
-            auto next = m.net->generator->logits(h.narrow(1, h.size(1) - 1, 1)).argmax(-1);       // (B, 1)
-            next = next.masked_fill(finished.unsqueeze(1), pad);
-            ys = torch::cat({ys, next}, 1);
-            finished = finished | (next.squeeze(1) == eos);
-            if (finished.all().item<bool>())
-                break;
-        }
-        auto a = ys.accessor<int64_t, 2>();
-        for (int64_t i = 0; i < ys.size(0); ++i) {
-            std::string got;
-            for (int64_t j = start0; j < ys.size(1); ++j) {
-                const auto id = a[i][j];
-                if (id == eos || id == pad)
-                    break;
-                got += m.vocab.token(id);
-            }
-            correct += got == examples[start + static_cast<std::size_t>(i)].target ? 1 : 0;
-        }
-    }
-    m.net->train();
-    return static_cast<double>(correct) / static_cast<double>(std::max(n, 1));
+    // The same greedy decoding a shipped model is checked with, on a copy of the current weights.
+    return taskAccuracy(*currentModel(), impl_->task, n, seed);
 }
 
 void Trainer::saveCheckpoint() {
