@@ -1,4 +1,4 @@
-// attnscope: the GUI by default; `dump` and `init` for the terminal.
+// attnscope: the GUI by default; `dump`, `init` and `train` for the terminal.
 
 #include "Commands.h"
 
@@ -17,6 +17,8 @@ usage: attnscope [--model DIR] [--src TEXT]
        attnscope dump --model DIR ...   write every attention weight of one run as JSON
        attnscope init --config FILE --out DIR [--seed N]
                                         write a randomly initialised model directory
+       attnscope train --recipe FILE.json [--out DIR] [--steps N]
+                                        train a model on a task; Ctrl-C saves, --resume continues
        attnscope --version
 Run `attnscope COMMAND --help` for a command's options.
 )";
@@ -39,6 +41,8 @@ int main(int argc, char** argv) {
             return runDump(rest);
         if (cmd == "init")
             return runInit(rest);
+        if (cmd == "train")
+            return runTrain(rest);
         if (cmd.rfind("-", 0) != 0) {
             std::cerr << "attnscope: unknown command '" << cmd << "'\n" << kHelp;
             return 2;

@@ -12,8 +12,10 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -72,7 +74,8 @@ struct Trainer::Impl {
     std::unique_ptr<torch::optim::Adam> optimizer;
     TrainStats stats;
     int64_t poolIndex = -1;
-    std::vector<Batch> pool; // the batches of the current pool, in training order
+    std::deque<std::pair<int64_t, double>> recent; // (tokens, seconds) of the last steps, for a steady rate
+    std::vector<Batch> pool;                       // the batches of the current pool, in training order
 
     Impl(const TrainRecipe& r, const std::string& dir)
         : recipe(r), task(r.makeTask()), config(r.modelConfig()),
@@ -232,9 +235,26 @@ TrainStats Trainer::trainStep() {
     m.stats.step += 1;
     m.stats.loss = loss.item<double>();
     m.stats.lr = lr;
-    m.stats.tokensPerSecond = secs > 0 ? static_cast<double>(b.tokens) / secs : 0.0;
+    // One step's rate jumps with whatever else the machine does; a short window reads steadily.
+    m.recent.emplace_back(b.tokens, secs);
+    if (m.recent.size() > 20)
+        m.recent.pop_front();
+    int64_t tokens = 0;
+    double seconds = 0.0;
+    for (const auto& [t, sec] : m.recent) {
+        tokens += t;
+        seconds += sec;
+    }
+    m.stats.tokensPerSecond = seconds > 0 ? static_cast<double>(tokens) / seconds : 0.0;
     m.stats.elapsedSeconds += secs;
     return m.stats;
+}
+
+void Trainer::setSteps(int64_t steps) {
+    if (steps < impl_->stats.step)
+        throw InputError("the run is already at step " + std::to_string(impl_->stats.step) +
+                         "; cannot end it at " + std::to_string(steps));
+    impl_->recipe.steps = steps;
 }
 
 bool Trainer::done() const {
@@ -278,8 +298,11 @@ void Trainer::saveCheckpoint() {
     // Swap whole directories: at every moment either checkpoint/ or checkpoint.old/ is complete.
     fs::remove_all(old, ec);
     if (fs::exists(current))
-        fs::rename(current, old);
-    fs::rename(fresh, current);
+        fs::rename(current, old, ec);
+    if (!ec)
+        fs::rename(fresh, current, ec);
+    if (ec)
+        throw IoError("cannot replace " + current.string() + ": " + ec.message());
     fs::remove_all(old, ec);
 }
 
@@ -314,7 +337,12 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& outDir) {
         std::string line, kept;
         bool header = true;
         while (std::getline(log, line)) {
-            if (header || std::stoll(line.substr(0, line.find(','))) <= impl->stats.step)
+            // A row that does not start with a step number (a torn last line) is dropped as well.
+            const auto comma = line.find(',');
+            int64_t step = -1;
+            if (comma != std::string::npos)
+                std::from_chars(line.data(), line.data() + comma, step);
+            if (header || (step >= 0 && step <= impl->stats.step))
                 kept += line + "\n";
             header = false;
         }

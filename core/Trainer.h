@@ -7,6 +7,7 @@
 //   checkpoint/   a model directory (config.json, vocab.json, model.safetensors) plus optimizer.pt and
 //                 state.json (step); replaced as a whole, so a crash leaves the previous checkpoint
 //   model/        the final model, written by exportModel()
+//   recipe.json   the recipe the run started with
 //   log.csv       step,loss,lr,tokens_per_s,elapsed_s,accuracy
 
 #include "core/Model.h"
@@ -22,7 +23,7 @@ struct TrainStats {
     int64_t step = 0;             ///< optimizer steps done
     double loss = 0.0;            ///< label-smoothed cross-entropy per target token of the last step
     double lr = 0.0;              ///< learning rate used by the last step
-    double tokensPerSecond = 0.0; ///< target tokens per second over the last step
+    double tokensPerSecond = 0.0; ///< target tokens per second over the last 20 steps
     double elapsedSeconds = 0.0;  ///< training time so far, across resumes
 };
 
@@ -39,6 +40,9 @@ public:
     /// One optimizer step on the next batch.
     TrainStats trainStep();
     bool done() const;
+    /// Moves the end of the run (to extend a finished one, say); saved with the next checkpoint, so a
+    /// later resume trains to the same end. Throws InputError below the steps already done.
+    void setSteps(int64_t steps);
     const TrainStats& stats() const;
     const TrainRecipe& recipe() const;
 

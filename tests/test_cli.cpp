@@ -1,6 +1,9 @@
-// The attnscope executable: dump's JSON, its exit codes and messages, init, --help.
+// The attnscope executable: dump's JSON, its exit codes and messages, init, train, --help.
 
 #include <QtTest>
+
+#include <csignal>
+#include <sys/types.h>
 
 #include <nlohmann/json.hpp>
 
@@ -17,9 +20,12 @@ private Q_SLOTS:
     void badArguments();
     void help();
     void screenshot();
+    void train();
+    void trainInterrupted();
 
 private:
     int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr);
+    QString tinyRecipe() const { return tmp_.filePath(QStringLiteral("tiny.json")); }
     QTemporaryDir tmp_;
     QString model_, lm_;
 };
@@ -48,6 +54,13 @@ void TestCli::initTestCase() {
         R"({"name": "ed", "d_model": 32, "heads": 4, "d_ff": 64, "src_vocab_size": 120, "tgt_vocab_size": 110})");
     write(QStringLiteral("lm.json"), R"({"name": "lm", "architecture": "decoder_only", "decoder_layers": 3,
         "d_model": 32, "heads": 2, "d_ff": 64, "tgt_vocab_size": 60, "positional_encoding": "learned"})");
+    // Small enough that 30 steps take a few seconds on two cores.
+    const char* tiny = R"({"name": "tiny", "task": "copy", "min_len": 1, "max_len": 4,
+        "model": {"d_model": 16, "heads": 2, "encoder_layers": 1, "decoder_layers": 1, "d_ff": 32},
+        "batch_size": 16, "steps": 30, "checkpoint_every": 10, "eval_every": 15, "eval_examples": 20)";
+    write(QStringLiteral("tiny.json"), (std::string(tiny) + "}").c_str());
+    write(QStringLiteral("tiny-seed2.json"), (std::string(tiny) + R"(, "seed": 2})").c_str());
+    write(QStringLiteral("badfield.json"), (std::string(tiny) + R"(, "learning_rate": 0.1})").c_str());
     model_ = tmp_.filePath(QStringLiteral("ed"));
     lm_ = tmp_.filePath(QStringLiteral("lm"));
     QCOMPARE(
@@ -166,6 +179,24 @@ void TestCli::badArguments_data() {
                                      << "/nonexistent-dir";
     QTest::newRow("steps alone") << QStringList{QStringLiteral("--steps"), QStringLiteral("3")}
                                  << "--steps goes with --screenshot";
+    const auto train = QStringLiteral("train");
+    const auto recipe = QStringLiteral("--recipe");
+    const auto out = QStringLiteral("--out");
+    QTest::newRow("train no recipe") << QStringList{train} << "--recipe FILE.json is required";
+    QTest::newRow("train missing recipe")
+        << QStringList{train, recipe, QStringLiteral("/nonexistent/r.json")} << "/nonexistent/r.json";
+    QTest::newRow("train unknown field")
+        << QStringList{train, recipe, QStringLiteral("@TMP@/badfield.json"), out, QStringLiteral("@TMP@/bad")}
+        << "unknown field 'learning_rate'";
+    QTest::newRow("train nothing to resume")
+        << QStringList{train, QStringLiteral("--resume"), out, QStringLiteral("@TMP@/empty-run")}
+        << "no checkpoint";
+    QTest::newRow("train unwritable") << QStringList{train, recipe, QStringLiteral("@TMP@/tiny.json"), out,
+                                                     QStringLiteral("/proc/attnscope-run")}
+                                      << "/proc/attnscope-run";
+    QTest::newRow("train steps") << QStringList{train, recipe, QStringLiteral("@TMP@/tiny.json"),
+                                                QStringLiteral("--steps"), QStringLiteral("0")}
+                                 << "--steps expects N >= 1";
 }
 
 void TestCli::badArguments() {
@@ -173,6 +204,7 @@ void TestCli::badArguments() {
     QFETCH(QString, fragment);
     args.replaceInStrings(QStringLiteral("MODEL"), model_);
     args.replaceInStrings(QStringLiteral("@LM@"), lm_);
+    args.replaceInStrings(QStringLiteral("@TMP@"), tmp_.path());
     QByteArray out, err;
     QCOMPARE(run(args, &out, &err), 2);
     QVERIFY2(err.contains(fragment.toUtf8()), err.constData());
@@ -185,6 +217,8 @@ void TestCli::help() {
     QVERIFY(out.contains("dump"));
     QCOMPARE(run({QStringLiteral("dump"), QStringLiteral("--help")}, &out), 0);
     QVERIFY(out.contains("--src-ids") && out.contains("--greedy"));
+    QCOMPARE(run({QStringLiteral("train"), QStringLiteral("--help")}, &out), 0);
+    QVERIFY(out.contains("--resume") && out.contains("log.csv"));
 }
 
 void TestCli::screenshot() {
@@ -213,6 +247,116 @@ void TestCli::screenshot() {
                   QStringLiteral("--model"), lm_, QStringLiteral("--tab"), QStringLiteral("positional")}),
              0);
     QVERIFY(QFileInfo(tmp_.filePath(QStringLiteral("pe.png"))).size() > 20000);
+}
+
+namespace {
+
+// The steps of log.csv's rows, checking the header and that every row has its six columns.
+QList<qint64> loggedSteps(const QString& dir) {
+    QFile f(dir + QStringLiteral("/log.csv"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const auto lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    if (lines.isEmpty() || lines.front() != QStringLiteral("step,loss,lr,tokens_per_s,elapsed_s,accuracy"))
+        return {};
+    QList<qint64> steps;
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const auto cells = lines[i].split(QLatin1Char(','));
+        if (cells.size() != 6)
+            return {};
+        steps.push_back(cells[0].toLongLong());
+    }
+    return steps;
+}
+
+bool increasing(const QList<qint64>& v) {
+    for (qsizetype i = 1; i < v.size(); ++i)
+        if (v[i] <= v[i - 1])
+            return false;
+    return !v.isEmpty();
+}
+
+qint64 checkpointStep(const QString& dir) {
+    QFile f(dir + QStringLiteral("/checkpoint/state.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    return json::parse(f.readAll().toStdString()).at("step").get<qint64>();
+}
+
+} // namespace
+
+void TestCli::train() {
+    const auto dir = tmp_.filePath(QStringLiteral("run"));
+    QByteArray out, err;
+    QCOMPARE(
+        run({QStringLiteral("train"), QStringLiteral("--recipe"), tinyRecipe(), QStringLiteral("--out"), dir},
+            &out, &err),
+        0);
+    QVERIFY2(out.contains("accuracy") && out.contains("on 20 fresh examples"), out.constData());
+    QVERIFY2(out.contains(QStringLiteral("%1/model").arg(dir).toUtf8()), out.constData());
+    QVERIFY2(err.contains("step 30/30"), err.constData()); // not a terminal: whole lines, no \r
+    QVERIFY(!err.contains('\r'));
+    QVERIFY(QFileInfo::exists(dir + QStringLiteral("/model/config.json")));
+    QVERIFY(QFileInfo::exists(dir + QStringLiteral("/model/model.safetensors")));
+    auto steps = loggedSteps(dir);
+    QVERIFY(increasing(steps));
+    QCOMPARE(steps.back(), qint64(30));
+    QCOMPARE(checkpointStep(dir), qint64(30));
+
+    // A second fresh run must not overwrite the first; another recipe must not continue it.
+    QCOMPARE(
+        run({QStringLiteral("train"), QStringLiteral("--recipe"), tinyRecipe(), QStringLiteral("--out"), dir},
+            nullptr, &err),
+        2);
+    QVERIFY2(err.contains("already holds a run"), err.constData());
+    QCOMPARE(run({QStringLiteral("train"), QStringLiteral("--resume"), QStringLiteral("--out"), dir,
+                  QStringLiteral("--recipe"), tmp_.filePath(QStringLiteral("tiny-seed2.json"))},
+                 nullptr, &err),
+             2);
+    QVERIFY2(err.contains("differs") && err.contains("seed"), err.constData());
+
+    QCOMPARE(run({QStringLiteral("train"), QStringLiteral("--resume"), QStringLiteral("--out"), dir,
+                  QStringLiteral("--steps"), QStringLiteral("40")},
+                 &out, &err),
+             0);
+    QVERIFY2(err.contains("step 40/40"), err.constData());
+    steps = loggedSteps(dir);
+    QVERIFY(increasing(steps));
+    QCOMPARE(steps.back(), qint64(40));
+    QCOMPARE(checkpointStep(dir), qint64(40));
+}
+
+void TestCli::trainInterrupted() {
+    const auto dir = tmp_.filePath(QStringLiteral("stopped"));
+    QProcess p;
+    p.start(QStringLiteral(ATTNSCOPE_BINARY),
+            {QStringLiteral("train"), QStringLiteral("--recipe"), tinyRecipe(), QStringLiteral("--out"), dir,
+             QStringLiteral("--steps"), QStringLiteral("100000")});
+    QVERIFY(p.waitForStarted());
+    // The first checkpoint shows the loop is running (and the handler installed), whatever the load.
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir + QStringLiteral("/checkpoint/state.json")), 20000);
+    QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
+    QVERIFY(p.waitForFinished(10000));
+    const auto err = p.readAllStandardError();
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit); // the handler ran; the default action would kill it
+    QCOMPARE(p.exitCode(), 130);
+    const QRegularExpression re(QStringLiteral("interrupted at step (\\d+); checkpoint saved; continue with: "
+                                               "attnscope train --resume --out (\\S+)"));
+    const auto m = re.match(QString::fromUtf8(err));
+    QVERIFY2(m.hasMatch(), err.constData());
+    QCOMPARE(m.captured(2), dir);
+    const auto stoppedAt = m.captured(1).toLongLong();
+    QCOMPARE(checkpointStep(dir), stoppedAt);
+    QVERIFY(stoppedAt < 100000);
+    QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/model")));
+
+    const auto target = QString::number(stoppedAt + 5);
+    QCOMPARE(run({QStringLiteral("train"), QStringLiteral("--resume"), QStringLiteral("--out"), dir,
+                  QStringLiteral("--steps"), target}),
+             0);
+    QCOMPARE(checkpointStep(dir), stoppedAt + 5);
+    QVERIFY(QFileInfo::exists(dir + QStringLiteral("/model/config.json")));
+    QVERIFY(increasing(loggedSteps(dir)));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

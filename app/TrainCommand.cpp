@@ -1,0 +1,309 @@
+#include "Args.h"
+#include "Commands.h"
+
+#include "core/Errors.h"
+#include "core/TrainRecipe.h"
+#include "core/Trainer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <system_error>
+
+#include <unistd.h>
+
+namespace {
+
+const char* kTrainHelp = R"(usage: attnscope train --recipe FILE.json [--out DIR] [--steps N]
+       attnscope train --resume --out DIR [--recipe FILE.json] [--steps N]
+
+Trains a model on the recipe's task (copy, reverse, sort, addition) and writes into DIR:
+  checkpoint/   the latest checkpoint (model directory + optimizer.pt + state.json), replaced whole
+  model/        the final model, an ordinary model directory for the window and `dump`
+  log.csv       step,loss,lr,tokens_per_s,elapsed_s,accuracy
+
+  --recipe FILE   the run: task, model sizes, batch, steps, schedule, seed (resources/recipes/*.json)
+  --out DIR       where to write (default runs/<recipe name>); refused if it already holds a run
+  --resume        continue the run in DIR from its checkpoint, exactly; --recipe, if given, must match
+                  the saved recipe except for "steps"
+  --steps N       train to step N instead of the recipe's "steps" (stored with the run; with --resume
+                  it extends a finished run)
+Ctrl-C saves a checkpoint and stops; continue with --resume. Accuracy is exact match of greedy
+decoding on fresh examples. Exit status: 0 done, 2 bad arguments or input, 130 after Ctrl-C
+(143 after SIGTERM) with the checkpoint saved.
+)";
+
+// Evaluation draws from its own stream, so accuracy is measured on examples the model may never have
+// trained on, and on the same examples at every check (so the numbers are comparable over the run).
+constexpr uint64_t kEvalSeed = 0xE7A1;
+// Without a terminal (a pipe, a log file) one line per this many steps; the CSV log gets a row each time.
+constexpr int64_t kReportEvery = 10;
+
+volatile std::sig_atomic_t gStopSignal = 0;
+
+extern "C" void onStopSignal(int sig) {
+    gStopSignal = sig;
+}
+
+// The handler stays installed until the command returns, so a second Ctrl-C while the checkpoint is
+// being written only sets the flag again instead of killing the process half-way.
+class StopSignals {
+public:
+    StopSignals() {
+        struct sigaction sa {};
+        sa.sa_handler = onStopSignal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &oldInt_);
+        sigaction(SIGTERM, &sa, &oldTerm_);
+    }
+    ~StopSignals() {
+        sigaction(SIGINT, &oldInt_, nullptr);
+        sigaction(SIGTERM, &oldTerm_, nullptr);
+    }
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+
+private:
+    struct sigaction oldInt_ {};
+    struct sigaction oldTerm_ {};
+};
+
+std::string clockTime(double seconds) {
+    const auto s = static_cast<long long>(seconds + 0.5);
+    char buf[32];
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%lld:%02lld", s / 60, s % 60);
+    return buf;
+}
+
+std::string fixed(double v, int decimals) {
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(decimals) << v;
+    return o.str();
+}
+
+std::string percent(double accuracy) {
+    return fixed(100.0 * accuracy, 1) + "%";
+}
+
+/// The one progress line: redrawn in place on a terminal, appended otherwise.
+class Progress {
+public:
+    explicit Progress(int64_t total) : tty_(isatty(STDERR_FILENO) == 1), total_(total) {}
+    bool tty() const { return tty_; }
+
+    std::string line(const core::TrainStats& s, int64_t sessionSteps, double sessionSeconds) const {
+        std::ostringstream o;
+        const auto width = std::to_string(total_).size();
+        auto step = std::to_string(s.step);
+        step.insert(0, width > step.size() ? width - step.size() : 0, ' ');
+        o << "step " << step << "/" << total_ << "  loss " << fixed(s.loss, 4) << "  "
+          << fixed(s.tokensPerSecond, 0) << " tok/s"
+          << "  elapsed " << clockTime(s.elapsedSeconds) << "  ETA ";
+        if (sessionSteps > 0)
+            o << clockTime(sessionSeconds / static_cast<double>(sessionSteps) *
+                           static_cast<double>(total_ - s.step));
+        else
+            o << "?";
+        o << "  lr " << std::scientific << std::setprecision(2) << s.lr;
+        return o.str();
+    }
+
+    /// keep: the line stays on screen (an evaluation, the last line) rather than being overwritten.
+    void show(const std::string& text, bool keep) {
+        if (tty_) {
+            // \033[K clears what a longer previous line left behind.
+            std::cerr << "\r" << text << "\033[K" << (keep ? "\n" : "") << std::flush;
+        } else {
+            std::cerr << text << "\n" << std::flush;
+        }
+    }
+
+private:
+    bool tty_;
+    int64_t total_;
+};
+
+/// The fields (besides steps) in which two recipes differ, as "model.d_model, seed".
+std::string recipeDifferences(const core::TrainRecipe& a, const core::TrainRecipe& b) {
+    auto ja = nlohmann::json::parse(a.toJson());
+    auto jb = nlohmann::json::parse(b.toJson());
+    ja.erase("steps");
+    jb.erase("steps");
+    std::string fields;
+    auto add = [&](const std::string& f) { fields += (fields.empty() ? "" : ", ") + f; };
+    for (const auto& [key, v] : ja.items()) {
+        if (key == "model" && v.is_object() && jb[key].is_object()) {
+            for (const auto& [mk, mv] : v.items())
+                if (!jb[key].contains(mk) || jb[key][mk] != mv)
+                    add("model." + mk);
+        } else if (!jb.contains(key) || jb[key] != v) {
+            add(key);
+        }
+    }
+    return fields;
+}
+
+bool hasCheckpoint(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    // checkpoint.old/ is what a crash in the middle of replacing checkpoint/ leaves; resume reads it too.
+    return fs::exists(fs::path(dir) / "checkpoint" / "state.json", ec) ||
+           fs::exists(fs::path(dir) / "checkpoint.old" / "state.json", ec);
+}
+
+// Fail before any training rather than after the first checkpoint_every steps.
+void makeWritableDir(const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec)
+        throw core::IoError("cannot create --out " + dir + ": " + ec.message());
+    if (access(dir.c_str(), W_OK) != 0)
+        throw core::IoError("cannot write into --out " + dir + ": " +
+                            std::error_code(errno, std::generic_category()).message());
+}
+
+} // namespace
+
+int runTrain(const std::vector<std::string>& argv) {
+    try {
+        const Args a(argv, {"--recipe", "--out", "--steps"}, {"--resume", "--help", "-h"});
+        if (a.has("--help") || a.has("-h")) {
+            std::cout << kTrainHelp;
+            return 0;
+        }
+        const bool resume = a.has("--resume");
+        if (!resume && !a.has("--recipe"))
+            throw UsageError("--recipe FILE.json is required (or --resume --out DIR)");
+        if (resume && !a.has("--out") && !a.has("--recipe"))
+            throw UsageError("--resume needs --out DIR (or --recipe, for runs/<recipe name>)");
+        const auto steps = a.getInt("--steps", 0);
+        if (a.has("--steps") && steps < 1)
+            throw UsageError("--steps expects N >= 1");
+
+        std::unique_ptr<core::TrainRecipe> given;
+        if (a.has("--recipe"))
+            given = std::make_unique<core::TrainRecipe>(core::TrainRecipe::fromFile(a.get("--recipe")));
+        const auto out = a.has("--out") ? a.get("--out") : "runs/" + given->name;
+
+        std::unique_ptr<core::Trainer> trainer;
+        int64_t total = 0;
+        if (resume) {
+            trainer = core::Trainer::resume(out);
+            if (given) {
+                const auto diff = recipeDifferences(*given, trainer->recipe());
+                if (!diff.empty())
+                    throw UsageError(a.get("--recipe") + " differs from the recipe of the run in " + out +
+                                     " (" + diff + "); resume without --recipe, or train into another --out");
+            }
+            const auto done = trainer->stats().step;
+            if (steps > 0 && steps < done)
+                throw UsageError("the run in " + out + " is already at step " + std::to_string(done) +
+                                 "; --steps must be at least that");
+            if (steps > 0)
+                trainer->setSteps(steps); // saved with the next checkpoint, so a later resume ends there too
+            total = trainer->recipe().steps;
+        } else {
+            if (hasCheckpoint(out))
+                throw UsageError(out +
+                                 " already holds a run; continue it with --resume or choose another --out");
+            makeWritableDir(out);
+            auto recipe = *given;
+            if (steps > 0)
+                recipe.steps = steps; // stored with the checkpoint, so a resume trains to the same end
+            total = recipe.steps;
+            trainer = std::make_unique<core::Trainer>(recipe, out);
+        }
+
+        const auto& recipe = trainer->recipe();
+        const auto config = recipe.modelConfig();
+        std::cerr << (resume ? "resuming " : "training ") << recipe.name << ": "
+                  << core::Task::toString(recipe.task) << " " << recipe.minLen << "–" << recipe.maxLen
+                  << ", ";
+        if (config.hasEncoder())
+            std::cerr << config.encoderLayers << "+";
+        std::cerr << config.decoderLayers << " layers, d_model " << config.dModel << ", " << config.heads
+                  << " heads, batch " << recipe.batchSize << "; step " << trainer->stats().step << " of "
+                  << total << " → " << out << "\n";
+
+        StopSignals signals;
+        Progress progress(total);
+        const auto start = std::chrono::steady_clock::now();
+        const int64_t firstStep = trainer->stats().step;
+        int64_t lastLogged = -1,
+                lastKept = -1; // steps of the last log row and of the last line left on screen
+        auto lastDraw = start - std::chrono::seconds(1);
+        auto lineNow = [&] {
+            const auto& s = trainer->stats();
+            const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
+            return progress.line(s, s.step - firstStep, wall.count());
+        };
+
+        while (trainer->stats().step < total && !gStopSignal) {
+            const auto s = trainer->trainStep();
+            if (s.step == total)
+                break; // the final checkpoint, evaluation and log row follow the loop
+            const auto now = std::chrono::steady_clock::now();
+            const bool evaluated = s.step % recipe.evalEvery == 0;
+            if (evaluated) {
+                const double acc = trainer->evaluate(recipe.evalExamples, kEvalSeed);
+                trainer->log(acc);
+                lastLogged = lastKept = s.step;
+                progress.show(lineNow() + "  accuracy " + percent(acc), true);
+            } else if (s.step % kReportEvery == 0) {
+                trainer->log();
+                lastLogged = s.step;
+                if (!progress.tty()) {
+                    progress.show(lineNow(), false);
+                    lastKept = s.step;
+                }
+            }
+            // On a terminal the line follows every step, but no faster than the eye can read.
+            if (progress.tty() && !evaluated && now - lastDraw > std::chrono::milliseconds(100)) {
+                progress.show(lineNow(), false);
+                lastDraw = now;
+            }
+            if (s.step % recipe.checkpointEvery == 0)
+                trainer->saveCheckpoint();
+        }
+
+        if (gStopSignal && trainer->stats().step < total) {
+            if (lastKept != trainer->stats().step)
+                progress.show(lineNow(), true);
+            trainer->saveCheckpoint();
+            if (lastLogged != trainer->stats().step)
+                trainer->log();
+            std::cerr << "interrupted at step " << trainer->stats().step
+                      << "; checkpoint saved; continue with: attnscope train --resume --out " << out << "\n";
+            return 128 + gStopSignal;
+        }
+
+        trainer->saveCheckpoint();
+        trainer->exportModel();
+        const double acc = trainer->evaluate(recipe.evalExamples, kEvalSeed);
+        if (trainer->stats().step > firstStep) // resuming a finished run adds no second row for its last step
+            trainer->log(acc);
+        progress.show(lineNow() + "  accuracy " + percent(acc), true);
+        std::cout << "accuracy " << percent(acc) << " on " << recipe.evalExamples << " fresh examples\n"
+                  << "model: " << (std::filesystem::path(out) / "model").string() << "\n";
+        return 0;
+    } catch (const UsageError& e) {
+        std::cerr << "attnscope train: " << e.what() << " (see attnscope train --help)\n";
+        return 2;
+    } catch (const core::Error& e) {
+        std::cerr << "attnscope train: " << e.what() << "\n";
+        return 2;
+    }
+}
