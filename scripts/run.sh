@@ -11,4 +11,4 @@ if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ "${QT_QPA_PLATFOR
   echo "  xvfb-run -a scripts/run.sh" >&2
   exit 1
 fi
-exec "$build/attnscope" --model "$root/resources/models/demo-random" "$@"
+exec "$build/attnscope" "$@"
