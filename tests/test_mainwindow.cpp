@@ -65,7 +65,7 @@ void TestMainWindow::initTestCase() {
 void TestMainWindow::typingUpdatesGrid() {
     auto f = open(wideModel_, QStringLiteral("abc"));
     QVERIFY(f);
-    auto* grid = f->window.findChild<ui::AttentionGrid*>();
+    auto* grid = f->window.findChild<ui::AttentionGrid*>(QStringLiteral("attentionGrid"));
     QVERIFY(grid);
     QCOMPARE(grid->layers(), 3);
     QCOMPARE(grid->heads(), 5);
@@ -180,7 +180,7 @@ void TestMainWindow::tooLongAndEmptyInput() {
 void TestMainWindow::keyboardMovesSelection() {
     auto f = open(wideModel_, QStringLiteral("abc"));
     QVERIFY(f);
-    auto* grid = f->window.findChild<ui::AttentionGrid*>();
+    auto* grid = f->window.findChild<ui::AttentionGrid*>(QStringLiteral("attentionGrid"));
     auto* state = f->window.viewState();
     grid->setFocus();
     QCOMPARE(state->layer(), 0);
@@ -240,7 +240,7 @@ void TestMainWindow::decoderOnlyModel() {
     const auto r = f->controller->current();
     QVERIFY(r->snapshot->srcTokens.empty());
     QCOMPARE(r->snapshot->decoder.queries, 10); // <bos> + 9 characters of the prompt
-    auto* grid = f->window.findChild<ui::AttentionGrid*>();
+    auto* grid = f->window.findChild<ui::AttentionGrid*>(QStringLiteral("attentionGrid"));
     QCOMPARE(grid->layers(), 2);
     QCOMPARE(grid->heads(), 4);
     f->controller->step();
@@ -309,8 +309,9 @@ void TestMainWindow::aboutNamesVersions() {
     for (auto* a : f->window.findChildren<QAction*>())
         for (const auto& k : a->shortcuts())
             have << k.toString(QKeySequence::PortableText);
-    for (const char* key : {"Ctrl+Right", "Ctrl+Left", "Ctrl+End", "Ctrl+Home", "Ctrl+1", "Ctrl+2", "Ctrl+3",
-                            "Ctrl+K", "Ctrl+L", "Alt+1", "Alt+2", "Ctrl+O", "Ctrl+E", "Ctrl+Shift+E", "F1"})
+    for (const char* key :
+         {"Ctrl+Right", "Ctrl+Left", "Ctrl+End", "Ctrl+Home", "Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+K",
+          "Ctrl+L", "Alt+1", "Alt+2", "Alt+3", "Ctrl+O", "Ctrl+E", "Ctrl+Shift+E", "F1"})
         QVERIFY2(have.contains(QLatin1String(key)), key);
     QVERIFY(ui::MainWindow::shortcutsText().contains(QStringLiteral("Ctrl+Shift+E")));
 }

@@ -12,6 +12,7 @@
 #include "ui/ModelPicker.h"
 #include "ui/PositionalView.h"
 #include "ui/QCustomPlotInclude.h"
+#include "ui/TrainPage.h"
 #include "ui/ViewState.h"
 
 #include <QAction>
@@ -87,6 +88,10 @@ void MainWindow::buildWidgets() {
     positional_ = new PositionalView(tabs_);
     positional_->setObjectName(QStringLiteral("positionalView"));
     tabs_->addTab(positional_, tr("&Positional encodings"));
+    train_ = new TrainPage(QDir(modelsDir_).filePath(QStringLiteral("../recipes")), tabs_);
+    train_->setObjectName(QStringLiteral("trainPage"));
+    tabs_->addTab(train_, tr("&Train"));
+    tabs_->setTabToolTip(2, tr("Train a small model on a task and watch its attention form (Alt+3)"));
     tabs_->setTabToolTip(0, tr("Every layer and head of the chosen attention, one head in detail, and "
                                "decoding step by step (Alt+1)"));
     tabs_->setTabToolTip(1, tr("The model's positional encodings: table, curves, similarity and rotation "
@@ -137,6 +142,8 @@ void MainWindow::buildMenus() {
         ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_1));
     view->addAction(tr("&Positional Encodings"), this, [this] { showPage(Page::Positional); })
         ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
+    view->addAction(tr("&Train"), this, [this] { showPage(Page::Train); })
+        ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
 
     auto* decode = menuBar()->addMenu(tr("&Decode"));
     const auto* panel = attention_->decodePanel();
@@ -187,6 +194,8 @@ void MainWindow::wire() {
         attention_->clear();
         exports_->updateEnabled();
     });
+    connect(train_, &TrainPage::message, this,
+            [this](const QString& t) { statusBar()->showMessage(t, 8000); });
     connect(attention_, &AttentionPage::hint, this,
             [this](const QString& t) { statusBar()->showMessage(t, 3000); });
 
@@ -257,7 +266,7 @@ void MainWindow::setSourceText(const QString& text) {
 }
 
 void MainWindow::showPage(Page page) {
-    tabs_->setCurrentIndex(page == Page::Attention ? 0 : 1);
+    tabs_->setCurrentIndex(page == Page::Attention ? 0 : page == Page::Positional ? 1 : 2);
 }
 
 void MainWindow::showResult(const RunResultPtr& r) {
@@ -308,7 +317,7 @@ QString MainWindow::shortcutsText() {
         {"Ctrl+1, Ctrl+2, Ctrl+3", "encoder self, decoder self, cross-attention"},
         {"Ctrl+K", "per-head colour scale"},
         {"Ctrl+L", "edit the source text"},
-        {"Alt+1, Alt+2", "Attention, Positional encodings"},
+        {"Alt+1, Alt+2, Alt+3", "Attention, Positional encodings, Train"},
         {"Ctrl+O", "open a model folder"},
         {"Ctrl+E, Ctrl+Shift+E", "export the page as a picture, every head as JSON"},
         {"Click, Shift+click a token", "mark its row, its column in the heatmap"},
@@ -338,6 +347,25 @@ void MainWindow::restoreSettings() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (train_->training()) {
+        // Minutes of training are worth a question before they are dropped.
+        const auto answer = QMessageBox::question(
+            this, tr("Training is running"), tr("Save the training run before closing?"),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        if (answer == QMessageBox::Cancel) {
+            event->ignore();
+            return;
+        }
+        if (answer == QMessageBox::Save) {
+            QString error;
+            if (!train_->save(&error)) {
+                QMessageBox::warning(this, tr("Could not save"), error);
+                event->ignore();
+                return;
+            }
+        }
+        train_->stop();
+    }
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());

@@ -24,12 +24,13 @@ class ExportActions;
 class ModelLoader;
 class ModelPicker;
 class PositionalView;
+class TrainPage;
 class ViewState;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Page { Attention, Positional };
+    enum class Page { Attention, Positional, Train };
 
     /// modelsDir: where the built-in models live (listed in the model picker).
     explicit MainWindow(const QString& modelsDir = QString(), QWidget* parent = nullptr);
@@ -88,6 +89,7 @@ private:
     QTabWidget* tabs_ = nullptr;
     AttentionPage* attention_ = nullptr;
     PositionalView* positional_ = nullptr;
+    TrainPage* train_ = nullptr;
     QLabel* timing_ = nullptr;
     QLabel* busy_ = nullptr;
 };

@@ -1,0 +1,70 @@
+// The Train tab with the real widgets: a run starts, its loss curve grows, pausing holds the step,
+// the probe's attention is captured as frames the slider scrubs through, and the run is saved.
+
+#include "ui/AttentionGrid.h"
+#include "ui/TrainPage.h"
+
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QtTest>
+
+#include <filesystem>
+
+class TestTrainPage : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void trainPauseScrubSave();
+};
+
+void TestTrainPage::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true); // runs go to a test location, not the user's
+    QCoreApplication::setOrganizationName(QStringLiteral("attnscope-tests"));
+}
+
+void TestTrainPage::trainPauseScrubSave() {
+    ui::TrainPage page(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/recipes"));
+    page.resize(1200, 700);
+    page.show();
+    page.findChild<QComboBox*>(QStringLiteral("trainTask"))->setCurrentText(QStringLiteral("reverse"));
+    page.findChild<QComboBox*>(QStringLiteral("trainSize"))->setCurrentIndex(1); // tiny
+    page.findChild<QSpinBox*>(QStringLiteral("trainSteps"))->setValue(80);
+    QSignalSpy changed(&page, &ui::TrainPage::trainingChanged);
+    page.start();
+    QVERIFY(page.training());
+    QTRY_VERIFY_WITH_TIMEOUT(page.lastStep() >= 20, 60000);
+    // Pause holds the run between two steps.
+    page.togglePause();
+    QVERIFY(page.paused());
+    QTest::qWait(300);
+    const auto held = page.lastStep();
+    QTest::qWait(500);
+    QCOMPARE(page.lastStep(), held);
+    page.togglePause();
+    QVERIFY(!page.paused());
+    QTRY_VERIFY_WITH_TIMEOUT(!page.training(), 120000);
+    QCOMPARE(page.lastStep(), int64_t(80));
+    QCOMPARE(changed.count(), 2); // started, finished
+    QVERIFY2(page.lossPoints() >= 16, qPrintable(QString::number(page.lossPoints())));
+    // Frames: the untrained model first, then every 2 steps (80 / 40), the last at step 80.
+    QVERIFY2(page.frames() >= 30, qPrintable(QString::number(page.frames())));
+    QCOMPARE(page.frameStep(0), int64_t(0));
+    QCOMPARE(page.frameStep(page.frames() - 1), int64_t(80));
+    QCOMPARE(page.shownFrame(), page.frames() - 1); // following the newest
+    page.showFrame(0);
+    QCOMPARE(page.shownFrame(), 0);
+    QCOMPARE(page.grid()->layers(), 1);
+    QCOMPARE(page.grid()->heads(), 2);
+    // The run was saved as a model directory and a checkpoint.
+    namespace fs = std::filesystem;
+    const auto dir = page.runDirectory().toStdString();
+    QVERIFY2(fs::exists(dir + "/model/model.safetensors"), dir.c_str());
+    QVERIFY(fs::exists(dir + "/checkpoint/state.json"));
+    QVERIFY(fs::exists(dir + "/log.csv"));
+    fs::remove_all(dir);
+}
+
+QTEST_MAIN(TestTrainPage)
+#include "test_trainpage.moc"

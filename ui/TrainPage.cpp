@@ -1,0 +1,312 @@
+#include "ui/TrainPage.h"
+
+#include "core/Errors.h"
+#include "core/TrainRecipe.h"
+#include "ui/AttentionGrid.h"
+#include "ui/QCustomPlotInclude.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QThread>
+#include <QVBoxLayout>
+
+namespace ui {
+
+namespace {
+
+// A source whose answer shows the task's alignment at a glance.
+QString probeFor(core::TaskKind kind) {
+    switch (kind) {
+    case core::TaskKind::Copy:
+    case core::TaskKind::Reverse:
+        return QStringLiteral("abcdefghij");
+    case core::TaskKind::Sort:
+        return QStringLiteral("5318026497");
+    case core::TaskKind::Addition:
+        return QStringLiteral("4721+385");
+    }
+    return {};
+}
+
+} // namespace
+
+TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(parent), recipesDir_(recipesDir) {
+    qRegisterMetaType<TrainProgress>();
+    qRegisterMetaType<std::shared_ptr<const core::AttentionSnapshot>>();
+    task_ = new QComboBox(this);
+    task_->setObjectName(QStringLiteral("trainTask"));
+    for (const char* t : {"reverse", "copy", "sort", "addition"})
+        task_->addItem(QString::fromLatin1(t));
+    task_->setToolTip(tr("What to learn: copy, reverse or sort a string, or add two numbers written "
+                         "least-significant digit first"));
+    size_ = new QComboBox(this);
+    size_->setObjectName(QStringLiteral("trainSize"));
+    size_->addItem(tr("classroom (2+2 layers, d_model 64)"), QStringLiteral("classroom"));
+    size_->addItem(tr("tiny (1+1 layers, d_model 32)"), QStringLiteral("tiny"));
+    size_->setToolTip(tr("Model size. Classroom is the built-in models' size: reverse reaches about 95% "
+                         "exact match in under 3 minutes on two cores"));
+    steps_ = new QSpinBox(this);
+    steps_->setObjectName(QStringLiteral("trainSteps"));
+    steps_->setRange(10, 100000);
+    steps_->setSingleStep(100);
+    steps_->setValue(2000);
+    steps_->setPrefix(tr("steps "));
+    steps_->setToolTip(tr("Optimizer steps to train"));
+    start_ = new QPushButton(tr("Start"), this);
+    start_->setObjectName(QStringLiteral("trainStart"));
+    start_->setToolTip(tr("Start a new training run"));
+    pause_ = new QPushButton(tr("Pause"), this);
+    pause_->setObjectName(QStringLiteral("trainPause"));
+    pause_->setToolTip(tr("Pause or resume between two steps"));
+    stop_ = new QPushButton(tr("Stop"), this);
+    stop_->setObjectName(QStringLiteral("trainStop"));
+    stop_->setToolTip(tr("Stop the run (it is saved and can be opened as a model)"));
+    status_ = new QLabel(tr("Pick a task and press Start."), this);
+    status_->setObjectName(QStringLiteral("trainStatus"));
+    status_->setTextFormat(Qt::PlainText);
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(task_);
+    controls->addWidget(size_);
+    controls->addWidget(steps_);
+    controls->addWidget(start_);
+    controls->addWidget(pause_);
+    controls->addWidget(stop_);
+    controls->addStretch(1);
+
+    plot_ = new QCustomPlot(this);
+    plot_->setObjectName(QStringLiteral("lossPlot"));
+    plot_->setToolTip(tr("Training loss (label-smoothed cross-entropy) and exact-match accuracy"));
+    plot_->addGraph();
+    plot_->graph(0)->setName(tr("loss"));
+    plot_->addGraph(plot_->xAxis, plot_->yAxis2);
+    plot_->graph(1)->setName(tr("accuracy"));
+    plot_->graph(1)->setPen(QPen(QColor(0xe6, 0x7e, 0x22), 2));
+    plot_->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+    plot_->xAxis->setLabel(tr("step"));
+    plot_->yAxis->setLabel(tr("loss"));
+    plot_->yAxis2->setVisible(true);
+    plot_->yAxis2->setLabel(tr("exact match"));
+    plot_->yAxis2->setRange(0, 1);
+    plot_->legend->setVisible(true);
+    plot_->setMinimumHeight(200);
+
+    grid_ = new AttentionGrid(this);
+    grid_->setObjectName(QStringLiteral("trainGrid"));
+    grid_->setKind(core::AttentionKind::Cross);
+    grid_->setToolTip(tr("Cross-attention of the probe example, captured while the model learns"));
+    slider_ = new QSlider(Qt::Horizontal, this);
+    slider_->setObjectName(QStringLiteral("frameSlider"));
+    slider_->setToolTip(tr("Scrub back through the captured frames"));
+    slider_->setEnabled(false);
+    frameLabel_ = new QLabel(this);
+    frameLabel_->setTextFormat(Qt::PlainText);
+
+    auto* right = new QWidget(this);
+    auto* rcol = new QVBoxLayout(right);
+    rcol->setContentsMargins(0, 0, 0, 0);
+    rcol->addWidget(grid_, 1);
+    auto* srow = new QHBoxLayout;
+    srow->addWidget(slider_, 1);
+    srow->addWidget(frameLabel_);
+    rcol->addLayout(srow);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(plot_);
+    split->addWidget(right);
+    split->setSizes({600, 600});
+
+    auto* col = new QVBoxLayout(this);
+    col->addLayout(controls);
+    col->addWidget(status_);
+    col->addWidget(split, 1);
+
+    connect(start_, &QPushButton::clicked, this, &TrainPage::start);
+    connect(pause_, &QPushButton::clicked, this, &TrainPage::togglePause);
+    connect(stop_, &QPushButton::clicked, this, &TrainPage::stop);
+    connect(slider_, &QSlider::valueChanged, this, &TrainPage::showFrame);
+    updateButtons();
+}
+
+TrainPage::~TrainPage() {
+    if (worker_)
+        worker_->stop();
+    if (thread_) {
+        thread_->quit();
+        thread_->wait();
+    }
+}
+
+void TrainPage::start() {
+    if (training())
+        return;
+    core::TrainRecipe recipe;
+    try {
+        recipe = core::TrainRecipe::fromFile(
+            QDir(recipesDir_).filePath(task_->currentText() + QStringLiteral(".json")).toStdString());
+        if (size_->currentData().toString() == QLatin1String("tiny")) {
+            recipe.model.encoderLayers = recipe.model.decoderLayers = 1;
+            recipe.model.dModel = 32;
+            recipe.model.heads = 2;
+            recipe.model.dFf = 64;
+        }
+        recipe.steps = steps_->value();
+        recipe.evalEvery = std::max<int64_t>(50, recipe.steps / 10);
+        recipe.evalExamples = 200; // quick enough to check often; the CLI's 1,000 are for the record
+        recipe.name = (task_->currentText() + QStringLiteral("-trained")).toStdString();
+    } catch (const core::Error& e) {
+        Q_EMIT message(tr("Cannot train: %1").arg(QString::fromStdString(e.what())));
+        return;
+    }
+    runDir_ =
+        QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+            .filePath(QStringLiteral("runs/%1-%2")
+                          .arg(task_->currentText(),
+                               QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-hhmmss"))));
+    frames_.clear();
+    lastStep_ = 0;
+    plot_->graph(0)->data()->clear();
+    plot_->graph(1)->data()->clear();
+    plot_->xAxis->setRange(0, static_cast<double>(recipe.steps));
+    plot_->replot();
+    slider_->setEnabled(false);
+
+    thread_ = new QThread(this);
+    // A frame every 1/40 of the run: enough to watch a pattern form, few enough to keep in memory.
+    worker_ = new TrainingWorker(recipe, runDir_, probeFor(recipe.task),
+                                 static_cast<int>(std::max<int64_t>(1, recipe.steps / 40)));
+    worker_->moveToThread(thread_);
+    connect(thread_, &QThread::started, worker_, &TrainingWorker::run);
+    connect(worker_, &TrainingWorker::progress, this, &TrainPage::onProgress, Qt::QueuedConnection);
+    connect(worker_, &TrainingWorker::probed, this, &TrainPage::onProbed, Qt::QueuedConnection);
+    connect(
+        worker_, &TrainingWorker::failed, this, [this](const QString& m) { Q_EMIT message(m); },
+        Qt::QueuedConnection);
+    connect(worker_, &TrainingWorker::finished, this, &TrainPage::onFinished, Qt::QueuedConnection);
+    thread_->start();
+    status_->setText(tr("Training %1 (%2)…").arg(task_->currentText(), size_->currentText()));
+    updateButtons();
+    Q_EMIT trainingChanged(true);
+}
+
+void TrainPage::togglePause() {
+    if (!worker_)
+        return;
+    if (worker_->paused())
+        worker_->resume();
+    else
+        worker_->pause();
+    updateButtons();
+}
+
+void TrainPage::stop() {
+    if (worker_)
+        worker_->stop();
+}
+
+bool TrainPage::training() const {
+    return thread_ && thread_->isRunning();
+}
+
+bool TrainPage::paused() const {
+    return worker_ && worker_->paused();
+}
+
+bool TrainPage::save(QString* error) {
+    if (!worker_)
+        return true;
+    // Between two steps: pause the loop, save from here, and let it go on as it was.
+    const bool wasPaused = worker_->paused();
+    worker_->pause();
+    QThread::msleep(training() ? 200 : 0);
+    const bool ok = worker_->save(error);
+    if (!wasPaused)
+        worker_->resume();
+    return ok;
+}
+
+QString TrainPage::runDirectory() const {
+    return runDir_;
+}
+
+int64_t TrainPage::frameStep(int index) const {
+    return index >= 0 && index < frames() ? frames_[std::size_t(index)].first : -1;
+}
+
+void TrainPage::showFrame(int index) {
+    if (index < 0 || index >= frames())
+        return;
+    grid_->setSnapshot(frames_[std::size_t(index)].second);
+    frameLabel_->setText(tr("step %1").arg(frames_[std::size_t(index)].first));
+    if (slider_->value() != index)
+        slider_->setValue(index);
+}
+
+int TrainPage::shownFrame() const {
+    return slider_->value();
+}
+
+int TrainPage::lossPoints() const {
+    return plot_->graph(0)->dataCount();
+}
+
+void TrainPage::onProgress(const TrainProgress& p) {
+    lastStep_ = p.step;
+    plot_->graph(0)->addData(static_cast<double>(p.step), p.loss);
+    if (p.accuracy >= 0)
+        plot_->graph(1)->addData(static_cast<double>(p.step), p.accuracy);
+    plot_->graph(0)->rescaleValueAxis(false, true);
+    plot_->yAxis->setRangeLower(0);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    QString text = tr("step %1 of %2 · loss %3 · %4 tokens/s · %5 s")
+                       .arg(p.step)
+                       .arg(p.total)
+                       .arg(p.loss, 0, 'f', 3)
+                       .arg(p.tokensPerSecond, 0, 'f', 0)
+                       .arg(p.elapsedSeconds, 0, 'f', 0);
+    if (p.accuracy >= 0)
+        text += tr(" · exact match %1%").arg(100.0 * p.accuracy, 0, 'f', 1);
+    status_->setText(text);
+}
+
+void TrainPage::onProbed(int64_t step, std::shared_ptr<const core::AttentionSnapshot> snap) {
+    // Following the newest frame unless the user is looking at an older one.
+    const bool follow = slider_->value() == frames() - 1 || frames() == 0;
+    frames_.emplace_back(step, std::move(snap));
+    slider_->setRange(0, frames() - 1);
+    slider_->setEnabled(frames() > 1);
+    if (follow)
+        showFrame(frames() - 1);
+}
+
+void TrainPage::onFinished(bool completed) {
+    thread_->quit();
+    thread_->wait();
+    status_->setText(status_->text() + (completed ? tr(" · done") : tr(" · stopped")) +
+                     tr(" · saved in %1").arg(QDir::toNativeSeparators(runDir_)));
+    QString error;
+    if (!worker_->save(&error))
+        Q_EMIT message(tr("Could not save the run: %1").arg(error));
+    updateButtons();
+    Q_EMIT trainingChanged(false);
+}
+
+void TrainPage::updateButtons() {
+    const bool on = training();
+    start_->setEnabled(!on);
+    task_->setEnabled(!on);
+    size_->setEnabled(!on);
+    steps_->setEnabled(!on);
+    pause_->setEnabled(on);
+    stop_->setEnabled(on);
+    pause_->setText(paused() ? tr("Resume") : tr("Pause"));
+}
+
+} // namespace ui

@@ -1,0 +1,81 @@
+#pragma once
+// The Train tab: pick a task and a model size, start, pause, resume; the loss curve grows live, and the
+// attention of a fixed probe example is captured every few steps, with a slider to scrub back through
+// those frames and watch the pattern (the anti-diagonal of reverse, say) form.
+
+#include "core/AttentionSnapshot.h"
+#include "ui/TrainingWorker.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QThread;
+
+namespace ui {
+
+class AttentionGrid;
+
+class TrainPage : public QWidget {
+    Q_OBJECT
+public:
+    /// recipesDir: the recipes of the built-in tasks (their sizes are the "classroom" preset).
+    explicit TrainPage(const QString& recipesDir, QWidget* parent = nullptr);
+    ~TrainPage() override;
+
+    void start();
+    void togglePause();
+    void stop();
+    bool training() const;
+    bool paused() const;
+    /// Saves the run (checkpoint and model directory); false with a message when that failed.
+    bool save(QString* error);
+    /// Where the current (or last) run writes.
+    QString runDirectory() const;
+
+    int frames() const { return static_cast<int>(frames_.size()); }
+    int64_t frameStep(int index) const;
+    /// Shows frame `index` of the probe's attention in the grid (the slider does this).
+    void showFrame(int index);
+    int shownFrame() const;
+    int lossPoints() const;
+    int64_t lastStep() const { return lastStep_; }
+    AttentionGrid* grid() const { return grid_; }
+
+Q_SIGNALS:
+    void trainingChanged(bool training);
+    void message(const QString& text);
+
+private:
+    void onProgress(const TrainProgress& p);
+    void onProbed(int64_t step, std::shared_ptr<const core::AttentionSnapshot> snap);
+    void onFinished(bool completed);
+    void updateButtons();
+
+    QString recipesDir_;
+    QComboBox* task_ = nullptr;
+    QComboBox* size_ = nullptr;
+    QSpinBox* steps_ = nullptr;
+    QPushButton* start_ = nullptr;
+    QPushButton* pause_ = nullptr;
+    QPushButton* stop_ = nullptr;
+    QLabel* status_ = nullptr;
+    QCustomPlot* plot_ = nullptr;
+    AttentionGrid* grid_ = nullptr;
+    QSlider* slider_ = nullptr;
+    QLabel* frameLabel_ = nullptr;
+    QThread* thread_ = nullptr;
+    TrainingWorker* worker_ = nullptr;
+    QString runDir_;
+    std::vector<std::pair<int64_t, std::shared_ptr<const core::AttentionSnapshot>>> frames_;
+    int64_t lastStep_ = 0;
+};
+
+} // namespace ui
