@@ -17,6 +17,8 @@ usage: attnscope [--model DIR] [--src TEXT]
        attnscope dump --model DIR ...   write every attention weight of one run as JSON
        attnscope init --config FILE --out DIR [--seed N]
                                         write a randomly initialised model directory
+       attnscope bench-train --recipe FILE.json [--steps N]
+                                        training throughput (scripts/bench-train-vs-seed.sh)
        attnscope train --recipe FILE.json [--out DIR] [--steps N]
                                         train a model on a task; Ctrl-C saves, --resume continues
        attnscope --version
@@ -39,6 +41,8 @@ int main(int argc, char** argv) {
         }
         if (cmd == "dump")
             return runDump(rest);
+        if (cmd == "bench-train")
+            return runBenchTrain(rest);
         if (cmd == "init")
             return runInit(rest);
         if (cmd == "train")

@@ -257,6 +257,25 @@ void Trainer::setSteps(int64_t steps) {
     impl_->recipe.steps = steps;
 }
 
+BatchIds Trainer::batchIds(int64_t step) {
+    const Batch& b = impl_->batchFor(step);
+    auto flat = [](const torch::Tensor& t) {
+        const auto c = t.contiguous();
+        return std::vector<int64_t>(c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel());
+    };
+    BatchIds ids;
+    ids.rows = b.input.size(0);
+    ids.tgtLen = b.input.size(1);
+    if (b.src.defined()) {
+        ids.srcLen = b.src.size(1);
+        ids.src = flat(b.src);
+    }
+    ids.input = flat(b.input);
+    ids.labels = flat(b.labels);
+    ids.tokens = b.tokens;
+    return ids;
+}
+
 bool Trainer::done() const {
     return impl_->stats.step >= impl_->recipe.steps;
 }

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace core {
 
@@ -25,6 +26,18 @@ struct TrainStats {
     double lr = 0.0;              ///< learning rate used by the last step
     double tokensPerSecond = 0.0; ///< target tokens per second over the last 20 steps
     double elapsedSeconds = 0.0;  ///< training time so far, across resumes
+};
+
+/// The token ids of one training batch, row-major, so another implementation can be timed on exactly the
+/// same data.
+struct BatchIds {
+    int64_t rows = 0;
+    int64_t srcLen = 0;          ///< 0 for decoder-only models
+    int64_t tgtLen = 0;          ///< decoder input and labels
+    std::vector<int64_t> src;    ///< rows × srcLen
+    std::vector<int64_t> input;  ///< rows × tgtLen
+    std::vector<int64_t> labels; ///< rows × tgtLen; <pad> where no loss is taken
+    int64_t tokens = 0;          ///< labels that count
 };
 
 class Trainer {
@@ -46,6 +59,8 @@ public:
     const TrainStats& stats() const;
     const TrainRecipe& recipe() const;
 
+    /// The batch trainStep() uses at `step` (0-based).
+    BatchIds batchIds(int64_t step);
     /// Exact-match accuracy of greedy decoding on n fresh examples drawn with `seed` (never the training
     /// stream's seeds).
     double evaluate(int n, uint64_t seed) const;
