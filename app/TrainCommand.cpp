@@ -45,7 +45,6 @@ decoding on fresh examples. Exit status: 0 done, 2 bad arguments or input, 130 a
 
 // Evaluation draws from its own stream, so accuracy is measured on examples the model may never have
 // trained on, and on the same examples at every check (so the numbers are comparable over the run).
-constexpr uint64_t kEvalSeed = 0xE7A1;
 // Without a terminal (a pipe, a log file) one line per this many steps; the CSV log gets a row each time.
 constexpr int64_t kReportEvery = 10;
 
@@ -258,7 +257,7 @@ int runTrain(const std::vector<std::string>& argv) {
             const auto now = std::chrono::steady_clock::now();
             const bool evaluated = s.step % recipe.evalEvery == 0;
             if (evaluated) {
-                const double acc = trainer->evaluate(recipe.evalExamples, kEvalSeed);
+                const double acc = trainer->evaluate(recipe.evalExamples, core::Trainer::kEvalSeed);
                 trainer->log(acc);
                 lastLogged = lastKept = s.step;
                 progress.show(lineNow() + "  accuracy " + percent(acc), true);
@@ -292,7 +291,7 @@ int runTrain(const std::vector<std::string>& argv) {
 
         trainer->saveCheckpoint();
         trainer->exportModel();
-        const double acc = trainer->evaluate(recipe.evalExamples, kEvalSeed);
+        const double acc = trainer->evaluate(recipe.evalExamples, core::Trainer::kEvalSeed);
         if (trainer->stats().step > firstStep) // resuming a finished run adds no second row for its last step
             trainer->log(acc);
         progress.show(lineNow() + "  accuracy " + percent(acc), true);

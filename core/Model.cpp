@@ -33,13 +33,6 @@ Vocabulary readVocab(const fs::path& dir, const std::string& file, int64_t expec
     return v;
 }
 
-void initLikeSeed(nn::TransformerImpl& net) {
-    torch::NoGradGuard noGrad;
-    for (auto& p : net.parameters())
-        if (p.dim() > 1)
-            torch::nn::init::xavier_uniform_(p);
-}
-
 } // namespace
 
 torch::Device resolveDevice(DeviceChoice choice) {
@@ -146,23 +139,47 @@ Vocabulary Model::defaultVocabulary(int64_t size) {
     return v;
 }
 
-void Model::save(const std::string& dirName) const {
+void initLikeSeed(nn::TransformerImpl& net) {
+    torch::NoGradGuard noGrad;
+    for (auto& p : net.parameters())
+        if (p.dim() > 1)
+            torch::nn::init::xavier_uniform_(p);
+}
+
+void writeModelDirectory(const std::string& dirName, const ModelConfig& c, const Vocabulary* src,
+                         const Vocabulary& tgt, nn::TransformerImpl& net) {
     const fs::path dir(dirName);
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec)
         throw IoError("cannot create " + dirName + ": " + ec.message());
-    const auto& c = impl_->config;
     writeFileAtomically((dir / "config.json").string(), c.toJson());
-    writeFileAtomically((dir / c.tgtVocabFile).string(), impl_->tgtTokenizer->vocab().toJson());
-    if (impl_->srcTokenizer && c.srcVocabFile != c.tgtVocabFile)
-        writeFileAtomically((dir / c.srcVocabFile).string(), impl_->srcTokenizer->vocab().toJson());
-    const auto tensors = tensorsToSave(*impl_->net);
+    writeFileAtomically((dir / c.tgtVocabFile).string(), tgt.toJson());
+    if (src && c.srcVocabFile != c.tgtVocabFile)
+        writeFileAtomically((dir / c.srcVocabFile).string(), src->toJson());
+    const auto tensors = tensorsToSave(net);
     std::vector<TensorToWrite> out;
     for (const auto& [name, t] : tensors)
         out.push_back({name, t.sizes().vec(), t.data_ptr<float>()});
     writeSafetensors((dir / "model.safetensors").string(), out,
                      {{"format", "pt"}, {"producer", "attnscope"}});
+}
+
+torch::Tensor paddedIds(const std::vector<std::vector<int64_t>>& rows, int64_t pad) {
+    std::size_t len = 0;
+    for (const auto& r : rows)
+        len = std::max(len, r.size());
+    auto t = torch::full({static_cast<int64_t>(rows.size()), static_cast<int64_t>(len)}, pad, torch::kLong);
+    auto a = t.accessor<int64_t, 2>();
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        for (std::size_t j = 0; j < rows[i].size(); ++j)
+            a[static_cast<int64_t>(i)][static_cast<int64_t>(j)] = rows[i][j];
+    return t;
+}
+
+void Model::save(const std::string& dirName) const {
+    writeModelDirectory(dirName, impl_->config, impl_->srcTokenizer ? &impl_->srcTokenizer->vocab() : nullptr,
+                        impl_->tgtTokenizer->vocab(), *impl_->net);
 }
 
 const ModelConfig& Model::config() const {

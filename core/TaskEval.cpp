@@ -12,18 +12,6 @@ namespace core {
 
 namespace {
 
-torch::Tensor padded(const std::vector<std::vector<int64_t>>& rows, int64_t pad) {
-    std::size_t len = 0;
-    for (const auto& r : rows)
-        len = std::max(len, r.size());
-    auto t = torch::full({static_cast<int64_t>(rows.size()), static_cast<int64_t>(len)}, pad, torch::kLong);
-    auto a = t.accessor<int64_t, 2>();
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        for (std::size_t j = 0; j < rows[i].size(); ++j)
-            a[static_cast<int64_t>(i)][static_cast<int64_t>(j)] = rows[i][j];
-    return t;
-}
-
 std::string spell(const Vocabulary& vocab, const int64_t* ids, int64_t n) {
     std::string s;
     for (int64_t j = 0; j < n; ++j) {
@@ -73,9 +61,9 @@ std::vector<std::string> greedyAnswers(const Model& model, const std::vector<std
             }
             continue;
         }
-        const auto src = padded({prompts.begin() + static_cast<std::ptrdiff_t>(start),
-                                 prompts.begin() + static_cast<std::ptrdiff_t>(end)},
-                                m.srcPad());                        // (B, S)
+        const auto src = paddedIds({prompts.begin() + static_cast<std::ptrdiff_t>(start),
+                                    prompts.begin() + static_cast<std::ptrdiff_t>(end)},
+                                   m.srcPad());                     // (B, S)
         const auto srcMask = nn::sourceMask(src, m.srcPad());       // (B, 1, S)
         const auto memory = m.net->encode(src, srcMask, nullptr);   // (B, S, C)
         auto ys = torch::full({src.size(0), 1}, bos, torch::kLong); // (B, 1)

@@ -46,22 +46,6 @@ struct Batch {
     int64_t tokens = 0;   // labels that count
 };
 
-void writeModelFiles(const fs::path& dir, const ModelConfig& config, const Vocabulary& vocab,
-                     nn::TransformerImpl& net) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec)
-        throw IoError("cannot create " + dir.string() + ": " + ec.message());
-    writeFileAtomically((dir / "config.json").string(), config.toJson());
-    writeFileAtomically((dir / config.tgtVocabFile).string(), vocab.toJson());
-    const auto tensors = tensorsToSave(net);
-    std::vector<TensorToWrite> out;
-    for (const auto& [name, t] : tensors)
-        out.push_back({name, t.sizes().vec(), t.data_ptr<float>()});
-    writeSafetensors((dir / "model.safetensors").string(), out,
-                     {{"format", "pt"}, {"producer", "attnscope"}});
-}
-
 } // namespace
 
 struct Trainer::Impl {
@@ -85,10 +69,7 @@ struct Trainer::Impl {
         configureThreads(recipe.threads);
         torch::manual_seed(recipe.seed);
         net = nn::Transformer(config);
-        torch::NoGradGuard noGrad;
-        for (auto& p : net->parameters())
-            if (p.dim() > 1)
-                torch::nn::init::xavier_uniform_(p); // as the seed's make_model
+        initLikeSeed(*net);
         net->train();
         optimizer = std::make_unique<torch::optim::Adam>(
             net->parameters(),
@@ -100,20 +81,6 @@ struct Trainer::Impl {
         for (char c : text)
             result.push_back(vocab.find(std::string(1, c)));
         return result;
-    }
-
-    /// Pads rows to one length; returns (rows, L) int64.
-    static torch::Tensor padded(const std::vector<std::vector<int64_t>>& rows, int64_t pad) {
-        std::size_t len = 0;
-        for (const auto& r : rows)
-            len = std::max(len, r.size());
-        auto t =
-            torch::full({static_cast<int64_t>(rows.size()), static_cast<int64_t>(len)}, pad, torch::kLong);
-        auto a = t.accessor<int64_t, 2>();
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            for (std::size_t j = 0; j < rows[i].size(); ++j)
-                a[static_cast<int64_t>(i)][static_cast<int64_t>(j)] = rows[i][j];
-        return t;
     }
 
     Batch makeBatch(const std::vector<Example>& examples) const {
@@ -141,8 +108,8 @@ struct Trainer::Impl {
         }
         Batch b;
         if (config.hasEncoder())
-            b.src = padded(src, pad);                           // (B, S)
-        auto full = padded(seq, pad);                           // (B, T+1)
+            b.src = paddedIds(src, pad);                        // (B, S)
+        auto full = paddedIds(seq, pad);                        // (B, T+1)
         b.input = full.narrow(1, 0, full.size(1) - 1);          // (B, T)
         b.labels = full.narrow(1, 1, full.size(1) - 1).clone(); // (B, T)
         auto lab = b.labels.accessor<int64_t, 2>();
@@ -303,7 +270,7 @@ void Trainer::saveCheckpoint() {
                    old = m.out / "checkpoint.old";
     std::error_code ec;
     fs::remove_all(fresh, ec);
-    writeModelFiles(fresh, m.config, m.vocab, *m.net);
+    writeModelDirectory(fresh.string(), m.config, nullptr, m.vocab, *m.net);
     std::ostringstream opt;
     torch::serialize::OutputArchive archive;
     m.optimizer->save(archive);
@@ -372,7 +339,7 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& outDir) {
 
 void Trainer::exportModel(const std::string& dir) const {
     auto& m = *impl_;
-    writeModelFiles(dir.empty() ? m.out / "model" : fs::path(dir), m.config, m.vocab, *m.net);
+    writeModelDirectory(dir.empty() ? (m.out / "model").string() : dir, m.config, nullptr, m.vocab, *m.net);
 }
 
 std::shared_ptr<const Model> Trainer::currentModel() const {

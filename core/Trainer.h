@@ -42,6 +42,10 @@ struct BatchIds {
 
 class Trainer {
 public:
+    /// The examples every accuracy report draws (a stream of its own, never the training data), so the
+    /// command line and the window report the same figure.
+    static constexpr uint64_t kEvalSeed = 0xE7A1;
+
     /// A fresh run of the recipe, writing into outDir (created). Throws ConfigError for a bad recipe.
     Trainer(const TrainRecipe& recipe, const std::string& outDir);
     /// Continues the run saved in outDir/checkpoint. Throws ModelError when there is none.

@@ -17,6 +17,7 @@ class TestTrainPage : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void trainPauseScrubSave();
+    void saveMidRunEndsAndSaves();
 };
 
 void TestTrainPage::initTestCase() {
@@ -63,6 +64,24 @@ void TestTrainPage::trainPauseScrubSave() {
     QVERIFY2(fs::exists(dir + "/model/model.safetensors"), dir.c_str());
     QVERIFY(fs::exists(dir + "/checkpoint/state.json"));
     QVERIFY(fs::exists(dir + "/log.csv"));
+    fs::remove_all(dir);
+}
+
+void TestTrainPage::saveMidRunEndsAndSaves() {
+    // What closing the window with "Save" does while training runs.
+    ui::TrainPage page(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/recipes"));
+    page.findChild<QComboBox*>(QStringLiteral("trainSize"))->setCurrentIndex(1);
+    page.findChild<QSpinBox*>(QStringLiteral("trainSteps"))->setValue(100000);
+    page.start();
+    QTRY_VERIFY_WITH_TIMEOUT(page.lastStep() >= 10, 60000);
+    QString error;
+    QVERIFY2(page.save(&error), qPrintable(error));
+    QVERIFY(!page.training());
+    namespace fs = std::filesystem;
+    const auto dir = page.runDirectory().toStdString();
+    QVERIFY(fs::exists(dir + "/model/model.safetensors"));
+    QVERIFY(fs::exists(dir + "/checkpoint/state.json"));
+    QVERIFY(!fs::exists(dir + "/checkpoint.new"));
     fs::remove_all(dir);
 }
 

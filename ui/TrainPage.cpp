@@ -222,14 +222,13 @@ bool TrainPage::paused() const {
 bool TrainPage::save(QString* error) {
     if (!worker_)
         return true;
-    // Between two steps: pause the loop, save from here, and let it go on as it was.
-    const bool wasPaused = worker_->paused();
-    worker_->pause();
-    QThread::msleep(training() ? 200 : 0);
-    const bool ok = worker_->save(error);
-    if (!wasPaused)
-        worker_->resume();
-    return ok;
+    // Saving reads the weights the worker thread writes: end the run first, then save from here.
+    worker_->stop();
+    if (thread_) {
+        thread_->quit();
+        thread_->wait();
+    }
+    return worker_->save(error);
 }
 
 QString TrainPage::runDirectory() const {

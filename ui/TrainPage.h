@@ -35,7 +35,7 @@ public:
     void stop();
     bool training() const;
     bool paused() const;
-    /// Saves the run (checkpoint and model directory); false with a message when that failed.
+    /// Ends the run and saves it (checkpoint and model directory); false with a message when that failed.
     bool save(QString* error);
     /// Where the current (or last) run writes.
     QString runDirectory() const;

@@ -9,8 +9,7 @@
 namespace ui {
 
 namespace {
-constexpr uint64_t kEvalSeed = 0xE7A1; // the CLI's, so accuracies read the same in both
-constexpr int kReportEvery = 5;        // steps between progress signals: often enough for a smooth curve
+constexpr int kReportEvery = 5; // steps between progress signals: often enough for a smooth curve
 } // namespace
 
 TrainingWorker::TrainingWorker(core::TrainRecipe recipe, QString outDir, QString probe, int probeEvery)
@@ -35,7 +34,7 @@ void TrainingWorker::run() {
             if (s.step % kReportEvery == 0 || eval) {
                 TrainProgress p{s.step, recipe_.steps, s.loss, s.tokensPerSecond, s.elapsedSeconds, -1.0};
                 if (eval)
-                    p.accuracy = trainer_->evaluate(recipe_.evalExamples, kEvalSeed);
+                    p.accuracy = trainer_->evaluate(recipe_.evalExamples, core::Trainer::kEvalSeed);
                 trainer_->log(p.accuracy);
                 Q_EMIT progress(p);
             }

@@ -42,8 +42,7 @@ public:
 
     /// Runs until done or stopped (call on the worker thread, e.g. connected to QThread::started).
     void run();
-    /// Writes a checkpoint and the model directory; safe to call from another thread only while paused or
-    /// after run() returned.
+    /// Writes a checkpoint and the model directory; call on the worker thread or after run() returned.
     bool save(QString* error);
     QString outDir() const { return outDir_; }
 
