@@ -73,7 +73,7 @@ void CandidatesChart::setCandidates(const std::vector<Candidate>& top, bool fini
         maxP = std::max(maxP, v);
     plot_->xAxis->setRange(0, maxP > 0.5 ? 1.0 : std::ceil(maxP * 10.0 + 1e-9) / 10.0 + 1e-9);
     bars_->setBrush(finished ? QColor(0xa0, 0xa0, 0xa0) : QColor(0x3b, 0x52, 0x8b));
-    plot_->xAxis->setLabel(finished ? tr("decoding has finished (<eos> or max length)")
+    plot_->xAxis->setLabel(finished ? tr("finished: <eos> or max length")
                                     : tr("probability of the next token"));
     plot_->replot();
 }
