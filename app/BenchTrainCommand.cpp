@@ -4,6 +4,7 @@
 #include "Args.h"
 #include "Commands.h"
 
+#include "core/BlasCore.h"
 #include "core/Errors.h"
 #include "core/Files.h"
 #include "core/Runtime.h"
@@ -76,9 +77,12 @@ int runBenchTrain(const std::vector<std::string>& args) {
             trainer.trainStep();
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::filesystem::remove_all(dir);
-        std::printf("ours: %lld steps, %lld target tokens in %.3f s: %.0f tokens/s (%d threads)\n",
-                    static_cast<long long>(steps), static_cast<long long>(tokens), secs,
-                    static_cast<double>(tokens) / secs, core::threadCount());
+        const auto blas = core::blasCoreName();
+        std::printf(
+            "ours: %lld steps, %lld target tokens in %.3f s: %.0f tokens/s (%d threads, OpenBLAS %s)\n",
+            static_cast<long long>(steps), static_cast<long long>(tokens), secs,
+            static_cast<double>(tokens) / secs, core::threadCount(),
+            blas.empty() ? "not in use" : blas.c_str());
         return 0;
     } catch (const UsageError& e) {
         std::cerr << "attnscope bench-train: " << e.what() << "\n";

@@ -2,6 +2,8 @@
 
 #include "Commands.h"
 
+#include "core/BlasCore.h"
+
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -27,6 +29,8 @@ Run `attnscope COMMAND --help` for a command's options.
 } // namespace
 
 int main(int argc, char** argv) {
+    // Before anything else: this may replace the process with one whose OpenBLAS uses fast kernels.
+    core::reexecWithBetterBlas(argv);
     std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty()) {
         const auto& cmd = args.front();
@@ -36,7 +40,10 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (cmd == "--version") {
-            std::cout << "attnscope " ATTNSCOPE_VERSION "\n";
+            const auto blas = core::blasCoreName();
+            std::cout << "attnscope " ATTNSCOPE_VERSION "\n"
+                      << (blas.empty() ? std::string("BLAS: not OpenBLAS") : "OpenBLAS kernels: " + blas)
+                      << "\n";
             return 0;
         }
         if (cmd == "dump")

@@ -2,6 +2,7 @@
 
 #include "core/Errors.h"
 #include "core/Files.h"
+#include "core/FlatAdam.h"
 #include "core/ModelImpl.h"
 #include "core/Runtime.h"
 #include "core/Safetensors.h"
@@ -20,7 +21,6 @@
 #include <fstream>
 #include <numeric>
 #include <random>
-#include <sstream>
 
 // Shapes: B batch, S source length, T target length, V vocabulary.
 
@@ -55,7 +55,7 @@ struct Trainer::Impl {
     Vocabulary vocab;
     fs::path out;
     nn::Transformer net{nullptr};
-    std::unique_ptr<torch::optim::Adam> optimizer;
+    std::unique_ptr<FlatAdam> optimizer;
     TrainStats stats;
     int64_t poolIndex = -1;
     std::deque<std::pair<int64_t, double>> recent; // (tokens, seconds) of the last steps, for a steady rate
@@ -71,9 +71,8 @@ struct Trainer::Impl {
         net = nn::Transformer(config);
         initLikeSeed(*net);
         net->train();
-        optimizer = std::make_unique<torch::optim::Adam>(
-            net->parameters(),
-            torch::optim::AdamOptions(0.0).betas({recipe.adamBeta1, recipe.adamBeta2}).eps(recipe.adamEps));
+        optimizer =
+            std::make_unique<FlatAdam>(net->parameters(), recipe.adamBeta1, recipe.adamBeta2, recipe.adamEps);
     }
 
     std::vector<int64_t> ids(const std::string& text) const {
@@ -184,10 +183,8 @@ TrainStats Trainer::trainStep() {
     const auto t0 = std::chrono::steady_clock::now();
     const Batch& b = m.batchFor(m.stats.step);
     const double lr = learningRate(m.stats.step + 1, m.config.dModel, m.recipe.warmup, m.recipe.lrFactor);
-    for (auto& group : m.optimizer->param_groups())
-        static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
     m.net->train();
-    m.optimizer->zero_grad();
+    m.optimizer->zeroGrad();
     const auto logits = m.logits(b); // (B, T, V)
     const auto loss = torch::nn::functional::cross_entropy(
         logits.reshape({-1, logits.size(-1)}), b.labels.reshape({-1}),
@@ -196,8 +193,8 @@ TrainStats Trainer::trainStep() {
             .label_smoothing(m.recipe.labelSmoothing)); // mean over counted tokens
     loss.backward();
     if (m.recipe.clipNorm > 0)
-        torch::nn::utils::clip_grad_norm_(m.net->parameters(), m.recipe.clipNorm);
-    m.optimizer->step();
+        m.optimizer->clipGradNorm(m.recipe.clipNorm);
+    m.optimizer->step(lr);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     m.stats.step += 1;
     m.stats.loss = loss.item<double>();
@@ -271,12 +268,13 @@ void Trainer::saveCheckpoint() {
     std::error_code ec;
     fs::remove_all(fresh, ec);
     writeModelDirectory(fresh.string(), m.config, nullptr, m.vocab, *m.net);
-    std::ostringstream opt;
-    torch::serialize::OutputArchive archive;
-    m.optimizer->save(archive);
-    archive.save_to(opt);
-    writeFileAtomically((fresh / "optimizer.pt").string(), opt.str());
+    const auto numel = m.optimizer->numel();
+    writeSafetensors((fresh / "optimizer.safetensors").string(),
+                     {{"exp_avg", {numel}, m.optimizer->firstMoment().data_ptr<float>()},
+                      {"exp_avg_sq", {numel}, m.optimizer->secondMoment().data_ptr<float>()}},
+                     {{"producer", "attnscope"}, {"optimizer", "adam"}});
     const json state = {{"step", m.stats.step},
+                        {"optimizer_steps", m.optimizer->steps()},
                         {"elapsed_seconds", m.stats.elapsedSeconds},
                         {"loss", m.stats.loss},
                         {"recipe", json::parse(m.recipe.toJson())}};
@@ -309,10 +307,19 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& outDir) {
     auto impl = std::make_unique<Impl>(recipe, outDir);
     impl->build();
     loadWeights(*impl->net, SafetensorsFile::open((dir / "model.safetensors").string()));
-    torch::serialize::InputArchive archive;
-    std::istringstream in(readFile((dir / "optimizer.pt").string()));
-    archive.load_from(in);
-    impl->optimizer->load(archive);
+    const auto optPath = (dir / "optimizer.safetensors").string();
+    if (!fs::exists(optPath))
+        throw ModelError(optPath + " is missing: the checkpoint was written by an older attnscope, whose "
+                                   "optimizer state this version cannot read; start the run again");
+    const auto opt = SafetensorsFile::open(optPath);
+    auto moment = [&](const char* name) {
+        const auto* t = opt.find(name);
+        if (!t)
+            throw FormatError(optPath + ": tensor " + name + " is missing");
+        return opt.toFloat32(*t);
+    };
+    impl->optimizer->restore(moment("exp_avg"), moment("exp_avg_sq"),
+                             state.value("optimizer_steps", state.at("step").get<int64_t>()), optPath);
     impl->stats.step = state.at("step").get<int64_t>();
     impl->stats.elapsedSeconds = state.at("elapsed_seconds").get<double>();
     impl->stats.loss = state.value("loss", 0.0);

@@ -4,7 +4,8 @@
 // the same seed gives the same weights, and a resumed run continues exactly where the checkpoint was taken.
 //
 // Output directory layout:
-//   checkpoint/   a model directory (config.json, vocab.json, model.safetensors) plus optimizer.pt and
+//   checkpoint/   a model directory (config.json, vocab.json, model.safetensors) plus optimizer.safetensors
+//                 (Adam's moments, flat in parameter order) and
 //                 state.json (step); replaced as a whole, so a crash leaves the previous checkpoint
 //   model/        the final model, written by exportModel()
 //   recipe.json   the recipe the run started with

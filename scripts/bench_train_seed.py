@@ -34,6 +34,17 @@ def read_batches(path):
     return batches
 
 
+def openblas_kernels():
+    """The kernel set OpenBLAS chose (or was told to use with OPENBLAS_CORETYPE), as attnscope reports it."""
+    import ctypes
+    try:
+        lib = ctypes.CDLL("libopenblas.so.0")
+    except OSError:
+        return "not in use"
+    lib.openblas_get_corename.restype = ctypes.c_char_p
+    return lib.openblas_get_corename().decode()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--recipe", required=True)
@@ -78,7 +89,7 @@ def main():
             tokens += int((lab != pad).sum())
     secs = time.perf_counter() - start
     print(f"seed: {len(batches) - args.warmup} steps, {tokens} target tokens in {secs:.3f} s: "
-          f"{tokens / secs:.0f} tokens/s ({torch.get_num_threads()} threads)")
+          f"{tokens / secs:.0f} tokens/s ({torch.get_num_threads()} threads, OpenBLAS {openblas_kernels()})")
 
 
 if __name__ == "__main__":

@@ -19,19 +19,22 @@ private Q_SLOTS:
     void badArguments_data();
     void badArguments();
     void help();
+    void blasKernels();
     void screenshot();
     void train();
     void trainInterrupted();
 
 private:
-    int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr);
+    int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr,
+            const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
     QString tinyRecipe() const { return tmp_.filePath(QStringLiteral("tiny.json")); }
     QTemporaryDir tmp_;
     QString model_, lm_;
 };
 
-int TestCli::run(const QStringList& args, QByteArray* out, QByteArray* err) {
+int TestCli::run(const QStringList& args, QByteArray* out, QByteArray* err, const QProcessEnvironment& env) {
     QProcess p;
+    p.setProcessEnvironment(env);
     p.start(QStringLiteral(ATTNSCOPE_BINARY), args);
     if (!p.waitForFinished(120000))
         return -1;
@@ -172,9 +175,13 @@ void TestCli::badArguments_data() {
     QTest::newRow("shot colormap") << QStringList{shot, png, QStringLiteral("--colormap"),
                                                   QStringLiteral("jet")}
                                    << "--colormap must be one of viridis";
-    QTest::newRow("shot kind lm")
-        << QStringList{shot, png, m, QStringLiteral("@LM@"), QStringLiteral("--kind"), QStringLiteral("cross")}
-        << "decoder-only";
+    QTest::newRow("shot kind lm") << QStringList{shot,
+                                                 png,
+                                                 m,
+                                                 QStringLiteral("@LM@"),
+                                                 QStringLiteral("--kind"),
+                                                 QStringLiteral("cross")}
+                                  << "decoder-only";
     QTest::newRow("shot unwritable") << QStringList{shot, QStringLiteral("/nonexistent-dir/shot.png")}
                                      << "/nonexistent-dir";
     QTest::newRow("steps alone") << QStringList{QStringLiteral("--steps"), QStringLiteral("3")}
@@ -219,6 +226,28 @@ void TestCli::help() {
     QVERIFY(out.contains("--src-ids") && out.contains("--greedy"));
     QCOMPARE(run({QStringLiteral("train"), QStringLiteral("--help")}, &out), 0);
     QVERIFY(out.contains("--resume") && out.contains("log.csv"));
+}
+
+void TestCli::blasKernels() {
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("OPENBLAS_CORETYPE"));
+    QByteArray out;
+    QCOMPARE(run({QStringLiteral("--version")}, &out, nullptr, env), 0);
+    const auto line = QString::fromUtf8(out).split(QLatin1Char('\n')).value(1);
+    if (!line.startsWith(QStringLiteral("OpenBLAS kernels: ")))
+        QSKIP(qPrintable(QStringLiteral("LibTorch does not call OpenBLAS here (") + line +
+                         QStringLiteral(")")));
+    const auto kernels = line.mid(18);
+    qInfo("OpenBLAS kernels: %s", qPrintable(kernels));
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    // On a CPU with AVX2 the SSE3 fallback is never what runs, recognised CPU or not.
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        QVERIFY2(kernels != QStringLiteral("Prescott"), qPrintable(line));
+#endif
+    // A kernel set the user asks for stands.
+    env.insert(QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Prescott"));
+    QCOMPARE(run({QStringLiteral("--version")}, &out, nullptr, env), 0);
+    QVERIFY2(out.contains("OpenBLAS kernels: Prescott"), out.constData());
 }
 
 void TestCli::screenshot() {

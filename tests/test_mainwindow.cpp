@@ -302,6 +302,9 @@ void TestMainWindow::aboutNamesVersions() {
     QVERIFY2(text.contains(QString::fromLatin1(qVersion())), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("LibTorch 1.")) || text.contains(QStringLiteral("LibTorch 2.")),
              qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("OpenBLAS kernels: ")) ||
+                 text.contains(QStringLiteral("not OpenBLAS")),
+             qPrintable(text));
     // Every shortcut the help lists is one the window really has.
     auto f = open(kDemoModel, QString());
     QVERIFY(f);

@@ -183,7 +183,7 @@ void TestTrainer::resumeIsExact() {
         t.log();
     }
     namespace fs = std::filesystem;
-    QVERIFY(fs::exists(split.path().toStdString() + "/checkpoint/optimizer.pt"));
+    QVERIFY(fs::exists(split.path().toStdString() + "/checkpoint/optimizer.safetensors"));
     QVERIFY(!fs::exists(split.path().toStdString() + "/checkpoint.new"));
     auto t = core::Trainer::resume(split.path().toStdString());
     QCOMPARE(t->stats().step, int64_t(5));

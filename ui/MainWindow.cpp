@@ -1,5 +1,6 @@
 #include "ui/MainWindow.h"
 
+#include "core/BlasCore.h"
 #include "core/Errors.h"
 #include "core/Model.h"
 #include "core/Runtime.h"
@@ -329,11 +330,14 @@ QString MainWindow::shortcutsText() {
 }
 
 QString MainWindow::aboutText() {
+    const auto blas = core::blasCoreName();
     return tr("<h3>attnscope %1</h3><p>Look inside Transformers: every layer, every head, step by step.</p>"
-              "<p>Qt %2 · LibTorch %3 · QCustomPlot %4<br>%5 intra-op threads</p>")
+              "<p>Qt %2 · LibTorch %3 · QCustomPlot %4<br>%5 intra-op threads · %6</p>")
         .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion()),
              QString::fromStdString(core::torchVersion()), QString::fromLatin1(QCUSTOMPLOT_VERSION_STR))
-        .arg(core::threadCount());
+        .arg(core::threadCount())
+        .arg(blas.empty() ? tr("BLAS: not OpenBLAS")
+                          : tr("OpenBLAS kernels: %1").arg(QString::fromStdString(blas)));
 }
 
 void MainWindow::restoreSettings() {

@@ -1,5 +1,7 @@
 #include "core/nn/FeedForward.h"
 
+#include "core/nn/Linear.h"
+
 #include <torch/torch.h>
 
 #include <cmath>
@@ -11,7 +13,7 @@ FeedForwardImpl::FeedForwardImpl(int64_t dModel, int64_t dFf, Activation activat
       w_2(register_module("w_2", torch::nn::Linear(dFf, dModel))), activation_(activation) {}
 
 torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
-    auto h = w_1(x); // (B, T, F)
+    auto h = linear(*w_1, x); // (B, T, F)
     switch (activation_) {
     case Activation::Relu:
         h = h.relu();
@@ -26,7 +28,7 @@ torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
         break;
     }
     }
-    return w_2(h); // (B, T, C)
+    return linear(*w_2, h); // (B, T, C)
 }
 
 } // namespace core::nn

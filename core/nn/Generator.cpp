@@ -1,5 +1,7 @@
 #include "core/nn/Generator.h"
 
+#include "core/nn/Linear.h"
+
 #include <torch/torch.h>
 
 namespace core::nn {
@@ -11,7 +13,7 @@ GeneratorImpl::GeneratorImpl(int64_t dModel, int64_t vocab, torch::Tensor tiedWe
 }
 
 torch::Tensor GeneratorImpl::logits(const torch::Tensor& x) {
-    return tied_.defined() ? torch::matmul(x, tied_.t()) : proj(x); // (B, T, V)
+    return tied_.defined() ? torch::matmul(x, tied_.t()) : linear(*proj, x); // (B, T, V)
 }
 
 torch::Tensor GeneratorImpl::forward(const torch::Tensor& x) {
