@@ -51,13 +51,13 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     size_->setObjectName(QStringLiteral("trainSize"));
     size_->addItem(tr("classroom (2+2 layers, d_model 64)"), QStringLiteral("classroom"));
     size_->addItem(tr("tiny (1+1 layers, d_model 32)"), QStringLiteral("tiny"));
-    size_->setToolTip(tr("Model size. Classroom is the built-in models' size: reverse reaches about 95% "
-                         "exact match in under 3 minutes on two cores"));
+    size_->setToolTip(tr("Model size. Classroom is the built-in models' size: in the default 4,000 steps "
+                         "reverse reaches 99% exact match in about 2 minutes on two cores"));
     steps_ = new QSpinBox(this);
     steps_->setObjectName(QStringLiteral("trainSteps"));
     steps_->setRange(10, 100000);
     steps_->setSingleStep(100);
-    steps_->setValue(2000);
+    steps_->setValue(4000);
     steps_->setPrefix(tr("steps "));
     steps_->setToolTip(tr("Optimizer steps to train"));
     start_ = new QPushButton(tr("Start"), this);
