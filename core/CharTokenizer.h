@@ -12,6 +12,7 @@ public:
     std::vector<Token> tokenize(const std::string& text) const override;
     std::string detokenize(const std::vector<int64_t>& ids) const override;
     std::vector<std::string> pieces(const std::string& text) const override;
+    std::unique_ptr<Tokenizer> clone() const override { return std::make_unique<CharTokenizer>(vocab()); }
 };
 
 /// Splits UTF-8 into code points; each invalid byte is returned alone.

@@ -22,17 +22,6 @@ double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-Vocabulary readVocab(const fs::path& dir, const std::string& file, int64_t expected, const char* sizeField) {
-    const auto path = dir / file;
-    if (!fs::exists(path))
-        throw ModelError(dir.string() + ": missing tokenizer file '" + file + "' named in config.json");
-    auto v = Vocabulary::fromFile(path.string());
-    if (v.size() != expected)
-        throw ModelError(path.string() + ": holds " + std::to_string(v.size()) +
-                         " tokens but config.json's " + sizeField + " is " + std::to_string(expected));
-    return v;
-}
-
 } // namespace
 
 torch::Device resolveDevice(DeviceChoice choice) {
@@ -90,10 +79,9 @@ std::shared_ptr<const Model> Model::load(const std::string& dirName, DeviceChoic
     impl->config = ModelConfig::fromFile(configPath.string());
     impl->directory = dirName;
     const auto& c = impl->config;
-    impl->tgtTokenizer = makeTokenizer(c, readVocab(dir, c.tgtVocabFile, c.tgtVocabSize, "tgt_vocab_size"));
+    impl->tgtTokenizer = loadTokenizer(c, dirName, c.tgtVocabFile, c.tgtVocabSize, "tgt_vocab_size");
     if (c.hasEncoder())
-        impl->srcTokenizer =
-            makeTokenizer(c, readVocab(dir, c.srcVocabFile, c.srcVocabSize, "src_vocab_size"));
+        impl->srcTokenizer = loadTokenizer(c, dirName, c.srcVocabFile, c.srcVocabSize, "src_vocab_size");
     const auto weights = dir / "model.safetensors";
     if (!fs::exists(weights))
         throw ModelError(dirName + ": missing model.safetensors");
@@ -108,15 +96,23 @@ std::shared_ptr<const Model> Model::load(const std::string& dirName, DeviceChoic
 
 std::shared_ptr<const Model> Model::createRandom(const ModelConfig& config, Vocabulary src, Vocabulary tgt,
                                                  uint64_t seed, DeviceChoice device) {
+    return createRandom(config, config.hasEncoder() ? makeTokenizer(config, std::move(src)) : nullptr,
+                        makeTokenizer(config, std::move(tgt)), seed, device);
+}
+
+std::shared_ptr<const Model> Model::createRandom(const ModelConfig& config, std::unique_ptr<Tokenizer> src,
+                                                 std::unique_ptr<Tokenizer> tgt, uint64_t seed,
+                                                 DeviceChoice device) {
     configureThreads();
     config.validate("config");
-    if (tgt.size() != config.tgtVocabSize || (config.hasEncoder() && src.size() != config.srcVocabSize))
+    if (!tgt || tgt->vocab().size() != config.tgtVocabSize ||
+        (config.hasEncoder() && (!src || src->vocab().size() != config.srcVocabSize)))
         throw ConfigError("vocabulary sizes disagree with the config");
     auto impl = std::make_unique<Impl>();
     impl->config = config;
-    impl->tgtTokenizer = makeTokenizer(config, std::move(tgt));
+    impl->tgtTokenizer = std::move(tgt);
     if (config.hasEncoder())
-        impl->srcTokenizer = makeTokenizer(config, std::move(src));
+        impl->srcTokenizer = std::move(src);
     torch::manual_seed(seed);
     impl->net = nn::Transformer(config);
     initLikeSeed(*impl->net);
@@ -146,17 +142,17 @@ void initLikeSeed(nn::TransformerImpl& net) {
             torch::nn::init::xavier_uniform_(p);
 }
 
-void writeModelDirectory(const std::string& dirName, const ModelConfig& c, const Vocabulary* src,
-                         const Vocabulary& tgt, nn::TransformerImpl& net) {
+void writeModelDirectory(const std::string& dirName, const ModelConfig& c, const Tokenizer* src,
+                         const Tokenizer& tgt, nn::TransformerImpl& net) {
     const fs::path dir(dirName);
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec)
         throw IoError("cannot create " + dirName + ": " + ec.message());
     writeFileAtomically((dir / "config.json").string(), c.toJson());
-    writeFileAtomically((dir / c.tgtVocabFile).string(), tgt.toJson());
+    writeFileAtomically((dir / c.tgtVocabFile).string(), tgt.fileContents());
     if (src && c.srcVocabFile != c.tgtVocabFile)
-        writeFileAtomically((dir / c.srcVocabFile).string(), src->toJson());
+        writeFileAtomically((dir / c.srcVocabFile).string(), src->fileContents());
     const auto tensors = tensorsToSave(net);
     std::vector<TensorToWrite> out;
     for (const auto& [name, t] : tensors)
@@ -178,8 +174,7 @@ torch::Tensor paddedIds(const std::vector<std::vector<int64_t>>& rows, int64_t p
 }
 
 void Model::save(const std::string& dirName) const {
-    writeModelDirectory(dirName, impl_->config, impl_->srcTokenizer ? &impl_->srcTokenizer->vocab() : nullptr,
-                        impl_->tgtTokenizer->vocab(), *impl_->net);
+    writeModelDirectory(dirName, impl_->config, impl_->srcTokenizer.get(), *impl_->tgtTokenizer, *impl_->net);
 }
 
 const ModelConfig& Model::config() const {

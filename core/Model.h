@@ -24,6 +24,11 @@ public:
     static std::shared_ptr<const Model> createRandom(const ModelConfig& config, Vocabulary src,
                                                      Vocabulary tgt, uint64_t seed,
                                                      DeviceChoice device = DeviceChoice::Auto);
+    /// The same with ready tokenizers (a SentencePiece model, say); src is null for decoder-only models.
+    static std::shared_ptr<const Model> createRandom(const ModelConfig& config,
+                                                     std::unique_ptr<Tokenizer> src,
+                                                     std::unique_ptr<Tokenizer> tgt, uint64_t seed,
+                                                     DeviceChoice device = DeviceChoice::Auto);
     /// A vocabulary of `size` tokens for a fresh model: the specials, printable ASCII, then placeholders.
     static Vocabulary defaultVocabulary(int64_t size);
 

@@ -39,7 +39,8 @@ const std::pair<const char*, LayerNormKind> kNorm[] = {{"seed", LayerNormKind::S
 const std::pair<const char*, Activation> kAct[] = {
     {"relu", Activation::Relu}, {"gelu", Activation::Gelu}, {"gelu_tanh", Activation::GeluTanh}};
 const std::pair<const char*, TokenizerKind> kTok[] = {{"char", TokenizerKind::Char},
-                                                      {"word", TokenizerKind::Word}};
+                                                      {"word", TokenizerKind::Word},
+                                                      {"sentencepiece", TokenizerKind::SentencePiece}};
 
 template <typename Enum, std::size_t N>
 const char* enumName(Enum v, const std::pair<const char*, Enum> (&names)[N]) {

@@ -25,10 +25,10 @@ struct Model::Impl {
 AttentionBlock toBlock(const std::vector<torch::Tensor>& perLayer);
 /// Xavier-uniform for every matrix, as the seed's make_model initialises.
 void initLikeSeed(nn::TransformerImpl& net);
-/// Writes config.json, the vocabulary file(s) and model.safetensors (F32) into dir, each atomically.
-/// src is null for decoder-only models or when both sides share tgt's vocabulary file.
-void writeModelDirectory(const std::string& dir, const ModelConfig& config, const Vocabulary* src,
-                         const Vocabulary& tgt, nn::TransformerImpl& net);
+/// Writes config.json, the tokenizer file(s) and model.safetensors (F32) into dir, each atomically.
+/// src is null for decoder-only models or when both sides share tgt's tokenizer file.
+void writeModelDirectory(const std::string& dir, const ModelConfig& config, const Tokenizer* src,
+                         const Tokenizer& tgt, nn::TransformerImpl& net);
 /// Rows of ids as one (rows, longest) tensor, shorter rows filled with pad.
 torch::Tensor paddedIds(const std::vector<std::vector<int64_t>>& rows, int64_t pad);
 /// Device choice to a torch device; Cuda without CUDA is an InputError.

@@ -1,7 +1,11 @@
 #include "core/Tokenizer.h"
 
 #include "core/CharTokenizer.h"
+#include "core/Errors.h"
+#include "core/SentencePieceTokenizer.h"
 #include "core/WordTokenizer.h"
+
+#include <filesystem>
 
 namespace core {
 
@@ -20,8 +24,28 @@ std::unique_ptr<Tokenizer> makeTokenizer(const ModelConfig& config, Vocabulary v
         return std::make_unique<CharTokenizer>(std::move(vocab));
     case TokenizerKind::Word:
         return std::make_unique<WordTokenizer>(std::move(vocab), config.lowercase);
+    case TokenizerKind::SentencePiece:
+        throw ConfigError(
+            "a SentencePiece tokenizer is read from its model file, not built from a vocabulary");
     }
     return nullptr;
+}
+
+std::unique_ptr<Tokenizer> loadTokenizer(const ModelConfig& config, const std::string& dir,
+                                         const std::string& file, int64_t expected, const char* sizeField) {
+    const auto path = dir + "/" + file;
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        throw ModelError(dir + ": missing tokenizer file '" + file + "' named in config.json");
+    std::unique_ptr<Tokenizer> t;
+    if (config.tokenizer == TokenizerKind::SentencePiece)
+        t = SentencePieceTokenizer::fromFile(path);
+    else
+        t = makeTokenizer(config, Vocabulary::fromFile(path));
+    if (t->vocab().size() != expected)
+        throw ModelError(path + ": holds " + std::to_string(t->vocab().size()) +
+                         " tokens but config.json's " + sizeField + " is " + std::to_string(expected));
+    return t;
 }
 
 } // namespace core

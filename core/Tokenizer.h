@@ -25,6 +25,10 @@ public:
     virtual std::string detokenize(const std::vector<int64_t>& ids) const = 0;
     /// Splits text into the pieces the vocabulary is built from (for building vocabularies from a corpus).
     virtual std::vector<std::string> pieces(const std::string& text) const = 0;
+    /// An independent copy (a training run hands one to every model it snapshots).
+    virtual std::unique_ptr<Tokenizer> clone() const = 0;
+    /// What the model directory stores for this side: vocab.json text, or a tokenizer's own model file.
+    virtual std::string fileContents() const { return vocab_.toJson(); }
 
     const Vocabulary& vocab() const { return vocab_; }
 
@@ -35,7 +39,14 @@ private:
     Vocabulary vocab_;
 };
 
-/// The tokenizer config.json asks for, over the given vocabulary.
+/// The tokenizer config.json asks for, over the given vocabulary (char or word; a SentencePiece tokenizer
+/// comes from its model file, see loadTokenizer).
 std::unique_ptr<Tokenizer> makeTokenizer(const ModelConfig& config, Vocabulary vocab);
+
+/// One side's tokenizer from a model directory: `file` is the vocab.json, or the SentencePiece model, that
+/// config.json names. Throws ModelError/FormatError naming the file, also when its size disagrees with
+/// config.json's `sizeField` (`expected` entries).
+std::unique_ptr<Tokenizer> loadTokenizer(const ModelConfig& config, const std::string& dir,
+                                         const std::string& file, int64_t expected, const char* sizeField);
 
 } // namespace core

@@ -53,6 +53,7 @@ struct Trainer::Impl {
     Task task;
     ModelConfig config;
     Vocabulary vocab;
+    std::unique_ptr<Tokenizer> tokenizer; // both sides share it
     fs::path out;
     nn::Transformer net{nullptr};
     std::unique_ptr<FlatAdam> optimizer;
@@ -63,7 +64,7 @@ struct Trainer::Impl {
 
     Impl(const TrainRecipe& r, const std::string& dir)
         : recipe(r), task(r.makeTask()), config(r.modelConfig()),
-          vocab(Vocabulary::fromTokens(task.alphabet())), out(dir) {}
+          vocab(Vocabulary::fromTokens(task.alphabet())), tokenizer(makeTokenizer(config, vocab)), out(dir) {}
 
     void build() {
         configureThreads(recipe.threads);
@@ -267,7 +268,7 @@ void Trainer::saveCheckpoint() {
                    old = m.out / "checkpoint.old";
     std::error_code ec;
     fs::remove_all(fresh, ec);
-    writeModelDirectory(fresh.string(), m.config, nullptr, m.vocab, *m.net);
+    writeModelDirectory(fresh.string(), m.config, nullptr, *m.tokenizer, *m.net);
     const auto numel = m.optimizer->numel();
     writeSafetensors((fresh / "optimizer.safetensors").string(),
                      {{"exp_avg", {numel}, m.optimizer->firstMoment().data_ptr<float>()},
@@ -346,7 +347,8 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& outDir) {
 
 void Trainer::exportModel(const std::string& dir) const {
     auto& m = *impl_;
-    writeModelDirectory(dir.empty() ? (m.out / "model").string() : dir, m.config, nullptr, m.vocab, *m.net);
+    writeModelDirectory(dir.empty() ? (m.out / "model").string() : dir, m.config, nullptr, *m.tokenizer,
+                        *m.net);
 }
 
 std::shared_ptr<const Model> Trainer::currentModel() const {
@@ -354,9 +356,9 @@ std::shared_ptr<const Model> Trainer::currentModel() const {
     auto impl = std::make_unique<Model::Impl>();
     impl->config = m.config;
     impl->directory = (m.out / "model").string();
-    impl->tgtTokenizer = makeTokenizer(m.config, m.vocab);
+    impl->tgtTokenizer = m.tokenizer->clone();
     if (m.config.hasEncoder())
-        impl->srcTokenizer = makeTokenizer(m.config, m.vocab);
+        impl->srcTokenizer = m.tokenizer->clone();
     impl->net = nn::Transformer(m.config);
     {
         torch::NoGradGuard noGrad;

@@ -12,6 +12,9 @@ public:
     std::vector<Token> tokenize(const std::string& text) const override;
     std::string detokenize(const std::vector<int64_t>& ids) const override;
     std::vector<std::string> pieces(const std::string& text) const override;
+    std::unique_ptr<Tokenizer> clone() const override {
+        return std::make_unique<WordTokenizer>(vocab(), lowercase_);
+    }
 
 private:
     bool lowercase_;

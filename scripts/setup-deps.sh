@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev libqcustomplot-dev
-  libtorch-dev libopenblas0-openmp nlohmann-json3-dev
+  libtorch-dev libopenblas0-openmp nlohmann-json3-dev libsentencepiece-dev
   python3 python3-torch python3-numpy
   xvfb xauth fonts-dejavu-core
 )
