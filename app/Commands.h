@@ -6,6 +6,7 @@
 
 int runDump(const std::vector<std::string>& args);
 int runBenchTrain(const std::vector<std::string>& args);
+int runEval(const std::vector<std::string>& args);
 int runInit(const std::vector<std::string>& args);
 /// 130/143 when stopped by SIGINT/SIGTERM (a checkpoint is saved first).
 int runTrain(const std::vector<std::string>& args);

@@ -244,6 +244,10 @@ int runTrain(const std::vector<std::string>& argv) {
         int64_t lastLogged = -1,
                 lastKept = -1; // steps of the last log row and of the last line left on screen
         auto lastDraw = start - std::chrono::seconds(1);
+        const bool chrf = trainer->metricName() == "chrF";
+        auto score = [&](double value) {
+            return chrf ? "chrF " + fixed(100.0 * value, 1) : "accuracy " + percent(value);
+        };
         auto lineNow = [&] {
             const auto& s = trainer->stats();
             const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
@@ -260,7 +264,7 @@ int runTrain(const std::vector<std::string>& argv) {
                 const double acc = trainer->evaluate(recipe.evalExamples, core::Trainer::kEvalSeed);
                 trainer->log(acc);
                 lastLogged = lastKept = s.step;
-                progress.show(lineNow() + "  accuracy " + percent(acc), true);
+                progress.show(lineNow() + "  " + score(acc), true);
             } else if (s.step % kReportEvery == 0) {
                 trainer->log();
                 lastLogged = s.step;
@@ -294,8 +298,9 @@ int runTrain(const std::vector<std::string>& argv) {
         const double acc = trainer->evaluate(recipe.evalExamples, core::Trainer::kEvalSeed);
         if (trainer->stats().step > firstStep) // resuming a finished run adds no second row for its last step
             trainer->log(acc);
-        progress.show(lineNow() + "  accuracy " + percent(acc), true);
-        std::cout << "accuracy " << percent(acc) << " on " << recipe.evalExamples << " fresh examples\n"
+        progress.show(lineNow() + "  " + score(acc), true);
+        std::cout << score(acc) << " on " << recipe.evalExamples
+                  << (chrf ? " held-out pairs\n" : " fresh examples\n")
                   << "model: " << (std::filesystem::path(out) / "model").string() << "\n";
         return 0;
     } catch (const UsageError& e) {

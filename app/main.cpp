@@ -17,6 +17,8 @@ usage: attnscope [--model DIR] [--src TEXT]
        attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N] [--tab T] [--kind K]
                                         render the window offscreen to a PNG (--help for all options)
        attnscope dump --model DIR ...   write every attention weight of one run as JSON
+       attnscope eval --model DIR --pairs FILE.tsv
+                                        BLEU and chrF of a translation model, overall and per source
        attnscope init --config FILE --out DIR [--seed N]
                                         write a randomly initialised model directory
        attnscope bench-train --recipe FILE.json [--steps N]
@@ -50,6 +52,8 @@ int main(int argc, char** argv) {
             return runDump(rest);
         if (cmd == "bench-train")
             return runBenchTrain(rest);
+        if (cmd == "eval")
+            return runEval(rest);
         if (cmd == "init")
             return runInit(rest);
         if (cmd == "train")

@@ -12,14 +12,21 @@ namespace core {
 
 namespace {
 
-std::string spell(const Vocabulary& vocab, const int64_t* ids, int64_t n) {
-    std::string s;
-    for (int64_t j = 0; j < n; ++j) {
-        if (ids[j] == vocab.eos() || ids[j] == vocab.pad())
-            break;
-        s += vocab.token(ids[j]);
+// The answer's text up to <eos>, through the tokenizer (SentencePiece joins its pieces into words). A
+// special token inside an answer stays in it as its name, so such an answer never counts as right.
+std::string spell(const Tokenizer& tokenizer, const int64_t* ids, int64_t n) {
+    const auto& vocab = tokenizer.vocab();
+    std::string text;
+    std::vector<int64_t> run;
+    for (int64_t j = 0; j < n && ids[j] != vocab.eos() && ids[j] != vocab.pad(); ++j) {
+        if (vocab.isSpecial(ids[j])) {
+            text += tokenizer.detokenize(run) + vocab.token(ids[j]);
+            run.clear();
+        } else {
+            run.push_back(ids[j]);
+        }
     }
-    return s;
+    return text + tokenizer.detokenize(run);
 }
 
 } // namespace
@@ -57,7 +64,7 @@ std::vector<std::string> greedyAnswers(const Model& model, const std::vector<std
                         break;
                 }
                 const auto row = seq.contiguous();
-                out[i] = spell(vocab, row.data_ptr<int64_t>() + p0, row.size(1) - p0);
+                out[i] = spell(*m.tgtTokenizer, row.data_ptr<int64_t>() + p0, row.size(1) - p0);
             }
             continue;
         }
@@ -81,7 +88,7 @@ std::vector<std::string> greedyAnswers(const Model& model, const std::vector<std
         ys = ys.contiguous();
         for (int64_t i = 0; i < ys.size(0); ++i)
             out[start + static_cast<std::size_t>(i)] =
-                spell(vocab, ys[i].data_ptr<int64_t>() + 1, ys.size(1) - 1);
+                spell(*m.tgtTokenizer, ys[i].data_ptr<int64_t>() + 1, ys.size(1) - 1);
     }
     return out;
 }

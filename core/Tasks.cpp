@@ -37,7 +37,9 @@ TaskKind Task::parseKind(const std::string& name) {
         return TaskKind::Sort;
     if (name == "addition")
         return TaskKind::Addition;
-    throw ConfigError("unknown task '" + name + "': use copy, reverse, sort or addition");
+    if (name == "translation")
+        return TaskKind::Translation;
+    throw ConfigError("unknown task '" + name + "': use copy, reverse, sort, addition or translation");
 }
 
 const char* Task::toString(TaskKind kind) {
@@ -50,6 +52,8 @@ const char* Task::toString(TaskKind kind) {
         return "sort";
     case TaskKind::Addition:
         return "addition";
+    case TaskKind::Translation:
+        return "translation";
     }
     return "?";
 }
@@ -63,6 +67,8 @@ Task::Task(TaskKind kind, int minLen, int maxLen) : kind_(kind), minLen_(minLen)
 }
 
 std::vector<std::string> Task::alphabet() const {
+    if (!generated())
+        return {}; // the SentencePiece model, trained on the corpus, is the vocabulary
     const std::string& chars = kind_ == TaskKind::Copy || kind_ == TaskKind::Reverse ? kLetters : kDigits;
     std::vector<std::string> out;
     for (char c : chars)
@@ -73,6 +79,8 @@ std::vector<std::string> Task::alphabet() const {
 }
 
 Example Task::sample(std::mt19937_64& rng) const {
+    if (!generated())
+        throw ConfigError("translation pairs come from a corpus, not from a generator");
     std::uniform_int_distribution<int> length(minLen_, maxLen_);
     if (kind_ == TaskKind::Addition) {
         // Each addend gets its own number of digits, with no leading zero (written last, LSD first).
@@ -116,6 +124,8 @@ std::string Task::solve(const std::string& source) const {
             throw InputError("addition: '" + source + "' has no '+'");
         return digitsLsdFirst(parseLsdFirst(source.substr(0, plus)) + parseLsdFirst(source.substr(plus + 1)));
     }
+    case TaskKind::Translation:
+        throw ConfigError("a translation has no computed answer; it is scored against references");
     }
     return {};
 }

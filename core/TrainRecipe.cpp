@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
 namespace core {
 
 using nlohmann::json;
@@ -20,7 +22,8 @@ template <typename T> T number(const json& v, const std::string& key, const std:
 
 } // namespace
 
-TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& source) {
+TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& source,
+                                  const std::string& baseDir) {
     json j;
     try {
         j = json::parse(text);
@@ -30,7 +33,13 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
     if (!j.is_object())
         throw FormatError(source + ": expected a JSON object");
     TrainRecipe r;
+    r.baseDir = baseDir;
     bool haveModel = false;
+    auto text_ = [&](const json& v, const std::string& key) {
+        if (!v.is_string())
+            throw ConfigError(source + ": field '" + key + "' must be a string");
+        return v.get<std::string>();
+    };
     for (const auto& [key, v] : j.items()) {
         if (key == "name") {
             if (!v.is_string())
@@ -83,6 +92,16 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
             r.evalExamples = number<int>(v, key, source);
         } else if (key == "threads") {
             r.threads = number<int>(v, key, source);
+        } else if (key == "corpus") {
+            r.corpus = text_(v, key);
+        } else if (key == "valid") {
+            r.valid = text_(v, key);
+        } else if (key == "spm_vocab_size") {
+            r.spmVocabSize = number<int>(v, key, source);
+        } else if (key == "spm_model_type") {
+            r.spmModelType = text_(v, key);
+        } else if (key == "max_tokens") {
+            r.maxTokens = number<int>(v, key, source);
         } else {
             throw ConfigError(source + ": unknown field '" + key + "'");
         }
@@ -106,8 +125,19 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
     check(r.checkpointEvery >= 1 && r.evalEvery >= 1, "checkpoint_every and eval_every must be at least 1");
     check(r.evalExamples >= 1, "eval_examples must be at least 1");
     check(r.threads >= 0, "threads must be 0 (every core) or positive");
-    check(r.model.tokenizer == TokenizerKind::Char,
-          "tasks are spelled in characters: the model's tokenizer must be char");
+    if (r.task == TaskKind::Translation) {
+        check(!r.corpus.empty() && !r.valid.empty(),
+              "a translation recipe names its 'corpus' and 'valid' TSV files");
+        check(r.spmVocabSize >= 300,
+              "spm_vocab_size must be at least 300 (4 specials and 256 byte pieces first)");
+        check(r.spmModelType == "bpe" || r.spmModelType == "unigram",
+              "spm_model_type must be bpe or unigram");
+        check(r.maxTokens >= 1, "max_tokens must be at least 1");
+        check(r.model.hasEncoder(), "translation trains an encoder-decoder model");
+    } else {
+        check(r.model.tokenizer == TokenizerKind::Char,
+              "tasks are spelled in characters: the model's tokenizer must be char");
+    }
     try {
         r.makeTask();
     } catch (const ConfigError& e) {
@@ -118,12 +148,38 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
 }
 
 TrainRecipe TrainRecipe::fromFile(const std::string& path) {
-    return fromJson(readFile(path), path);
+    return fromJson(readFile(path), path, std::filesystem::path(path).parent_path().string());
+}
+
+std::string TrainRecipe::resolve(const std::string& path) const {
+    const std::filesystem::path p(path);
+    return p.is_absolute() || baseDir.empty()
+               ? path
+               : (std::filesystem::path(baseDir) / p).lexically_normal().string();
+}
+
+TrainRecipe TrainRecipe::rebased(const std::string& dir) const {
+    TrainRecipe r = *this;
+    const auto abs = [](const std::string& p) { return std::filesystem::absolute(p).lexically_normal(); };
+    const auto base = abs(dir);
+    for (auto* p : {&r.corpus, &r.valid})
+        if (!p->empty())
+            *p = abs(resolve(*p)).lexically_relative(base).string();
+    r.baseDir = dir;
+    return r;
 }
 
 ModelConfig TrainRecipe::modelConfig() const {
     ModelConfig c = model;
     c.name = name;
+    if (task == TaskKind::Translation) {
+        // One joint SentencePiece vocabulary for both languages, so the tables may be shared.
+        c.srcVocabSize = c.tgtVocabSize = spmVocabSize;
+        c.tokenizer = TokenizerKind::SentencePiece;
+        c.srcVocabFile = c.tgtVocabFile = "spm.model";
+        c.maxLen = std::max(c.maxLen, maxTokens + 2);
+        return c;
+    }
     const auto t = makeTask();
     const int vocab = static_cast<int>(t.alphabet().size()) + 4; // + <pad> <bos> <eos> <unk>
     c.srcVocabSize = vocab;
@@ -159,6 +215,13 @@ std::string TrainRecipe::toJson() const {
     j["eval_every"] = evalEvery;
     j["eval_examples"] = evalExamples;
     j["threads"] = threads;
+    if (task == TaskKind::Translation) {
+        j["corpus"] = corpus;
+        j["valid"] = valid;
+        j["spm_vocab_size"] = spmVocabSize;
+        j["spm_model_type"] = spmModelType;
+        j["max_tokens"] = maxTokens;
+    }
     return j.dump(2) + "\n";
 }
 

@@ -31,10 +31,26 @@ struct TrainRecipe {
     int64_t evalEvery = 500;       // steps between accuracy checks
     int evalExamples = 1000;       // fresh examples per accuracy check
     int threads = 0;               // intra-op threads; 0 uses every core
+    // Translation only:
+    std::string corpus;               // training pairs (TSV: source, target, tag), relative to baseDir
+    std::string valid;                // held-out pairs the chrF checks translate, relative to baseDir
+    int spmVocabSize = 8000;          // pieces of the joint SentencePiece vocabulary of both languages
+    std::string spmModelType = "bpe"; // "bpe" | "unigram"
+    int maxTokens = 100;              // pairs with a side longer than this many pieces are left out
 
-    /// Parses and validates; `source` names the file in messages.
-    static TrainRecipe fromJson(const std::string& text, const std::string& source = "recipe");
+    /// Not stored: the directory relative corpus paths start from (the recipe file's, or a run's).
+    std::string baseDir;
+
+    /// Parses and validates; `source` names the file in messages, baseDir resolves corpus paths.
+    static TrainRecipe fromJson(const std::string& text, const std::string& source = "recipe",
+                                const std::string& baseDir = {});
+    /// Relative corpus paths start from the file's directory.
     static TrainRecipe fromFile(const std::string& path);
+    /// A path of the recipe (corpus, valid) as a path to open.
+    std::string resolve(const std::string& path) const;
+    /// The same recipe with its corpus paths relative to dir and baseDir dir, for storing in a run
+    /// directory: the run stays valid when the tree around it moves.
+    TrainRecipe rebased(const std::string& dir) const;
     std::string toJson() const;
     /// The task this recipe trains on.
     Task makeTask() const { return Task(task, minLen, maxLen); }

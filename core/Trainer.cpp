@@ -4,9 +4,12 @@
 #include "core/Files.h"
 #include "core/FlatAdam.h"
 #include "core/ModelImpl.h"
+#include "core/ParallelCorpus.h"
 #include "core/Runtime.h"
 #include "core/Safetensors.h"
+#include "core/SentencePieceTokenizer.h"
 #include "core/TaskEval.h"
+#include "core/TranslationMetrics.h"
 #include "core/WeightIO.h"
 
 #include <nlohmann/json.hpp>
@@ -39,6 +42,12 @@ uint64_t mix(uint64_t seed, uint64_t index) {
     return z ^ (z >> 31);
 }
 
+// One example as ids, without <bos>/<eos>.
+struct Encoded {
+    std::vector<int64_t> src;
+    std::vector<int64_t> tgt;
+};
+
 struct Batch {
     torch::Tensor src;    // (B, S), encoder–decoder only
     torch::Tensor input;  // (B, T) decoder input
@@ -61,10 +70,62 @@ struct Trainer::Impl {
     int64_t poolIndex = -1;
     std::deque<std::pair<int64_t, double>> recent; // (tokens, seconds) of the last steps, for a steady rate
     std::vector<Batch> pool;                       // the batches of the current pool, in training order
+    std::vector<Encoded> corpus;                   // translation: the training pairs, encoded once
+    std::vector<SentencePair> validPairs;          // translation: what the chrF checks translate
 
     Impl(const TrainRecipe& r, const std::string& dir)
-        : recipe(r), task(r.makeTask()), config(r.modelConfig()),
-          vocab(Vocabulary::fromTokens(task.alphabet())), tokenizer(makeTokenizer(config, vocab)), out(dir) {}
+        : recipe(r), task(r.makeTask()), config(r.modelConfig()), out(dir) {
+        if (task.generated()) {
+            vocab = Vocabulary::fromTokens(task.alphabet());
+            tokenizer = makeTokenizer(config, vocab);
+        } else {
+            loadCorpus();
+        }
+    }
+
+    /// Translation: the pairs, and the SentencePiece model trained on them once and kept in the run
+    /// directory, so a resumed run tokenizes exactly as before.
+    void loadCorpus() {
+        const auto train = readSentencePairs(recipe.resolve(recipe.corpus));
+        validPairs = readSentencePairs(recipe.resolve(recipe.valid));
+        const auto spmPath = out / "spm.model";
+        if (!fs::exists(spmPath)) {
+            std::vector<std::string> sentences;
+            sentences.reserve(2 * train.size());
+            for (const auto& p : train) {
+                sentences.push_back(p.source);
+                sentences.push_back(p.target);
+            }
+            SentencePieceTokenizer::TrainOptions o;
+            o.vocabSize = recipe.spmVocabSize;
+            o.modelType = recipe.spmModelType;
+            o.threads = std::max(1, recipe.threads);
+            std::error_code ec;
+            fs::create_directories(out, ec);
+            writeFileAtomically(spmPath.string(), SentencePieceTokenizer::train(sentences, o));
+        }
+        tokenizer = SentencePieceTokenizer::fromFile(spmPath.string());
+        vocab = tokenizer->vocab();
+        if (vocab.size() != config.tgtVocabSize)
+            throw ModelError(spmPath.string() + ": holds " + std::to_string(vocab.size()) +
+                             " pieces but the recipe's spm_vocab_size is " +
+                             std::to_string(config.tgtVocabSize));
+        const auto encode = [&](const std::string& text) {
+            std::vector<int64_t> ids;
+            for (const auto& t : tokenizer->tokenize(text))
+                ids.push_back(t.id);
+            return ids;
+        };
+        for (const auto& p : train) {
+            Encoded e{encode(p.source), encode(p.target)};
+            if (!e.src.empty() && !e.tgt.empty() && static_cast<int>(e.src.size()) <= recipe.maxTokens &&
+                static_cast<int>(e.tgt.size()) <= recipe.maxTokens)
+                corpus.push_back(std::move(e));
+        }
+        if (corpus.empty())
+            throw InputError(recipe.resolve(recipe.corpus) + ": no pair fits max_tokens " +
+                             std::to_string(recipe.maxTokens));
+    }
 
     void build() {
         configureThreads(recipe.threads);
@@ -83,13 +144,13 @@ struct Trainer::Impl {
         return result;
     }
 
-    Batch makeBatch(const std::vector<Example>& examples) const {
+    Batch makeBatch(const std::vector<Encoded>& examples) const {
         const auto bos = vocab.bos(), eos = vocab.eos(), pad = vocab.pad();
         std::vector<std::vector<int64_t>> src, seq;
         std::vector<std::size_t> promptLen;
         for (const auto& e : examples) {
-            auto s = ids(e.source);
-            auto t = ids(e.target);
+            auto s = e.src;
+            const auto& t = e.tgt;
             std::vector<int64_t> row{bos};
             if (config.hasEncoder()) {
                 s.insert(s.begin(), bos);
@@ -127,13 +188,19 @@ struct Trainer::Impl {
         if (p != poolIndex) {
             std::mt19937_64 rng(mix(recipe.seed, static_cast<uint64_t>(p)));
             const std::size_t n = static_cast<std::size_t>(recipe.lengthBuckets) * recipe.batchSize;
-            std::vector<Example> examples(n);
-            for (auto& e : examples)
-                e = task.sample(rng);
+            std::vector<Encoded> examples(n);
+            for (auto& e : examples) {
+                if (task.generated()) {
+                    const auto ex = task.sample(rng);
+                    e = {ids(ex.source), ids(ex.target)};
+                } else {
+                    e = corpus[std::uniform_int_distribution<std::size_t>(0, corpus.size() - 1)(rng)];
+                }
+            }
             // Grouped by length, so a batch carries little padding; then the batches are shuffled.
-            std::stable_sort(examples.begin(), examples.end(), [](const Example& a, const Example& b) {
-                return std::make_pair(a.source.size(), a.target.size()) <
-                       std::make_pair(b.source.size(), b.target.size());
+            std::stable_sort(examples.begin(), examples.end(), [](const Encoded& a, const Encoded& b) {
+                return std::make_pair(a.src.size(), a.tgt.size()) <
+                       std::make_pair(b.src.size(), b.tgt.size());
             });
             pool.clear();
             for (std::size_t i = 0; i < n; i += static_cast<std::size_t>(recipe.batchSize))
@@ -167,7 +234,9 @@ Trainer::Trainer(const TrainRecipe& recipe, const std::string& outDir)
     if (ec)
         throw IoError("cannot create " + outDir + ": " + ec.message());
     impl_->build();
-    writeFileAtomically((impl_->out / "recipe.json").string(), recipe.toJson());
+    // Stored with its corpus paths relative to the run, so checkpoints resume from wherever the tree is.
+    impl_->recipe = recipe.rebased(outDir);
+    writeFileAtomically((impl_->out / "recipe.json").string(), impl_->recipe.toJson());
     // A fresh run starts a fresh log.
     fs::remove(impl_->out / "log.csv", ec);
 }
@@ -259,7 +328,21 @@ std::string Trainer::outDir() const {
 
 double Trainer::evaluate(int n, uint64_t seed) const {
     // The same greedy decoding a shipped model is checked with, on a copy of the current weights.
-    return taskAccuracy(*currentModel(), impl_->task, n, seed);
+    if (impl_->task.generated())
+        return taskAccuracy(*currentModel(), impl_->task, n, seed);
+    // Translation: chrF of the first n held-out pairs (the file's order is already a fair mix of sources).
+    const auto& pairs = impl_->validPairs;
+    std::vector<std::string> sources, references;
+    for (std::size_t i = 0; i < pairs.size() && i < static_cast<std::size_t>(n); ++i) {
+        sources.push_back(pairs[i].source);
+        references.push_back(pairs[i].target);
+    }
+    const auto hypotheses = greedyAnswers(*currentModel(), sources, impl_->recipe.maxTokens);
+    return corpusChrf(hypotheses, references).score / 100.0;
+}
+
+std::string Trainer::metricName() const {
+    return impl_->task.generated() ? "exact match" : "chrF";
 }
 
 void Trainer::saveCheckpoint() {
@@ -304,7 +387,8 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& outDir) {
     } catch (const json::parse_error& e) {
         throw FormatError((dir / "state.json").string() + ": not valid JSON (" + e.what() + ")");
     }
-    const auto recipe = TrainRecipe::fromJson(state.at("recipe").dump(), (dir / "state.json").string());
+    const auto recipe =
+        TrainRecipe::fromJson(state.at("recipe").dump(), (dir / "state.json").string(), outDir);
     auto impl = std::make_unique<Impl>(recipe, outDir);
     impl->build();
     loadWeights(*impl->net, SafetensorsFile::open((dir / "model.safetensors").string()));

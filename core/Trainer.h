@@ -69,6 +69,9 @@ public:
     /// Exact-match accuracy of greedy decoding on n fresh examples drawn with `seed` (never the training
     /// stream's seeds).
     double evaluate(int n, uint64_t seed) const;
+    /// What evaluate() measures: "exact match" for generated tasks, "chrF" (÷ 100) for translation, whose
+    /// n pairs are the first of the recipe's `valid` file (seed unused).
+    std::string metricName() const;
     /// Writes weights, optimizer state and the step counter to outDir/checkpoint, atomically as a whole.
     void saveCheckpoint();
     /// Writes the current weights as a model directory (outDir/model unless dir is given).

@@ -23,6 +23,7 @@ private Q_SLOTS:
     void screenshot();
     void train();
     void trainInterrupted();
+    void translationTrainAndEval();
 
 private:
     int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr,
@@ -386,6 +387,67 @@ void TestCli::trainInterrupted() {
     QCOMPARE(checkpointStep(dir), stoppedAt + 5);
     QVERIFY(QFileInfo::exists(dir + QStringLiteral("/model/config.json")));
     QVERIFY(increasing(loggedSteps(dir)));
+}
+
+void TestCli::translationTrainAndEval() {
+    // A corpus of adjective–noun phrases, a recipe beside it naming it relatively, a short run, then eval.
+    const char* adj[][2] = {
+        {"red", "rojo"}, {"big", "grande"}, {"old", "viejo"}, {"new", "nuevo"}, {"white", "blanco"}};
+    const char* noun[][2] = {{"car", "coche"},  {"book", "libro"}, {"dog", "perro"},
+                             {"man", "hombre"}, {"boat", "barco"}, {"tree", "árbol"}};
+    QByteArray train, valid;
+    int i = 0;
+    for (const auto& a : adj)
+        for (const auto& n : noun) {
+            const auto line =
+                QStringLiteral("the %1 %2\tel %3 %4\t%5\n")
+                    .arg(QString::fromUtf8(a[0]), QString::fromUtf8(n[0]), QString::fromUtf8(n[1]),
+                         QString::fromUtf8(a[1]), i % 2 ? QStringLiteral("odd") : QStringLiteral("even"))
+                    .toUtf8();
+            (++i % 5 == 0 ? valid : train) += line;
+        }
+    QDir(tmp_.path()).mkpath(QStringLiteral("mt"));
+    auto write = [&](const QString& name, const QByteArray& text) {
+        QFile f(tmp_.filePath(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text);
+    };
+    write(QStringLiteral("mt/train.tsv"), train);
+    write(QStringLiteral("mt/valid.tsv"), valid);
+    write(QStringLiteral("mt/recipe.json"), R"({"name": "mt", "task": "translation", "corpus": "train.tsv",
+        "valid": "valid.tsv", "spm_vocab_size": 300, "max_tokens": 12,
+        "model": {"encoder_layers": 1, "decoder_layers": 1, "d_model": 16, "heads": 2, "d_ff": 32},
+        "batch_size": 8, "steps": 10, "eval_every": 5, "eval_examples": 6})");
+    const auto dir = tmp_.filePath(QStringLiteral("mt-run"));
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("train"), QStringLiteral("--recipe"),
+                  tmp_.filePath(QStringLiteral("mt/recipe.json")), QStringLiteral("--out"), dir},
+                 &out, &err),
+             0);
+    QVERIFY2(out.contains("chrF ") && out.contains("on 6 held-out pairs"), out.constData());
+    QCOMPARE(run({QStringLiteral("eval"), QStringLiteral("--model"), dir + QStringLiteral("/model"),
+                  QStringLiteral("--pairs"), tmp_.filePath(QStringLiteral("mt/valid.tsv")),
+                  QStringLiteral("--out"), tmp_.filePath(QStringLiteral("mt/out.tsv"))},
+                 &out, &err),
+             0);
+    // A header, one row per tag, the total, the timing line.
+    const auto lines = QString::fromUtf8(out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY2(lines.size() == 5 && lines[0].contains(QStringLiteral("BLEU")) &&
+                 lines[0].contains(QStringLiteral("chrF")),
+             out.constData());
+    QVERIFY2(lines[1].startsWith(QStringLiteral("even")) && lines[2].startsWith(QStringLiteral("odd")) &&
+                 lines[3].startsWith(QStringLiteral("all")),
+             out.constData());
+    QCOMPARE(lines[3].split(QLatin1Char(' '), Qt::SkipEmptyParts).value(1), QStringLiteral("6"));
+    QFile written(tmp_.filePath(QStringLiteral("mt/out.tsv")));
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    QCOMPARE(written.readAll().count('\n'), 6);
+    // A decoder-only model is refused by name.
+    QCOMPARE(run({QStringLiteral("eval"), QStringLiteral("--model"), lm_, QStringLiteral("--pairs"),
+                  tmp_.filePath(QStringLiteral("mt/valid.tsv"))},
+                 &out, &err),
+             2);
+    QVERIFY2(err.contains("decoder-only"), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCli)
