@@ -11,6 +11,7 @@
 #include "core/TaskEval.h"
 #include "core/TranslationMetrics.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -58,8 +59,14 @@ int runEval(const std::vector<std::string>& args) {
             sources.push_back(p.source);
             references.push_back(p.target);
         }
+        // An output longer than twice the longest source (plus a margin) is a model that never stops; cutting
+        // it there keeps an untrained model's evaluation from running to max_len on every sentence.
+        std::size_t longest = 0;
+        for (const auto& src : sources)
+            longest = std::max(longest, model->sourceTokens(src).size());
+        const int maxAnswer = std::min(model->config().maxLen - 2, static_cast<int>(2 * longest + 10));
         const auto t0 = std::chrono::steady_clock::now();
-        const auto outputs = core::greedyAnswers(*model, sources, model->config().maxLen - 2);
+        const auto outputs = core::greedyAnswers(*model, sources, maxAnswer);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> byTag;
         for (std::size_t i = 0; i < pairs.size(); ++i) {

@@ -416,7 +416,8 @@ void TestCli::translationTrainAndEval() {
     write(QStringLiteral("mt/valid.tsv"), valid);
     write(QStringLiteral("mt/recipe.json"), R"({"name": "mt", "task": "translation", "corpus": "train.tsv",
         "valid": "valid.tsv", "spm_vocab_size": 300, "max_tokens": 12,
-        "model": {"encoder_layers": 1, "decoder_layers": 1, "d_model": 16, "heads": 2, "d_ff": 32},
+        "model": {"encoder_layers": 1, "decoder_layers": 1, "d_model": 16, "heads": 2, "d_ff": 32,
+                  "max_len": 32},
         "batch_size": 8, "steps": 10, "eval_every": 5, "eval_examples": 6})");
     const auto dir = tmp_.filePath(QStringLiteral("mt-run"));
     QByteArray out, err;
