@@ -70,22 +70,27 @@ std::vector<std::string> greedyAnswers(const Model& model, const std::vector<std
         }
         const auto src = paddedIds({prompts.begin() + static_cast<std::ptrdiff_t>(start),
                                     prompts.begin() + static_cast<std::ptrdiff_t>(end)},
-                                   m.srcPad());                     // (B, S)
-        const auto srcMask = nn::sourceMask(src, m.srcPad());       // (B, 1, S)
-        const auto memory = m.net->encode(src, srcMask, nullptr);   // (B, S, C)
-        auto ys = torch::full({src.size(0), 1}, bos, torch::kLong); // (B, 1)
-        auto finished = torch::zeros({src.size(0)}, torch::kBool);  // (B)
-        for (int step = 0; step < maxAnswer && ys.size(1) < m.config.maxLen; ++step) {
+                                   m.srcPad());                   // (B, S)
+        const auto srcMask = nn::sourceMask(src, m.srcPad());     // (B, 1, S)
+        const auto memory = m.net->encode(src, srcMask, nullptr); // (B, S, C)
+        // One new token per row and step through the KV cache: recomputing the whole prefix each step made a
+        // long answer quadratic. A finished row keeps receiving <pad>; its output is no longer read.
+        nn::DecodeCache cache;
+        auto last = torch::full({src.size(0), 1}, bos, torch::kLong); // (B, 1)
+        std::vector<torch::Tensor> columns{last};
+        auto finished = torch::zeros({src.size(0)}, torch::kBool); // (B)
+        for (int step = 0; step < maxAnswer && step + 1 < m.config.maxLen; ++step) {
             const auto h =
-                m.net->decode(ys, memory, srcMask, nn::targetMask(ys, pad), 0, nullptr, nullptr); // (B, t, C)
-            auto next = m.net->generator->logits(h.narrow(1, h.size(1) - 1, 1)).argmax(-1);       // (B, 1)
+                m.net->decode(last, memory, srcMask, torch::Tensor(), step, &cache, nullptr); // (B, 1, C)
+            auto next = m.net->generator->logits(h).argmax(-1);                               // (B, 1)
             next = next.masked_fill(finished.unsqueeze(1), pad);
-            ys = torch::cat({ys, next}, 1); // (B, t+1)
+            columns.push_back(next);
+            last = next;
             finished = finished | (next.squeeze(1) == eos);
             if (finished.all().item<bool>())
                 break;
         }
-        ys = ys.contiguous();
+        const auto ys = torch::cat(columns, 1).contiguous(); // (B, t+1)
         for (int64_t i = 0; i < ys.size(0); ++i)
             out[start + static_cast<std::size_t>(i)] =
                 spell(*m.tgtTokenizer, ys[i].data_ptr<int64_t>() + 1, ys.size(1) - 1);
