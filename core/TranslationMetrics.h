@@ -88,8 +88,4 @@ ChrfScore corpusChrfMultiRef(const std::vector<std::string>& hypotheses,
                              const std::vector<std::vector<std::string>>& referenceStreams,
                              const ChrfOptions& options = {});
 
-/// sacreBLEU's 13a tokenizer on one line: tokens joined by single spaces. (BLEU right-strips each segment
-/// before tokenizing, as sacreBLEU does.) Throws InputError when line is not valid UTF-8.
-std::string tokenize13a(const std::string& line);
-
 } // namespace core

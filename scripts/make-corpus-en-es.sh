@@ -26,23 +26,7 @@ done
 
 packages=(wordnet-base fortunes-min fortunes bible-kjv-text bible-kjv apertium apertium-eng-spa
   python3 xz-utils)
-missing=()
-for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "make-corpus: installing ${missing[*]}"
-  sudo_cmd=()
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { echo "make-corpus: need root or sudo to install packages" >&2; exit 1; }
-    sudo_cmd=(sudo)
-  fi
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+"$root/scripts/setup-deps.sh" "${packages[@]}"
 
 # Apertium's scripts need a UTF-8 locale; C.UTF-8 is always there. Sorting and case in
 # Python do not depend on it.

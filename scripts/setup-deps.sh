@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs every Debian package attnscope needs to build, test and run.
+# Installs every Debian package attnscope needs to build, test and run, or, given package names, just those
+# (scripts/make-corpus-en-es.sh uses that for its own packages).
 # Idempotent: silent when everything is already installed.
 set -euo pipefail
 
@@ -10,6 +11,7 @@ packages=(
   python3 python3-torch python3-numpy
   xvfb xauth fonts-dejavu-core
 )
+[ $# -gt 0 ] && packages=("$@")
 
 missing=()
 for p in "${packages[@]}"; do
