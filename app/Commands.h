@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+int runConvert(const std::vector<std::string>& args);
 int runDump(const std::vector<std::string>& args);
+int runBench(const std::vector<std::string>& args);
 int runBenchTrain(const std::vector<std::string>& args);
 int runEval(const std::vector<std::string>& args);
 int runInit(const std::vector<std::string>& args);

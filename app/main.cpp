@@ -1,4 +1,4 @@
-// attnscope: the GUI by default; `dump`, `init` and `train` for the terminal.
+// attnscope: the GUI by default; `dump`, `convert`, `init` and `train` for the terminal.
 
 #include "Commands.h"
 
@@ -17,10 +17,14 @@ usage: attnscope [--model DIR] [--src TEXT]
        attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N] [--tab T] [--kind K]
                                         render the window offscreen to a PNG (--help for all options)
        attnscope dump --model DIR ...   write every attention weight of one run as JSON
+       attnscope convert --model DIR --out DIR [--dtype f16|f32]
+                                        write a model again with its weights as F16 (half the size)
        attnscope eval --model DIR --pairs FILE.tsv
                                         BLEU and chrF of a translation model, overall and per source
        attnscope init --config FILE --out DIR [--seed N]
                                         write a randomly initialised model directory
+       attnscope bench [--model DIR] [--src TEXT] [--runs N] [--json]
+                                        end-to-end translation latency: median, min and max
        attnscope bench-train --recipe FILE.json [--steps N]
                                         training throughput (scripts/bench-train-vs-seed.sh)
        attnscope train --recipe FILE.json [--out DIR] [--steps N]
@@ -48,8 +52,12 @@ int main(int argc, char** argv) {
                       << "\n";
             return 0;
         }
+        if (cmd == "convert")
+            return runConvert(rest);
         if (cmd == "dump")
             return runDump(rest);
+        if (cmd == "bench")
+            return runBench(rest);
         if (cmd == "bench-train")
             return runBenchTrain(rest);
         if (cmd == "eval")

@@ -5,6 +5,7 @@
 #include "core/AttentionSnapshot.h"
 #include "core/ModelConfig.h"
 #include "core/Runtime.h"
+#include "core/Safetensors.h"
 #include "core/Tokenizer.h"
 
 #include <cstdint>
@@ -36,9 +37,10 @@ public:
     Model(const Model&) = delete;
     Model& operator=(const Model&) = delete;
 
-    /// Writes config.json, the vocabulary file(s) and model.safetensors (F32, with the sinusoidal tables the
-    /// seed's state_dict carries), each atomically.
-    void save(const std::string& dir) const;
+    /// Writes config.json, the vocabulary file(s) and model.safetensors, each atomically. The parameters are
+    /// stored as `dtype` (F32 or F16, half the size); the sinusoidal tables the seed's state_dict carries
+    /// stay F32. A weight beyond F16's range is an InputError naming the tensor, and then nothing is written.
+    void save(const std::string& dir, DType dtype = DType::F32) const;
 
     const ModelConfig& config() const;
     const std::string& directory() const; ///< empty for a model made in memory

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <set>
@@ -24,33 +26,6 @@ std::string shapeText(const std::vector<int64_t>& s) {
     for (std::size_t i = 0; i < s.size(); ++i)
         o += (i ? ", " : "") + std::to_string(s[i]);
     return o + "]";
-}
-
-float halfToFloat(uint16_t h) {
-    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1Fu;
-    uint32_t mant = h & 0x3FFu;
-    uint32_t bits;
-    if (exp == 0) {
-        if (mant == 0) {
-            bits = sign;
-        } else { // subnormal: normalise
-            exp = 127 - 15 + 1;
-            while ((mant & 0x400u) == 0) {
-                mant <<= 1;
-                --exp;
-            }
-            mant &= 0x3FFu;
-            bits = sign | (exp << 23) | (mant << 13);
-        }
-    } else if (exp == 0x1F) {
-        bits = sign | 0x7F800000u | (mant << 13);
-    } else {
-        bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-    }
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
 }
 
 float bf16ToFloat(uint16_t b) {
@@ -85,6 +60,60 @@ std::string findDuplicateKey(const std::string& header) {
 }
 
 } // namespace
+
+float halfToFloat(uint16_t h) {
+    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1Fu;
+    uint32_t mant = h & 0x3FFu;
+    uint32_t bits;
+    if (exp == 0) {
+        if (mant == 0) {
+            bits = sign;
+        } else { // subnormal: normalise
+            exp = 127 - 15 + 1;
+            while ((mant & 0x400u) == 0) {
+                mant <<= 1;
+                --exp;
+            }
+            mant &= 0x3FFu;
+            bits = sign | (exp << 23) | (mant << 13);
+        }
+    } else if (exp == 0x1F) {
+        bits = sign | 0x7F800000u | (mant << 13);
+    } else {
+        bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+    }
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+uint16_t floatToHalf(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, sizeof x);
+    const auto sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+    x &= 0x7FFFFFFFu;
+    if (x >= 0x7F800000u) // inf, or NaN kept quiet with the top of its payload
+        return static_cast<uint16_t>(sign | (x == 0x7F800000u ? 0x7C00u : 0x7E00u | ((x >> 13) & 0x3FFu)));
+    if (x >= 0x47800000u) // 2^16 and up: beyond the largest half even after rounding
+        return static_cast<uint16_t>(sign | 0x7C00u);
+    // Round half to even on the bits dropped from a significand: above the midpoint, or on it with an odd
+    // last kept bit, round up. A carry out of the mantissa lands in the exponent, which is the right
+    // encoding (a subnormal becomes the smallest normal, 65520 and up becomes inf).
+    auto roundShift = [](uint32_t significand, int shift) {
+        const uint32_t kept = significand >> shift;
+        const uint32_t rest = significand & ((1u << shift) - 1);
+        const uint32_t midpoint = 1u << (shift - 1);
+        return kept + ((rest > midpoint || (rest == midpoint && (kept & 1u))) ? 1u : 0u);
+    };
+    const auto e = static_cast<int>(x >> 23);
+    if (e >= 127 - 14) // normal half: rebias the exponent, keep 10 of the 23 mantissa bits
+        return static_cast<uint16_t>(sign | roundShift(x - ((127u - 15u) << 23), 13));
+    if (e < 127 - 25) // below half the smallest subnormal (2^-25): rounds to zero
+        return sign;
+    // Subnormal half: the value in units of 2^-24 is the 24-bit significand shifted right by 126 - e.
+    return static_cast<uint16_t>(sign | roundShift((x & 0x7FFFFFu) | 0x800000u, 126 - e));
+}
 
 std::size_t dtypeSize(DType d) {
     return d == DType::F32 ? 4 : 2;
@@ -257,22 +286,40 @@ std::vector<float> SafetensorsFile::toFloat32(const TensorInfo& t) const {
 
 void writeSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors,
                       const std::map<std::string, std::string>& metadata) {
+    auto numel = [](const TensorToWrite& t) {
+        uint64_t n = 1;
+        for (auto d : t.shape)
+            n *= static_cast<uint64_t>(d);
+        return n;
+    };
     std::map<std::string, const TensorToWrite*> sorted;
     for (const auto& t : tensors) {
         for (auto d : t.shape)
             if (d < 0)
                 throw std::invalid_argument("tensor '" + t.name + "' has a negative dimension");
+        if (t.dtype == DType::BF16)
+            throw std::invalid_argument("tensor '" + t.name + "': BF16 is read, not written");
         if (!sorted.emplace(t.name, &t).second)
             throw std::invalid_argument("tensor '" + t.name + "' given twice");
+        // Checked before anything is written: a weight that becomes inf in a shipped file poisons every
+        // output it touches, long after the conversion that caused it.
+        if (t.dtype == DType::F16)
+            for (uint64_t i = 0, n = numel(t); i < n; ++i)
+                if (std::isfinite(t.data[i]) && std::fabs(t.data[i]) > kHalfMax) {
+                    char value[32];
+                    std::snprintf(value, sizeof value, "%g", static_cast<double>(t.data[i]));
+                    throw InputError(path + ": tensor '" + t.name + "' holds " + value + " (element " +
+                                     std::to_string(i) +
+                                     "), beyond F16's range of ±65504; keep this model in F32");
+                }
     }
     nlohmann::json header = nlohmann::json::object();
     uint64_t offset = 0;
     for (const auto& [name, t] : sorted) {
-        uint64_t n = 1;
-        for (auto d : t->shape)
-            n *= static_cast<uint64_t>(d);
-        header[name] = {{"dtype", "F32"}, {"shape", t->shape}, {"data_offsets", {offset, offset + 4 * n}}};
-        offset += 4 * n;
+        const uint64_t bytes = numel(*t) * dtypeSize(t->dtype);
+        header[name] = {
+            {"dtype", dtypeName(t->dtype)}, {"shape", t->shape}, {"data_offsets", {offset, offset + bytes}}};
+        offset += bytes;
     }
     if (!metadata.empty())
         header["__metadata__"] = metadata;
@@ -284,10 +331,15 @@ void writeSafetensors(const std::string& path, const std::vector<TensorToWrite>&
     bytes.reserve(8 + h.size() + offset);
     bytes += h;
     for (const auto& [name, t] : sorted) {
-        uint64_t count = 1;
-        for (auto d : t->shape)
-            count *= static_cast<uint64_t>(d);
-        bytes.append(reinterpret_cast<const char*>(t->data), count * 4);
+        const auto count = numel(*t);
+        if (t->dtype == DType::F32) {
+            bytes.append(reinterpret_cast<const char*>(t->data), count * 4);
+            continue;
+        }
+        for (uint64_t i = 0; i < count; ++i) {
+            const uint16_t v = floatToHalf(t->data[i]);
+            bytes.append(reinterpret_cast<const char*>(&v), 2);
+        }
     }
     writeFileAtomically(path, bytes);
 }

@@ -14,6 +14,13 @@ enum class DType { F32, F16, BF16 };
 std::size_t dtypeSize(DType);
 const char* dtypeName(DType);
 
+/// The largest finite F16 value; writing anything larger in magnitude as F16 is refused.
+constexpr float kHalfMax = 65504.0f;
+/// IEEE binary16 bits to float (exact: every half is a float).
+float halfToFloat(uint16_t h);
+/// Float to IEEE binary16 bits, rounded to nearest even: subnormals kept, too large → ±inf, NaN stays NaN.
+uint16_t floatToHalf(float f);
+
 struct TensorInfo {
     std::string name;
     DType dtype = DType::F32;
@@ -50,11 +57,13 @@ private:
 struct TensorToWrite {
     std::string name;
     std::vector<int64_t> shape;
-    const float* data = nullptr; ///< numel(shape) floats, written as F32
+    const float* data = nullptr; ///< numel(shape) floats
+    DType dtype = DType::F32;    ///< stored as is (F32) or rounded to nearest even (F16); BF16 is not written
 };
 
-/// Writes atomically (see writeFileAtomically). Throws IoError naming the path
-/// and the reason; no temporary file is left behind.
+/// Writes atomically (see writeFileAtomically). Throws IoError naming the path and the reason; no temporary
+/// file is left behind. A finite value beyond ±kHalfMax in a tensor to be stored as F16 is an InputError
+/// naming the path and the tensor (before anything is written): it would become inf in the file.
 void writeSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors,
                       const std::map<std::string, std::string>& metadata = {});
 

@@ -1,8 +1,9 @@
-// The attnscope executable: dump's JSON, its exit codes and messages, init, train, --help.
+// The attnscope executable: dump's JSON, its exit codes and messages, init, convert, train, --help.
 
 #include <QtTest>
 
 #include <csignal>
+#include <map>
 #include <sys/types.h>
 
 #include <nlohmann/json.hpp>
@@ -16,10 +17,12 @@ private Q_SLOTS:
     void dumpText();
     void dumpIdsAndGreedy();
     void decoderOnly();
+    void convert();
     void badArguments_data();
     void badArguments();
     void help();
     void blasKernels();
+    void bench();
     void screenshot();
     void train();
     void trainInterrupted();
@@ -124,6 +127,45 @@ void TestCli::decoderOnly() {
     QCOMPARE(j["next_token_logprobs"].size(), std::size_t(60));
 }
 
+namespace {
+
+QByteArray fileBytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+void TestCli::convert() {
+    // The shipped reverse model as F16: half the bytes, the same greedy answer.
+    const auto in = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/reverse");
+    const auto out = tmp_.filePath(QStringLiteral("reverse-f16"));
+    QByteArray stdOut, err;
+    QCOMPARE(run({QStringLiteral("convert"), QStringLiteral("--model"), in, QStringLiteral("--out"), out,
+                  QStringLiteral("--dtype"), QStringLiteral("f16")},
+                 &stdOut, &err),
+             0);
+    QVERIFY2(stdOut.contains("F16"), stdOut.constData());
+    for (const auto* name : {"config.json", "vocab.json"})
+        QCOMPARE(fileBytes(out + QLatin1Char('/') + QLatin1String(name)),
+                 fileBytes(in + QLatin1Char('/') + QLatin1String(name)));
+    const auto f32 = QFileInfo(in + QStringLiteral("/model.safetensors")).size();
+    const auto f16 = QFileInfo(out + QStringLiteral("/model.safetensors")).size();
+    qInfo("reverse/model.safetensors: F32 %lld bytes, F16 %lld bytes", f32, f16);
+    QVERIFY2(f16 > f32 / 2 && f16 < f32 * 55 / 100, qPrintable(QString::number(f16)));
+    json answer[2];
+    for (int i = 0; i < 2; ++i) {
+        QCOMPARE(
+            run({QStringLiteral("dump"), QStringLiteral("--model"), i ? out : in, QStringLiteral("--src"),
+                 QStringLiteral("abcdefghij"), QStringLiteral("--greedy"), QStringLiteral("12")},
+                &stdOut, &err),
+            0);
+        answer[i] = json::parse(stdOut.toStdString());
+    }
+    QCOMPARE(answer[1]["tgt_tokens"], answer[0]["tgt_tokens"]);
+    QCOMPARE(answer[0]["tgt_text"].get<std::string>(), std::string("jihgfedcba")); // the model works at all
+}
+
 void TestCli::badArguments_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("fragment");
@@ -152,6 +194,24 @@ void TestCli::badArguments_data() {
                                                QStringLiteral("tpu")}
                                 << "unknown device 'tpu'";
     QTest::newRow("unknown command") << QStringList{QStringLiteral("frob")} << "unknown command";
+    const auto conv = QStringLiteral("convert");
+    const auto to = QStringLiteral("--out");
+    QTest::newRow("convert no out") << QStringList{conv, m, QStringLiteral("MODEL")}
+                                    << "--out DIR are required";
+    QTest::newRow("convert dtype") << QStringList{conv,
+                                                  m,
+                                                  QStringLiteral("MODEL"),
+                                                  to,
+                                                  QStringLiteral("@TMP@/x"),
+                                                  QStringLiteral("--dtype"),
+                                                  QStringLiteral("bf16")}
+                                   << "--dtype must be f16 or f32, not 'bf16'";
+    QTest::newRow("convert in place")
+        << QStringList{conv, m, QStringLiteral("MODEL"), to, QStringLiteral("MODEL/.")}
+        << "is the model's own directory";
+    QTest::newRow("convert bad model")
+        << QStringList{conv, m, QStringLiteral("/nonexistent"), to, QStringLiteral("@TMP@/x")}
+        << "not a model directory";
     const auto shot = QStringLiteral("--screenshot");
     const auto png = QStringLiteral("never-written.png");
     QTest::newRow("shot tab") << QStringList{shot, png, QStringLiteral("--tab"), QStringLiteral("plots")}
@@ -227,6 +287,8 @@ void TestCli::help() {
     QVERIFY(out.contains("--src-ids") && out.contains("--greedy"));
     QCOMPARE(run({QStringLiteral("train"), QStringLiteral("--help")}, &out), 0);
     QVERIFY(out.contains("--resume") && out.contains("log.csv"));
+    QCOMPARE(run({QStringLiteral("convert"), QStringLiteral("--help")}, &out), 0);
+    QVERIFY(out.contains("--dtype f16|f32"));
 }
 
 void TestCli::blasKernels() {
@@ -249,6 +311,45 @@ void TestCli::blasKernels() {
     env.insert(QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Prescott"));
     QCOMPARE(run({QStringLiteral("--version")}, &out, nullptr, env), 0);
     QVERIFY2(out.contains("OpenBLAS kernels: Prescott"), out.constData());
+}
+
+void TestCli::bench() {
+    // A shipped model and a short source keep this quick; the numbers only have to be there and sane.
+    const auto reverse = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/reverse");
+    QByteArray out, err;
+    QCOMPARE(
+        run({QStringLiteral("bench"), QStringLiteral("--model"), reverse, QStringLiteral("--src"),
+             QStringLiteral("abc"), QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--json")},
+            &out, &err),
+        0);
+    const auto j = json::parse(out.toStdString());
+    QCOMPARE(j["model"]["name"].get<std::string>(), std::string("reverse"));
+    QCOMPARE(j["src_words"].get<int>(), 1);
+    QCOMPARE(j["src_tokens"].get<int>(), 5); // <bos> a b c <eos>
+    QVERIFY(j["output_tokens"].get<int>() >= 1);
+    QVERIFY(j["machine"]["threads"].get<int>() >= 1);
+    QCOMPARE(j["runs"].get<int>(), 3);
+    std::map<std::string, json> rows;
+    for (const auto& r : j["rows"])
+        rows[r["id"].get<std::string>()] = r;
+    for (const char* id : {"translate", "analyze", "steps", "snapshot", "step"}) {
+        QVERIFY2(rows.count(id), id);
+        const auto& r = rows[id];
+        QCOMPARE(r["runs"].get<int>(), 3);
+        QVERIFY2(r["min"].get<double>() > 0 && r["min"].get<double>() <= r["median"].get<double>() &&
+                     r["median"].get<double>() <= r["max"].get<double>(),
+                 r.dump().c_str());
+    }
+    // Every run's whole covers its parts, so the fastest parts fit within the slowest whole.
+    QVERIFY(rows["analyze"]["min"].get<double>() + rows["steps"]["min"].get<double>() <=
+            rows["translate"]["max"].get<double>());
+
+    QCOMPARE(run({QStringLiteral("bench"), QStringLiteral("--model"), reverse, QStringLiteral("--runs"),
+                  QStringLiteral("0")},
+                 &out, &err),
+             2);
+    QVERIFY2(err.contains("--runs expects a number from 1"), err.constData());
+    QVERIFY(out.isEmpty());
 }
 
 void TestCli::screenshot() {
@@ -443,6 +544,15 @@ void TestCli::translationTrainAndEval() {
     QFile written(tmp_.filePath(QStringLiteral("mt/out.tsv")));
     QVERIFY(written.open(QIODevice::ReadOnly));
     QCOMPARE(written.readAll().count('\n'), 6);
+    // Converted to F16, the model keeps its SentencePiece model byte for byte.
+    const auto f16 = tmp_.filePath(QStringLiteral("mt-f16"));
+    QCOMPARE(run({QStringLiteral("convert"), QStringLiteral("--model"), dir + QStringLiteral("/model"),
+                  QStringLiteral("--out"), f16},
+                 &out, &err),
+             0);
+    const auto spm = QDir(dir + QStringLiteral("/model")).entryList({QStringLiteral("*.model")});
+    QCOMPARE(spm.size(), 1);
+    QCOMPARE(fileBytes(f16 + QLatin1Char('/') + spm[0]), fileBytes(dir + QStringLiteral("/model/") + spm[0]));
     // A decoder-only model is refused by name.
     QCOMPARE(run({QStringLiteral("eval"), QStringLiteral("--model"), lm_, QStringLiteral("--pairs"),
                   tmp_.filePath(QStringLiteral("mt/valid.tsv"))},

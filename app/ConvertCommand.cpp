@@ -1,0 +1,84 @@
+// `attnscope convert`: a model directory written again, its weights in another dtype (F16 to ship a model at
+// half the size).
+
+#include "Args.h"
+#include "Commands.h"
+
+#include "core/Errors.h"
+#include "core/Model.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kHelp = R"(usage: attnscope convert --model DIR --out DIR [--dtype f16|f32]
+
+Loads the model in DIR and writes it to the --out directory: config.json, the tokenizer file(s) (vocab.json
+or the SentencePiece .model) and model.safetensors with the parameters stored as --dtype (default f16,
+half the size of f32; rounded to nearest even). The sinusoidal position tables stay f32. A weight beyond
+f16's range (±65504) is refused by name rather than written as inf. --out may not be the model's own
+directory. Exit status: 0 on success, 2 on bad arguments or input.
+)";
+
+core::DType parseDtype(const std::string& s) {
+    if (s == "f16")
+        return core::DType::F16;
+    if (s == "f32")
+        return core::DType::F32;
+    throw UsageError("--dtype must be f16 or f32, not '" + s + "'");
+}
+
+// The same directory however it is spelled (trailing slash, "..", a symlink), also when --out doesn't exist.
+bool sameDirectory(const std::string& a, const std::string& b) {
+    std::error_code ec;
+    const auto ca = fs::weakly_canonical(a, ec);
+    if (ec)
+        return false;
+    const auto cb = fs::weakly_canonical(b, ec);
+    return !ec && ca.lexically_normal() == cb.lexically_normal();
+}
+
+std::uintmax_t weightBytes(const std::string& dir) {
+    std::error_code ec;
+    const auto n = fs::file_size(fs::path(dir) / "model.safetensors", ec);
+    return ec ? 0 : n;
+}
+
+} // namespace
+
+int runConvert(const std::vector<std::string>& argv) {
+    try {
+        const Args a(argv, {"--model", "--out", "--dtype"}, {"--help", "-h"});
+        if (a.has("--help") || a.has("-h")) {
+            std::cout << kHelp;
+            return 0;
+        }
+        if (!a.has("--model") || !a.has("--out"))
+            throw UsageError("--model DIR and --out DIR are required");
+        const auto dtype = parseDtype(a.get("--dtype", "f16"));
+        const auto in = a.get("--model"), out = a.get("--out");
+        if (out.empty())
+            throw UsageError("--out is empty");
+        // Rewriting files the loader has just read (and that are the only copy) is a mistake, not a shortcut.
+        if (sameDirectory(in, out))
+            throw UsageError("--out " + out + " is the model's own directory; write to another one");
+        const auto model = core::Model::load(in, core::DeviceChoice::Cpu);
+        model->save(out, dtype);
+        std::printf("wrote %s (%s weights, model.safetensors %.1f KB; was %.1f KB)\n", out.c_str(),
+                    core::dtypeName(dtype), static_cast<double>(weightBytes(out)) / 1024.0,
+                    static_cast<double>(weightBytes(in)) / 1024.0);
+        return 0;
+    } catch (const UsageError& e) {
+        std::cerr << "attnscope convert: " << e.what() << " (see attnscope convert --help)\n";
+        return 2;
+    } catch (const core::Error& e) {
+        std::cerr << "attnscope convert: " << e.what() << "\n";
+        return 2;
+    }
+}
