@@ -13,7 +13,7 @@ GeneratorImpl::GeneratorImpl(int64_t dModel, int64_t vocab, torch::Tensor tiedWe
 }
 
 torch::Tensor GeneratorImpl::logits(const torch::Tensor& x) {
-    return tied_.defined() ? torch::matmul(x, tied_.t()) : linear(*proj, x); // (B, T, V)
+    return tied_.defined() ? linear(x, tied_, torch::Tensor()) : linear(*proj, x); // (B, T, V)
 }
 
 torch::Tensor GeneratorImpl::forward(const torch::Tensor& x) {

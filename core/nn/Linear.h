@@ -1,15 +1,32 @@
 #pragma once
 // Shapes: B batch, T time, C in features, F out features.
 
+#include <ATen/core/grad_mode.h>
 #include <torch/nn/modules/linear.h>
 
 namespace core::nn {
 
-/// x Wᵀ + b through ATen's linear, which folds (B, T, C) into one addmm with the bias fused (one
-/// AddmmBackward in training). LibTorch 1.13's torch::nn::Linear::forward instead runs matmul and then
-/// adds the bias in place: one more op each way, on every projection of every layer.
+/// x Wᵀ + b for a weight (F, C) and an optional bias (F).
+///
+/// Many rows go through ATen's linear, which folds (B, T, C) into one addmm with the bias fused (one
+/// AddmmBackward in training). LibTorch 1.13's torch::nn::Linear::forward instead runs matmul and then adds
+/// the bias in place: one more op each way, on every projection of every layer.
+///
+/// One row without autograd (a KV-cached decode step) is a matrix-vector product: gemm packs the whole
+/// weight matrix on every call, which for the 8000 × 256 output projection cost three times the addmv.
+inline torch::Tensor linear(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& b) {
+    if (x.numel() == w.size(1) && !at::GradMode::is_enabled()) {
+        const auto v = x.reshape({-1});                                       // (C)
+        const auto y = b.defined() ? torch::addmv(b, w, v) : torch::mv(w, v); // (F)
+        auto shape = x.sizes().vec();
+        shape.back() = w.size(0);
+        return y.view(shape); // (..., 1, F)
+    }
+    return torch::linear(x, w, b); // (B, T, C) -> (B, T, F)
+}
+
 inline torch::Tensor linear(const torch::nn::LinearImpl& l, const torch::Tensor& x) {
-    return torch::linear(x, l.weight, l.bias); // (B, T, C) -> (B, T, F)
+    return linear(x, l.weight, l.bias); // (B, T, C) -> (B, T, F)
 }
 
 } // namespace core::nn
