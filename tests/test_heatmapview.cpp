@@ -248,6 +248,9 @@ void TestHeatmapView::tooltip() {
     QVERIFY(kText.contains(QChar(0x2423))); // the source token " w1" shows its space
     QVERIFY2(tip.contains(qText), qPrintable(tip));
     QVERIFY2(tip.contains(kText), qPrintable(tip));
+    // A decoder-side row names the token it produces: the next target token.
+    const QString next = ui::tokenDisplayText(snap->tgtTokens[q + 1]);
+    QVERIFY2(tip.contains(QStringLiteral("produces \u201c%1\u201d").arg(next)), qPrintable(tip));
     const double w = snap->cross.at(1, 2, q, k);
     QVERIFY2(tip.contains(QString::number(w, 'g', 6)), qPrintable(tip));
     QVERIFY(QString::number(w, 'g', 6).size() >= 7); // really six significant digits, not a rounded 0.1

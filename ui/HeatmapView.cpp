@@ -182,9 +182,16 @@ QString HeatmapView::cellToolTip(int query, int key) const {
     const auto& kt = keyTokens();
     const QString qText = query < int(qt.size()) ? tokenDisplayText(qt[std::size_t(query)]) : QString();
     const QString kText = key < int(kt.size()) ? tokenDisplayText(kt[std::size_t(key)]) : QString();
-    return tr("query %1: \u201c%2\u201d\nkey %3: \u201c%4\u201d\nweight %5")
+    // A decoder row is the token fed at that position, and its attention is what produces the next token:
+    // in "el coche rojo" the row labelled "coche" is the one that looks at "red". Saying so here keeps the
+    // usual alignment picture readable without relabelling the axis.
+    QString produced;
+    if (kind_ != core::AttentionKind::Encoder && query + 1 < int(qt.size()))
+        produced = tr(" (produces \u201c%1\u201d)").arg(tokenDisplayText(qt[std::size_t(query) + 1]));
+    return tr("query %1: \u201c%2\u201d%3\nkey %4: \u201c%5\u201d\nweight %6")
         .arg(query)
         .arg(qText)
+        .arg(produced)
         .arg(key)
         .arg(kText)
         .arg(QString::number(valueAt(query, key), 'g', 6));
