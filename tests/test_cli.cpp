@@ -1,16 +1,17 @@
-// The attnscope executable: dump's JSON, its exit codes and messages, init, convert, train, --help.
+// The attnscope executable: dump's JSON, its exit codes and messages, init, convert, screenshot, bench,
+// --help and --version. The training commands are in test_cli_train.cpp.
+
+#include "CliRunner.h"
 
 #include <QtTest>
 
-#include <csignal>
 #include <map>
-#include <sys/types.h>
 
 #include <nlohmann/json.hpp>
 
 using nlohmann::json;
 
-class TestCli : public QObject {
+class TestCli : public QObject, protected CliRunner {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
@@ -24,34 +25,14 @@ private Q_SLOTS:
     void blasKernels();
     void bench();
     void screenshot();
-    void train();
-    void trainInterrupted();
-    void translationTrainAndEval();
 
 private:
-    int run(const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr,
-            const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
-    QString tinyRecipe() const { return tmp_.filePath(QStringLiteral("tiny.json")); }
-    QTemporaryDir tmp_;
     QString model_, lm_;
 };
 
-int TestCli::run(const QStringList& args, QByteArray* out, QByteArray* err, const QProcessEnvironment& env) {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(ATTNSCOPE_BINARY), args);
-    if (!p.waitForFinished(120000))
-        return -1;
-    if (out)
-        *out = p.readAllStandardOutput();
-    if (err)
-        *err = p.readAllStandardError();
-    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-}
-
 void TestCli::initTestCase() {
     QVERIFY(tmp_.isValid());
-    auto write = [&](const QString& name, const char* text) {
+    auto write = [&](const QString& name, const QByteArray& text) {
         QFile f(tmp_.filePath(name));
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(text);
@@ -59,15 +40,10 @@ void TestCli::initTestCase() {
     write(
         QStringLiteral("ed.json"),
         R"({"name": "ed", "d_model": 32, "heads": 4, "d_ff": 64, "src_vocab_size": 120, "tgt_vocab_size": 110})");
-    write(QStringLiteral("lm.json"), R"({"name": "lm", "architecture": "decoder_only", "decoder_layers": 3,
-        "d_model": 32, "heads": 2, "d_ff": 64, "tgt_vocab_size": 60, "positional_encoding": "learned"})");
-    // Small enough that 30 steps take a few seconds on two cores.
-    const char* tiny = R"({"name": "tiny", "task": "copy", "min_len": 1, "max_len": 4,
-        "model": {"d_model": 16, "heads": 2, "encoder_layers": 1, "decoder_layers": 1, "d_ff": 32},
-        "batch_size": 16, "steps": 30, "checkpoint_every": 10, "eval_every": 15, "eval_examples": 20)";
-    write(QStringLiteral("tiny.json"), (std::string(tiny) + "}").c_str());
-    write(QStringLiteral("tiny-seed2.json"), (std::string(tiny) + R"(, "seed": 2})").c_str());
-    write(QStringLiteral("badfield.json"), (std::string(tiny) + R"(, "learning_rate": 0.1})").c_str());
+    write(QStringLiteral("lm.json"), lmConfigJson);
+    // badArguments' train rows need a valid recipe and one with a field train does not know.
+    write(QStringLiteral("tiny.json"), tinyRecipeJson());
+    write(QStringLiteral("badfield.json"), tinyRecipeJson(R"(, "learning_rate": 0.1)"));
     model_ = tmp_.filePath(QStringLiteral("ed"));
     lm_ = tmp_.filePath(QStringLiteral("lm"));
     QCOMPARE(
@@ -126,15 +102,6 @@ void TestCli::decoderOnly() {
     QCOMPARE(j["attention"]["decoder"].size(), std::size_t(3));
     QCOMPARE(j["next_token_logprobs"].size(), std::size_t(60));
 }
-
-namespace {
-
-QByteArray fileBytes(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-} // namespace
 
 void TestCli::convert() {
     // The shipped reverse model as F16: half the bytes, the same greedy answer.
@@ -378,187 +345,6 @@ void TestCli::screenshot() {
                   QStringLiteral("--model"), lm_, QStringLiteral("--tab"), QStringLiteral("positional")}),
              0);
     QVERIFY(QFileInfo(tmp_.filePath(QStringLiteral("pe.png"))).size() > 20000);
-}
-
-namespace {
-
-// The steps of log.csv's rows, checking the header and that every row has its six columns.
-QList<qint64> loggedSteps(const QString& dir) {
-    QFile f(dir + QStringLiteral("/log.csv"));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    const auto lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    if (lines.isEmpty() || lines.front() != QStringLiteral("step,loss,lr,tokens_per_s,elapsed_s,accuracy"))
-        return {};
-    QList<qint64> steps;
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const auto cells = lines[i].split(QLatin1Char(','));
-        if (cells.size() != 6)
-            return {};
-        steps.push_back(cells[0].toLongLong());
-    }
-    return steps;
-}
-
-bool increasing(const QList<qint64>& v) {
-    for (qsizetype i = 1; i < v.size(); ++i)
-        if (v[i] <= v[i - 1])
-            return false;
-    return !v.isEmpty();
-}
-
-qint64 checkpointStep(const QString& dir) {
-    QFile f(dir + QStringLiteral("/checkpoint/state.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    return json::parse(f.readAll().toStdString()).at("step").get<qint64>();
-}
-
-} // namespace
-
-void TestCli::train() {
-    const auto dir = tmp_.filePath(QStringLiteral("run"));
-    QByteArray out, err;
-    QCOMPARE(
-        run({QStringLiteral("train"), QStringLiteral("--recipe"), tinyRecipe(), QStringLiteral("--out"), dir},
-            &out, &err),
-        0);
-    QVERIFY2(out.contains("accuracy") && out.contains("on 20 fresh examples"), out.constData());
-    QVERIFY2(out.contains(QStringLiteral("%1/model").arg(dir).toUtf8()), out.constData());
-    QVERIFY2(err.contains("step 30/30"), err.constData()); // not a terminal: whole lines, no \r
-    QVERIFY(!err.contains('\r'));
-    QVERIFY(QFileInfo::exists(dir + QStringLiteral("/model/config.json")));
-    QVERIFY(QFileInfo::exists(dir + QStringLiteral("/model/model.safetensors")));
-    auto steps = loggedSteps(dir);
-    QVERIFY(increasing(steps));
-    QCOMPARE(steps.back(), qint64(30));
-    QCOMPARE(checkpointStep(dir), qint64(30));
-
-    // A second fresh run must not overwrite the first; another recipe must not continue it.
-    QCOMPARE(
-        run({QStringLiteral("train"), QStringLiteral("--recipe"), tinyRecipe(), QStringLiteral("--out"), dir},
-            nullptr, &err),
-        2);
-    QVERIFY2(err.contains("already holds a run"), err.constData());
-    QCOMPARE(run({QStringLiteral("train"), QStringLiteral("--resume"), QStringLiteral("--out"), dir,
-                  QStringLiteral("--recipe"), tmp_.filePath(QStringLiteral("tiny-seed2.json"))},
-                 nullptr, &err),
-             2);
-    QVERIFY2(err.contains("differs") && err.contains("seed"), err.constData());
-
-    QCOMPARE(run({QStringLiteral("train"), QStringLiteral("--resume"), QStringLiteral("--out"), dir,
-                  QStringLiteral("--steps"), QStringLiteral("40")},
-                 &out, &err),
-             0);
-    QVERIFY2(err.contains("step 40/40"), err.constData());
-    steps = loggedSteps(dir);
-    QVERIFY(increasing(steps));
-    QCOMPARE(steps.back(), qint64(40));
-    QCOMPARE(checkpointStep(dir), qint64(40));
-}
-
-void TestCli::trainInterrupted() {
-    const auto dir = tmp_.filePath(QStringLiteral("stopped"));
-    QProcess p;
-    p.start(QStringLiteral(ATTNSCOPE_BINARY),
-            {QStringLiteral("train"), QStringLiteral("--recipe"), tinyRecipe(), QStringLiteral("--out"), dir,
-             QStringLiteral("--steps"), QStringLiteral("100000")});
-    QVERIFY(p.waitForStarted());
-    // The first checkpoint shows the loop is running (and the handler installed), whatever the load.
-    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir + QStringLiteral("/checkpoint/state.json")), 20000);
-    QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
-    QVERIFY(p.waitForFinished(10000));
-    const auto err = p.readAllStandardError();
-    QCOMPARE(p.exitStatus(), QProcess::NormalExit); // the handler ran; the default action would kill it
-    QCOMPARE(p.exitCode(), 130);
-    const QRegularExpression re(QStringLiteral("interrupted at step (\\d+); checkpoint saved; continue with: "
-                                               "attnscope train --resume --out (\\S+)"));
-    const auto m = re.match(QString::fromUtf8(err));
-    QVERIFY2(m.hasMatch(), err.constData());
-    QCOMPARE(m.captured(2), dir);
-    const auto stoppedAt = m.captured(1).toLongLong();
-    QCOMPARE(checkpointStep(dir), stoppedAt);
-    QVERIFY(stoppedAt < 100000);
-    QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/model")));
-
-    const auto target = QString::number(stoppedAt + 5);
-    QCOMPARE(run({QStringLiteral("train"), QStringLiteral("--resume"), QStringLiteral("--out"), dir,
-                  QStringLiteral("--steps"), target}),
-             0);
-    QCOMPARE(checkpointStep(dir), stoppedAt + 5);
-    QVERIFY(QFileInfo::exists(dir + QStringLiteral("/model/config.json")));
-    QVERIFY(increasing(loggedSteps(dir)));
-}
-
-void TestCli::translationTrainAndEval() {
-    // A corpus of adjective–noun phrases, a recipe beside it naming it relatively, a short run, then eval.
-    const char* adj[][2] = {
-        {"red", "rojo"}, {"big", "grande"}, {"old", "viejo"}, {"new", "nuevo"}, {"white", "blanco"}};
-    const char* noun[][2] = {{"car", "coche"},  {"book", "libro"}, {"dog", "perro"},
-                             {"man", "hombre"}, {"boat", "barco"}, {"tree", "árbol"}};
-    QByteArray train, valid;
-    int i = 0;
-    for (const auto& a : adj)
-        for (const auto& n : noun) {
-            const auto line =
-                QStringLiteral("the %1 %2\tel %3 %4\t%5\n")
-                    .arg(QString::fromUtf8(a[0]), QString::fromUtf8(n[0]), QString::fromUtf8(n[1]),
-                         QString::fromUtf8(a[1]), i % 2 ? QStringLiteral("odd") : QStringLiteral("even"))
-                    .toUtf8();
-            (++i % 5 == 0 ? valid : train) += line;
-        }
-    QDir(tmp_.path()).mkpath(QStringLiteral("mt"));
-    auto write = [&](const QString& name, const QByteArray& text) {
-        QFile f(tmp_.filePath(name));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(text);
-    };
-    write(QStringLiteral("mt/train.tsv"), train);
-    write(QStringLiteral("mt/valid.tsv"), valid);
-    write(QStringLiteral("mt/recipe.json"), R"({"name": "mt", "task": "translation", "corpus": "train.tsv",
-        "valid": "valid.tsv", "spm_vocab_size": 300, "max_tokens": 12,
-        "model": {"encoder_layers": 1, "decoder_layers": 1, "d_model": 16, "heads": 2, "d_ff": 32,
-                  "max_len": 32},
-        "batch_size": 8, "steps": 10, "eval_every": 5, "eval_examples": 6})");
-    const auto dir = tmp_.filePath(QStringLiteral("mt-run"));
-    QByteArray out, err;
-    QCOMPARE(run({QStringLiteral("train"), QStringLiteral("--recipe"),
-                  tmp_.filePath(QStringLiteral("mt/recipe.json")), QStringLiteral("--out"), dir},
-                 &out, &err),
-             0);
-    QVERIFY2(out.contains("chrF ") && out.contains("on 6 held-out pairs"), out.constData());
-    QCOMPARE(run({QStringLiteral("eval"), QStringLiteral("--model"), dir + QStringLiteral("/model"),
-                  QStringLiteral("--pairs"), tmp_.filePath(QStringLiteral("mt/valid.tsv")),
-                  QStringLiteral("--out"), tmp_.filePath(QStringLiteral("mt/out.tsv"))},
-                 &out, &err),
-             0);
-    // A header, one row per tag, the total, the timing line.
-    const auto lines = QString::fromUtf8(out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    QVERIFY2(lines.size() == 5 && lines[0].contains(QStringLiteral("BLEU")) &&
-                 lines[0].contains(QStringLiteral("chrF")),
-             out.constData());
-    QVERIFY2(lines[1].startsWith(QStringLiteral("even")) && lines[2].startsWith(QStringLiteral("odd")) &&
-                 lines[3].startsWith(QStringLiteral("all")),
-             out.constData());
-    QCOMPARE(lines[3].split(QLatin1Char(' '), Qt::SkipEmptyParts).value(1), QStringLiteral("6"));
-    QFile written(tmp_.filePath(QStringLiteral("mt/out.tsv")));
-    QVERIFY(written.open(QIODevice::ReadOnly));
-    QCOMPARE(written.readAll().count('\n'), 6);
-    // Converted to F16, the model keeps its SentencePiece model byte for byte.
-    const auto f16 = tmp_.filePath(QStringLiteral("mt-f16"));
-    QCOMPARE(run({QStringLiteral("convert"), QStringLiteral("--model"), dir + QStringLiteral("/model"),
-                  QStringLiteral("--out"), f16},
-                 &out, &err),
-             0);
-    const auto spm = QDir(dir + QStringLiteral("/model")).entryList({QStringLiteral("*.model")});
-    QCOMPARE(spm.size(), 1);
-    QCOMPARE(fileBytes(f16 + QLatin1Char('/') + spm[0]), fileBytes(dir + QStringLiteral("/model/") + spm[0]));
-    // A decoder-only model is refused by name.
-    QCOMPARE(run({QStringLiteral("eval"), QStringLiteral("--model"), lm_, QStringLiteral("--pairs"),
-                  tmp_.filePath(QStringLiteral("mt/valid.tsv"))},
-                 &out, &err),
-             2);
-    QVERIFY2(err.contains("decoder-only"), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCli)
