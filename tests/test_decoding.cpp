@@ -45,6 +45,7 @@ private Q_SLOTS:
     void forcingACandidateBranches();
     void sameSeedSameSample();
     void runToEndAndReset();
+    void enterInSourceRunsToEnd();
 
 private:
     std::unique_ptr<WindowFixture> open(const QString& dir, const QString& text) {
@@ -162,6 +163,17 @@ void TestDecoding::runToEndAndReset() {
     QVERIFY(f->controller->waitUntilIdle());
     QCOMPARE(f->controller->current()->step, 0);
     QCOMPARE(f->controller->current()->snapshot->tgtTokens.size(), std::size_t(1));
+}
+
+void TestDecoding::enterInSourceRunsToEnd() {
+    // A trained model, so the run ends at <eos> well before max_len.
+    auto f = open(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/reverse"), QStringLiteral("abcd"));
+    QVERIFY(f);
+    QTest::keyClick(f->edit, Qt::Key_Return);
+    QVERIFY(f->controller->waitUntilIdle(60000));
+    const auto r = f->controller->current();
+    QVERIFY(r->finished);
+    QCOMPARE(r->snapshot->tgtTokens.back().id, f->window.model()->targetTokenizer().vocab().eos());
 }
 
 QTEST_MAIN(TestDecoding)

@@ -66,7 +66,7 @@ void MainWindow::buildWidgets() {
     source_->setPlaceholderText(tr("Type a sentence…"));
     source_->setClearButtonEnabled(true);
     source_->setToolTip(tr("The source text (the prompt, for a decoder-only model). The analysis re-runs as "
-                           "you type. Ctrl+L focuses this field."));
+                           "you type; Enter decodes it to the end. Ctrl+L focuses this field."));
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Model"), central));
     top->addWidget(picker_);
@@ -165,6 +165,8 @@ void MainWindow::wire() {
     // Input → controller.
     auto* panel = attention_->decodePanel();
     connect(source_, &QLineEdit::textChanged, controller_, &AnalysisController::setText);
+    // Enter in the source field translates the sentence: in a text field Ctrl+→ moves by words instead.
+    connect(source_, &QLineEdit::returnPressed, controller_, &AnalysisController::runToEnd);
     connect(picker_, &ModelPicker::modelChosen, this, &MainWindow::openModelInBackground);
     connect(picker_, &ModelPicker::openFolderRequested, this, &MainWindow::openFolderDialog);
     connect(panel->stepAction(), &QAction::triggered, controller_, &AnalysisController::step);
@@ -318,6 +320,7 @@ QString MainWindow::shortcutsText() {
         {"Ctrl+1, Ctrl+2, Ctrl+3", "encoder self, decoder self, cross-attention"},
         {"Ctrl+K", "per-head colour scale"},
         {"Ctrl+L", "edit the source text"},
+        {"Enter (in the source field)", "decode to the end"},
         {"Alt+1, Alt+2, Alt+3", "Attention, Positional encodings, Train"},
         {"Ctrl+O", "open a model folder"},
         {"Ctrl+E, Ctrl+Shift+E", "export the page as a picture, every head as JSON"},
