@@ -28,10 +28,15 @@ const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT]
                  [--layer L] [--head H|mean] [--scale fixed|per-head] [--colormap NAME]
                  [--size WxH]
 
-Opens the window on DIR (default: the model used last, else the built-in default).
+Opens the window on DIR (default: the model used last, else the built-in default) with TEXT in the
+source field (default: the text of the last run, else an example sentence).
 --screenshot renders the real main window offscreen after analysing --src and decoding --steps tokens,
 saves it as FILE.png and exits (0 on success, 2 on bad arguments or input).
 )";
+
+// What the window shows on its very first start (later, the text of the last run): a sentence for the
+// built-in translation model with adjective–noun pairs to reorder ("el hombre viejo", "la casa blanca").
+const char* kFirstSentence = "The old man walked to the small white house.";
 
 std::optional<core::AttentionKind> parseKind(const std::string& s) {
     if (s == "encoder")
@@ -151,6 +156,10 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     }
     if (!src.empty())
         window.setSourceText(QString::fromStdString(src));
+    else if (shot.empty())
+        window.restoreSourceText(window.model() && window.model()->directory() == ATTNSCOPE_DEFAULT_MODEL_DIR
+                                     ? QString::fromUtf8(kFirstSentence)
+                                     : QString());
     if (shot.empty()) {
         window.show();
         return app.exec();

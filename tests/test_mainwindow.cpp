@@ -256,10 +256,17 @@ void TestMainWindow::settingsRemembered() {
             ->setCurrentText(QStringLiteral("magma"));
         f->window.findChild<QCheckBox*>(QStringLiteral("perHeadCheck"))->setChecked(true);
         f->window.resize(1111, 777);
+        QTest::keyClicks(f->edit, QStringLiteral("hello"));
         f->window.close();
     }
     ui::MainWindow w(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models"));
     w.restoreSettings();
+    QVERIFY(w.openModel(kDemoModel));
+    w.restoreSourceText(QStringLiteral("first start"));
+    QCOMPARE(w.findChild<QLineEdit*>(QStringLiteral("sourceEdit"))->text(), QStringLiteral("hello"));
+    QSettings().remove(QStringLiteral("source/text"));
+    w.restoreSourceText(QStringLiteral("first start"));
+    QCOMPARE(w.findChild<QLineEdit*>(QStringLiteral("sourceEdit"))->text(), QStringLiteral("first start"));
     QCOMPARE(w.viewState()->colorMap().name(), QStringLiteral("magma"));
     QCOMPARE(w.viewState()->scaleMode(), ui::ScaleMode::PerHead);
     QCOMPARE(w.size(), QSize(1111, 777));

@@ -353,6 +353,10 @@ void MainWindow::restoreSettings() {
     attention_->splitter()->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
 }
 
+void MainWindow::restoreSourceText(const QString& fallback) {
+    setSourceText(QSettings().value(QStringLiteral("source/text"), fallback).toString());
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (train_->training()) {
         // Minutes of training are worth a question before they are dropped.
@@ -377,6 +381,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());
     s.setValue(QStringLiteral("window/splitter"), attention_->splitter()->saveState());
+    s.setValue(QStringLiteral("source/text"), source_->text());
     event->accept();
 }
 

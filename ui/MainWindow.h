@@ -47,6 +47,9 @@ public:
     void showPage(Page page);
     /// Restores the colour map, scale and window layout remembered from the last run.
     void restoreSettings();
+    /// Puts the source text of the last run back in the field, or `fallback` when there is none (the first
+    /// start), so the window opens on something to look at. Call after a model is open.
+    void restoreSourceText(const QString& fallback);
     /// The Help ▸ About text: the versions of attnscope, Qt, LibTorch and QCustomPlot.
     static QString aboutText();
     /// The Help ▸ Keyboard Shortcuts table.
