@@ -1,26 +1,23 @@
-// `attnscope bench`: how long the program takes for what a user does, measured the way the window does it.
-// For now one measurement, end-to-end greedy translation of one sentence; the rest of the benchmark table
-// (analysis and decode-step latency per model size and length, capture cost, snapshot memory, paint time)
-// adds rows through the same pieces: repeat() runs a body after warm-up, summarize() reduces the samples to
-// median/min/max, and a Row goes into the table that is printed as text or JSON.
+// `attnscope bench`: how long the program takes for what a user does. Two sections: end-to-end translation
+// of one sentence through the session (BenchTranslation), and the table of analysis and decode-step cost by
+// model size and length (BenchTable). This file parses the options, runs the sections and prints them.
 
 #include "Args.h"
+#include "BenchMeasure.h"
+#include "BenchModels.h"
+#include "BenchTable.h"
+#include "BenchTranslation.h"
 #include "Commands.h"
 
-#include "core/BlasCore.h"
 #include "core/Errors.h"
-#include "core/Model.h"
 #include "core/Runtime.h"
-#include "core/Session.h"
 
-#include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -28,294 +25,233 @@
 namespace {
 
 const char* kHelp =
-    R"(usage: attnscope bench [--model DIR] [--src TEXT] [--runs N] [--warmup W] [--threads N] [--json]
+    R"(usage: attnscope bench [--model DIR] [--src TEXT] [--sizes LIST] [--lengths LIST] [--runs N]
+                       [--warmup W] [--quick] [--threads N] [--greedy N] [--only PART] [--json]
 
-Times what the window does when a sentence is typed and decoded to the end: Session analyze (tokenize and
-encode), greedy steps with the KV cache until <eos> or max_len (every attention row captured), then the
-snapshot the views are given. Loading the model is not timed. W untimed warm-up runs come first, then N
-timed runs; the table gives the median, min and max in milliseconds of the whole and of each part.
+Times what the window does, in two sections. Loading and creating models is not timed. Every measure has
+W untimed warm-up runs, then N timed runs, and gives their median, min and max.
 
-  --model DIR    model directory (default: the built-in default model)
-  --src TEXT     the source sentence (default: a 20-word everyday English sentence)
-  --runs N       timed runs, at least 1 (default 30; quote medians of 20 or more)
-  --warmup W     untimed runs before them, 0 or more (default 3)
-  --threads N    intra-op threads, at least 1 (default: every core, as the program uses)
-  --json         print the same as one JSON object
+translation  a sentence typed and decoded to the end through the session, as the window drives it
+             (tokenize and encode, greedy steps with the KV cache until <eos> or max_len, every attention
+             row captured, then the snapshot the views are given), on the model's own weights
+table        for each model size and length T, on fixed token ids:
+  analysis     encode T source tokens and decode T target tokens teacher-forced (for a decoder-only
+               model, a T-token prompt), every attention captured, and the next-token distribution
+  capture off  the same analysis without capture; capture cost is on / off, run by run
+  snapshot     megabytes of the captured attention and log-probabilities of the analysis
+  decode step  one KV-cached step at position T after T tokens, captured as the window steps
+               (at max_len - 1 when T fills the context)
+  greedy       with --greedy N: encode the source, then decode N tokens greedily (encoder-decoder only)
+
+  --model DIR     the translation model, and the shape of the "default" size (default: the built-in
+                  default model)
+  --src TEXT      the source sentence (default: a 20-word everyday English sentence)
+  --sizes LIST    comma-separated, each one of
+                    default  the shape of --model, random weights; max_len raised to fit the longest T
+                    medium   encoder-decoder, 6+6 layers, d_model 512, 8 heads, d_ff 2048, vocab 8000,
+                             random weights (the seed's make_model defaults); max_len as for default
+                    gpt2     GPT-2 small's shape: decoder-only, 12 layers, d_model 768, 12 heads, d_ff 3072,
+                             vocab 50257, learned positions, max_len 1024, random weights
+                    DIR      a model directory, with its own weights and max_len
+                  (default: default,medium,gpt2)
+  --lengths LIST  comma-separated lengths T, 1 to 65536 (default: 16,64,256,1024)
+  --runs N        timed runs, at least 1 (default 20)
+  --warmup W      untimed runs before them, 0 or more (default 3)
+  --quick         1 warm-up and 3 timed runs, unless --warmup or --runs say otherwise: a check that it
+                  works, not numbers to quote
+  --threads N     intra-op threads, at least 1 (default: every core, as the program uses)
+  --greedy N      add the greedy row, N from 1 to 4096 (scripts/bench-vs-seed.sh compares it with the
+                  seed's decoding loop)
+  --only PART     translation or table: run that section alone
+  --json          print the same as one JSON object
 Exit status: 0 on success, 2 on bad arguments or input.
 )";
 
-// 20 words by whitespace split: long enough that decoding dominates, as in everyday use of the window.
-const char* kDefaultSource =
-    "The old man and his young daughter walked to the small white house near the river after a long day.";
-
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-/// The spread of one measurement over the timed runs.
-struct Stat {
-    double median = 0.0;
-    double min = 0.0;
-    double max = 0.0;
-    int runs = 0;
-};
-
-// The median rather than the mean: a run that a background job (training on the same cores) interrupts
-// moves the mean, not the median; min and max show how noisy the machine was.
-Stat summarize(std::vector<double> samples) {
-    Stat s;
-    if (samples.empty())
-        return s;
-    std::sort(samples.begin(), samples.end());
-    const auto n = samples.size();
-    s.median = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
-    s.min = samples.front();
-    s.max = samples.back();
-    s.runs = static_cast<int>(n);
-    return s;
-}
-
-/// The same per-run field of every run, summarized.
-template <class Result, class Field> Stat summarize(const std::vector<Result>& results, Field field) {
-    std::vector<double> samples;
-    samples.reserve(results.size());
-    for (const auto& r : results)
-        samples.push_back(field(r));
-    return summarize(std::move(samples));
-}
-
-struct Plan {
-    int warmup = 3;
-    int runs = 30;
-};
-
-// The first runs through a model pay for the allocator's first blocks, OpenBLAS's buffers and cold caches;
-// the warm-up runs absorb that, so the timed runs show the steady state a user sees from the second
-// sentence on.
-template <class Body> auto repeat(const Plan& plan, Body body) -> std::vector<decltype(body())> {
-    for (int i = 0; i < plan.warmup; ++i)
-        body();
-    std::vector<decltype(body())> results;
-    results.reserve(static_cast<std::size_t>(plan.runs));
-    for (int i = 0; i < plan.runs; ++i)
-        results.push_back(body());
-    return results;
-}
-
-/// One line of the table: a stable id for scripts, a label for people, and the spread.
-struct Row {
-    std::string id;
-    std::string label;
-    Stat stat;
-    std::string unit = "ms";
-};
-
-void printTable(const std::vector<Row>& rows) {
-    std::size_t width = 7;
-    for (const auto& r : rows)
-        width = std::max(width, r.label.size());
-    std::printf("%-*s %10s %10s %10s\n", static_cast<int>(width), "measure", "median", "min", "max");
-    for (const auto& r : rows)
-        std::printf("%-*s %10.2f %10.2f %10.2f %s\n", static_cast<int>(width), r.label.c_str(), r.stat.median,
-                    r.stat.min, r.stat.max, r.unit.c_str());
-}
-
-nlohmann::ordered_json toJson(const Row& r) {
-    return {{"id", r.id},        {"label", r.label},  {"unit", r.unit},     {"median", r.stat.median},
-            {"min", r.stat.min}, {"max", r.stat.max}, {"runs", r.stat.runs}};
-}
-
-std::string cpuModel() {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("model name", 0) == 0) {
-            const auto colon = line.find(':');
-            if (colon != std::string::npos)
-                return line.substr(line.find_first_not_of(" \t", colon + 1));
-        }
-    return "unknown";
-}
-
-int wordCount(const std::string& text) {
-    std::istringstream in(text);
-    std::string word;
-    int n = 0;
-    while (in >> word)
-        ++n;
-    return n;
-}
-
-/// One pass of a sentence through the session, as the window makes it, and what each part cost.
-struct TranslationRun {
-    double analyzeMs = 0.0;
-    double stepsMs = 0.0;
-    double snapshotMs = 0.0;
-    double totalMs = 0.0;
-    int64_t outputTokens = 0; // decoded after <bos>, <eos> included
-    std::size_t snapshotBytes = 0;
-};
-
-TranslationRun translateOnce(core::Session& session, const std::string& src) {
-    TranslationRun r;
-    const auto t0 = Clock::now();
-    session.analyze(src);
-    r.analyzeMs = msSince(t0);
-    const auto t1 = Clock::now();
-    while (!session.finished())
-        session.step();
-    r.stepsMs = msSince(t1);
-    const auto t2 = Clock::now();
-    const auto snap = session.snapshot();
-    r.snapshotMs = msSince(t2);
-    r.totalMs = msSince(t0); // before the snapshot is freed: the window keeps it
-    r.outputTokens = session.decodedCount();
-    for (const auto* b : {&snap.encoder, &snap.decoder, &snap.cross})
-        r.snapshotBytes += b->data.size() * sizeof(float);
-    r.snapshotBytes += snap.nextTokenLogProbs.size() * sizeof(float);
-    return r;
-}
-
-std::vector<Row> translationRows(const std::vector<TranslationRun>& runs) {
-    return {
-        {"translate", "translate (end to end)", summarize(runs, [](const auto& r) { return r.totalMs; })},
-        {"analyze", "  analyze (tokenize + encode)",
-         summarize(runs, [](const auto& r) { return r.analyzeMs; })},
-        {"steps", "  decode steps (sum)", summarize(runs, [](const auto& r) { return r.stepsMs; })},
-        {"snapshot", "  snapshot", summarize(runs, [](const auto& r) { return r.snapshotMs; })},
-        {"step", "decode step (per token)",
-         summarize(runs,
-                   [](const auto& r) {
-                       return r.stepsMs / static_cast<double>(std::max<int64_t>(1, r.outputTokens));
-                   })},
-    };
-}
-
-/// Where the numbers were measured, so a table pasted into an issue carries its context.
-struct Machine {
-    std::string cpu;
-    int threads = 0;
-    std::string openblas; // empty when LibTorch does not call OpenBLAS
-    std::string torch;
-};
-
-Machine thisMachine() {
-    return {cpuModel(), core::threadCount(), core::blasCoreName(), core::torchVersion()};
-}
-
-/// Everything one `bench` run prints, as text or as JSON.
-struct Report {
-    Machine machine;
-    Plan plan;
-    std::string modelDir;
-    std::string device;
-    core::ModelConfig config;
-    std::string src;
-    std::size_t srcTokens = 0;
-    std::string output;
-    TranslationRun last; // what the runs produced; each run produces the same (greedy)
-    std::vector<Row> rows;
-};
-
-void printText(const Report& r) {
-    const auto& c = r.config;
-    std::printf("attnscope bench: end-to-end greedy translation (analyze, decode to the end, snapshot)\n");
-    std::printf("machine   %s (%s), %d threads, OpenBLAS %s, LibTorch %s\n", r.machine.cpu.c_str(),
-                r.device.c_str(), r.machine.threads,
-                r.machine.openblas.empty() ? "not in use" : r.machine.openblas.c_str(),
-                r.machine.torch.c_str());
-    std::printf("model     %s (%s): %d+%d layers, d_model %d, %d heads\n", c.name.c_str(), r.modelDir.c_str(),
-                c.hasEncoder() ? c.encoderLayers : 0, c.decoderLayers, c.dModel, c.heads);
-    std::printf("source    %d words, %zu tokens: %s\n", wordCount(r.src), r.srcTokens, r.src.c_str());
-    std::printf("output    %lld tokens (<eos> included): %s\n", static_cast<long long>(r.last.outputTokens),
-                r.output.c_str());
-    std::printf("snapshot  %.3f MB of attention and log-probabilities\n",
-                static_cast<double>(r.last.snapshotBytes) / 1e6);
-    std::printf("runs      %d timed after %d warm-up\n\n", r.plan.runs, r.plan.warmup);
-    printTable(r.rows);
-}
-
-void printJson(const Report& r) {
-    const auto& c = r.config;
-    nlohmann::ordered_json j;
-    j["machine"] = {{"cpu", r.machine.cpu},
-                    {"device", r.device},
-                    {"threads", r.machine.threads},
-                    {"openblas", r.machine.openblas},
-                    {"torch", r.machine.torch}};
-    j["model"] = {{"name", c.name},
-                  {"dir", r.modelDir},
-                  {"encoder_layers", c.hasEncoder() ? c.encoderLayers : 0},
-                  {"decoder_layers", c.decoderLayers},
-                  {"d_model", c.dModel},
-                  {"heads", c.heads}};
-    j["src"] = r.src;
-    j["src_words"] = wordCount(r.src);
-    j["src_tokens"] = r.srcTokens;
-    j["output"] = r.output;
-    j["output_tokens"] = r.last.outputTokens;
-    j["snapshot_bytes"] = r.last.snapshotBytes;
-    j["warmup"] = r.plan.warmup;
-    j["runs"] = r.plan.runs;
-    j["rows"] = nlohmann::ordered_json::array();
-    for (const auto& row : r.rows)
-        j["rows"].push_back(toJson(row));
-    std::cout << j.dump(2) << "\n";
-}
+const char* kTableLegend =
+    R"(   encoder-decoder: T source tokens and T target tokens; decoder-only: a T-token prompt.
+   Times in ms as median [min-max]; capture cost as the ratio on / off; the decode step at position T.
+)";
 
 // Bounds keep a typo (an extra zero or two) from turning a benchmark into an afternoon.
-int boundedInt(const Args& a, const std::string& key, int fallback, int lo, int hi) {
-    const auto v = a.getInt(key, fallback);
+int boundedInt(const std::string& key, long long v, int lo, int hi) {
     if (v < lo || v > hi)
         throw UsageError(key + " expects a number from " + std::to_string(lo) + " to " + std::to_string(hi) +
                          ", got " + std::to_string(v));
     return static_cast<int>(v);
 }
 
+int boundedInt(const Args& a, const std::string& key, int fallback, int lo, int hi) {
+    return boundedInt(key, a.getInt(key, fallback), lo, hi);
+}
+
+std::vector<std::string> splitList(const std::string& key, const std::string& text) {
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+        if (!item.empty())
+            items.push_back(item);
+    if (items.empty())
+        throw UsageError(key + " needs at least one entry");
+    return items;
+}
+
+std::vector<int> parseLengths(const std::string& text) {
+    std::vector<int> lengths;
+    for (const auto& item : splitList("--lengths", text)) {
+        std::size_t used = 0;
+        long long v = 0;
+        try {
+            v = std::stoll(item, &used);
+        } catch (const std::exception&) {
+        }
+        if (used != item.size() || used == 0)
+            throw UsageError("--lengths: '" + item + "' is not a whole number");
+        lengths.push_back(boundedInt("--lengths", v, 1, 65536));
+    }
+    return lengths;
+}
+
+/// What the command was asked to do.
+struct Options {
+    Plan plan;
+    int threads = 0;
+    std::string modelDir;
+    std::string src;
+    std::vector<std::string> sizes;
+    TableOptions table;
+    bool translation = true;
+    bool tables = true;
+    bool json = false;
+};
+
+Options parse(const Args& a) {
+    Options o;
+    const bool quick = a.has("--quick");
+    o.plan.runs = boundedInt(a, "--runs", quick ? 3 : o.plan.runs, 1, 100000);
+    o.plan.warmup = boundedInt(a, "--warmup", quick ? 1 : o.plan.warmup, 0, 100000);
+    o.threads = a.has("--threads") ? boundedInt(a, "--threads", 0, 1, 1024) : 0;
+    o.src = a.get("--src", kBenchSentence);
+    if (wordCount(o.src) == 0)
+        throw UsageError("--src is empty");
+    o.modelDir = a.get("--model", ATTNSCOPE_DEFAULT_MODEL_DIR);
+    o.sizes = splitList("--sizes", a.get("--sizes", "default,medium,gpt2"));
+    o.table.lengths = parseLengths(a.get("--lengths", "16,64,256,1024"));
+    o.table.plan = o.plan;
+    o.table.greedy = a.has("--greedy") ? boundedInt(a, "--greedy", 0, 1, 4096) : 0;
+    // The GUI rows (painting the layer × head grid and the detail heatmap offscreen) belong in
+    // o.table.snapshotMeasures: each cell hands them its capture-on snapshot.
+    const auto only = a.get("--only", "");
+    if (!only.empty() && only != "translation" && only != "table")
+        throw UsageError("--only expects translation or table, got '" + only + "'");
+    o.translation = only != "table";
+    o.tables = only != "translation";
+    o.json = a.has("--json");
+    return o;
+}
+
+// The large cells take minutes: a terminal shows which one is running, on one line that the table's next
+// block overwrites; a log (stderr not a terminal) gets a line per cell only around JSON, which prints last.
+class Progress {
+public:
+    explicit Progress(bool json) : tty_(isatty(STDERR_FILENO) != 0), json_(json) {}
+    void operator()(const std::string& what) const {
+        if (tty_)
+            std::fprintf(stderr, "\r\033[Kattnscope bench: measuring %s ...", what.c_str());
+        else if (json_)
+            std::fprintf(stderr, "attnscope bench: measuring %s\n", what.c_str());
+    }
+    void done() const {
+        if (tty_)
+            std::fprintf(stderr, "\r\033[K");
+    }
+
+private:
+    bool tty_;
+    bool json_;
+};
+
+void printHeader(const Machine& m, const Plan& plan) {
+    std::printf("attnscope bench\n");
+    std::printf("machine   %s (%s), %d threads, OpenBLAS %s, LibTorch %s\n", m.cpu.c_str(), m.device.c_str(),
+                m.threads, m.openblas.empty() ? "not in use" : m.openblas.c_str(), m.torch.c_str());
+    std::printf("runs      %d timed after %d warm-up, for every measure\n", plan.runs, plan.warmup);
+    std::fflush(stdout);
+}
+
 } // namespace
 
 int runBench(const std::vector<std::string>& args) {
     try {
-        const Args a(args, {"--model", "--src", "--runs", "--warmup", "--threads"},
-                     {"--json", "--help", "-h"});
+        const Args a(args,
+                     {"--model", "--src", "--runs", "--warmup", "--threads", "--sizes", "--lengths",
+                      "--greedy", "--only"},
+                     {"--json", "--quick", "--help", "-h"});
         if (a.has("--help") || a.has("-h")) {
             std::cout << kHelp;
             return 0;
         }
-        Report report;
-        report.plan.runs = boundedInt(a, "--runs", report.plan.runs, 1, 100000);
-        report.plan.warmup = boundedInt(a, "--warmup", report.plan.warmup, 0, 100000);
-        const int threads = a.has("--threads") ? boundedInt(a, "--threads", 0, 1, 1024) : 0;
-        report.src = a.get("--src", kDefaultSource);
-        if (wordCount(report.src) == 0)
-            throw UsageError("--src is empty");
-        report.modelDir = a.get("--model", ATTNSCOPE_DEFAULT_MODEL_DIR);
+        const auto o = parse(a);
+        const Progress progress(o.json);
 
-        const auto model = core::Model::load(report.modelDir);
-        core::configureThreads(threads); // after load, which sets every core; 0 keeps that
-        core::Session session(model);
-        const auto results = repeat(report.plan, [&] { return translateOnce(session, report.src); });
-
-        report.machine = thisMachine(); // after configureThreads
-        report.device = model->deviceName();
-        report.config = model->config();
-        report.srcTokens =
-            (report.config.hasEncoder() ? model->sourceTokens(report.src) : model->targetTokens(report.src))
-                .size();
-        report.output = session.decodedText();
-        report.last = results.back();
-        report.rows = translationRows(results);
-        if (a.has("--json"))
-            printJson(report);
+        std::optional<TranslationReport> translation;
+        if (o.translation)
+            translation = measureTranslation(o.modelDir, o.src, o.plan, o.threads);
         else
-            printText(report);
+            core::configureThreads(o.threads);
+        auto machine = thisMachine(); // after the thread count is set
+        if (translation)
+            machine.device = translation->device;
+        if (!o.json) {
+            printHeader(machine, o.plan);
+            if (translation) {
+                std::printf("\n");
+                printText(*translation);
+            }
+            if (o.tables)
+                std::printf("\n== Analysis and decoding by model size and length T\n%s", kTableLegend);
+            std::fflush(stdout);
+        }
+
+        std::vector<SizeReport> sizes;
+        if (o.tables) {
+            const auto longest = *std::max_element(o.table.lengths.begin(), o.table.lengths.end());
+            for (const auto& entry : o.sizes) {
+                progress(entry + " (making the model)");
+                const auto size = makeBenchSize(entry, o.modelDir, longest, o.threads);
+                sizes.push_back(measureSize(size, o.table, progress));
+                progress.done();
+                if (!o.json) {
+                    std::printf("\n");
+                    printText(sizes.back());
+                    std::fflush(stdout);
+                }
+            }
+        }
+
+        if (o.json) {
+            nlohmann::ordered_json j;
+            j["machine"] = toJson(machine);
+            j["warmup"] = o.plan.warmup;
+            j["runs"] = o.plan.runs;
+            if (translation)
+                j["translation"] = toJson(*translation);
+            if (o.tables) {
+                j["lengths"] = o.table.lengths;
+                j["greedy"] = o.table.greedy;
+                j["sizes"] = nlohmann::ordered_json::array();
+                for (const auto& s : sizes)
+                    j["sizes"].push_back(toJson(s));
+            }
+            std::cout << j.dump(2) << "\n";
+        }
         return 0;
     } catch (const UsageError& e) {
         std::cerr << "attnscope bench: " << e.what() << " (see attnscope bench --help)\n";
         return 2;
     } catch (const core::Error& e) {
+        if (isatty(STDERR_FILENO))
+            std::fprintf(stderr, "\r\033[K"); // the progress line
         std::cerr << "attnscope bench: " << e.what() << "\n";
         return 2;
     }

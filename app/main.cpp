@@ -23,8 +23,9 @@ usage: attnscope [--model DIR] [--src TEXT]
                                         BLEU and chrF of a translation model, overall and per source
        attnscope init --config FILE --out DIR [--seed N]
                                         write a randomly initialised model directory
-       attnscope bench [--model DIR] [--src TEXT] [--runs N] [--json]
-                                        end-to-end translation latency: median, min and max
+       attnscope bench [--sizes LIST] [--lengths LIST] [--runs N] [--quick] [--json]
+                                        translation latency, and analysis and decode-step cost by
+                                        model size and length: median, min and max
        attnscope bench-train --recipe FILE.json [--steps N]
                                         training throughput (scripts/bench-train-vs-seed.sh)
        attnscope train --recipe FILE.json [--out DIR] [--steps N]

@@ -1,11 +1,9 @@
-// The attnscope executable: dump's JSON, its exit codes and messages, init, convert, screenshot, bench,
-// --help and --version. The training commands are in test_cli_train.cpp.
+// The attnscope executable: dump's JSON, its exit codes and messages, init, convert, screenshot, --help and
+// --version. The training commands are in test_cli_train.cpp, bench in test_cli_bench.cpp.
 
 #include "CliRunner.h"
 
 #include <QtTest>
-
-#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -23,7 +21,6 @@ private Q_SLOTS:
     void badArguments();
     void help();
     void blasKernels();
-    void bench();
     void screenshot();
 
 private:
@@ -278,45 +275,6 @@ void TestCli::blasKernels() {
     env.insert(QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Prescott"));
     QCOMPARE(run({QStringLiteral("--version")}, &out, nullptr, env), 0);
     QVERIFY2(out.contains("OpenBLAS kernels: Prescott"), out.constData());
-}
-
-void TestCli::bench() {
-    // A shipped model and a short source keep this quick; the numbers only have to be there and sane.
-    const auto reverse = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/reverse");
-    QByteArray out, err;
-    QCOMPARE(
-        run({QStringLiteral("bench"), QStringLiteral("--model"), reverse, QStringLiteral("--src"),
-             QStringLiteral("abc"), QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--json")},
-            &out, &err),
-        0);
-    const auto j = json::parse(out.toStdString());
-    QCOMPARE(j["model"]["name"].get<std::string>(), std::string("reverse"));
-    QCOMPARE(j["src_words"].get<int>(), 1);
-    QCOMPARE(j["src_tokens"].get<int>(), 5); // <bos> a b c <eos>
-    QVERIFY(j["output_tokens"].get<int>() >= 1);
-    QVERIFY(j["machine"]["threads"].get<int>() >= 1);
-    QCOMPARE(j["runs"].get<int>(), 3);
-    std::map<std::string, json> rows;
-    for (const auto& r : j["rows"])
-        rows[r["id"].get<std::string>()] = r;
-    for (const char* id : {"translate", "analyze", "steps", "snapshot", "step"}) {
-        QVERIFY2(rows.count(id), id);
-        const auto& r = rows[id];
-        QCOMPARE(r["runs"].get<int>(), 3);
-        QVERIFY2(r["min"].get<double>() > 0 && r["min"].get<double>() <= r["median"].get<double>() &&
-                     r["median"].get<double>() <= r["max"].get<double>(),
-                 r.dump().c_str());
-    }
-    // Every run's whole covers its parts, so the fastest parts fit within the slowest whole.
-    QVERIFY(rows["analyze"]["min"].get<double>() + rows["steps"]["min"].get<double>() <=
-            rows["translate"]["max"].get<double>());
-
-    QCOMPARE(run({QStringLiteral("bench"), QStringLiteral("--model"), reverse, QStringLiteral("--runs"),
-                  QStringLiteral("0")},
-                 &out, &err),
-             2);
-    QVERIFY2(err.contains("--runs expects a number from 1"), err.constData());
-    QVERIFY(out.isEmpty());
 }
 
 void TestCli::screenshot() {

@@ -1,0 +1,99 @@
+#include "BenchModels.h"
+
+#include "core/Runtime.h"
+
+#include <algorithm>
+
+namespace {
+
+// The random sizes are made from fixed seeds so two runs of the table time the same arithmetic.
+constexpr uint64_t kWeightSeed = 1;
+
+// A random model needs a tokenizer, though the table feeds it ids: a character tokenizer over placeholder
+// tokens is the one that accepts any vocabulary size.
+core::ModelConfig withPlaceholderTokenizer(core::ModelConfig c) {
+    c.tokenizer = core::TokenizerKind::Char;
+    c.srcVocabFile = c.tgtVocabFile = "vocab.json";
+    return c;
+}
+
+core::ModelConfig mediumConfig() {
+    core::ModelConfig c;
+    c.name = "medium";
+    c.encoderLayers = c.decoderLayers = 6;
+    c.dModel = 512;
+    c.heads = 8;
+    c.dFf = 2048;
+    c.srcVocabSize = c.tgtVocabSize = 8000;
+    c.maxLen = 512;
+    return c;
+}
+
+core::ModelConfig gpt2Config() {
+    core::ModelConfig c;
+    c.name = "gpt2-small-shape";
+    c.architecture = core::Architecture::DecoderOnly;
+    c.decoderLayers = 12;
+    c.dModel = 768;
+    c.heads = 12;
+    c.dFf = 3072;
+    c.tgtVocabSize = 50257;
+    c.maxLen = 1024;
+    c.positional = core::PositionalEncoding::Learned;
+    c.layerNorm = core::LayerNormKind::Standard;
+    c.normEps = 1e-5;
+    c.activation = core::Activation::GeluTanh;
+    c.scaleEmbeddings = false;
+    c.tieOutput = true;
+    return c;
+}
+
+BenchSize randomSize(const std::string& id, core::ModelConfig c, int longest, bool fitLongest) {
+    BenchSize size;
+    size.id = id;
+    size.weights = "random (seed " + std::to_string(kWeightSeed) + ")";
+    if (fitLongest && c.maxLen < longest + 1) {
+        size.note = "max_len raised from " + std::to_string(c.maxLen) + " to " + std::to_string(longest + 1);
+        c.maxLen = longest + 1;
+    }
+    c = withPlaceholderTokenizer(c);
+    const auto src = core::Model::defaultVocabulary(c.hasEncoder() ? c.srcVocabSize : 4);
+    const auto tgt = core::Model::defaultVocabulary(c.tgtVocabSize);
+    size.model = core::Model::createRandom(c, src, tgt, kWeightSeed);
+    return size;
+}
+
+} // namespace
+
+const std::vector<std::string>& namedSizes() {
+    static const std::vector<std::string> names{"default", "medium", "gpt2"};
+    return names;
+}
+
+BenchSize makeBenchSize(const std::string& entry, const std::string& defaultModelDir, int longest,
+                        int threads) {
+    BenchSize size;
+    if (entry == "default")
+        size =
+            randomSize(entry, core::ModelConfig::fromFile(defaultModelDir + "/config.json"), longest, true);
+    else if (entry == "medium")
+        size = randomSize(entry, mediumConfig(), longest, true);
+    else if (entry == "gpt2")
+        size = randomSize(entry, gpt2Config(), longest, false); // its context is part of its shape
+    else {
+        size.id = entry;
+        size.weights = entry;
+        size.model = core::Model::load(entry);
+    }
+    core::configureThreads(threads);
+    return size;
+}
+
+std::vector<int64_t> benchIds(int64_t n, int64_t vocab, int64_t salt) {
+    std::vector<int64_t> ids;
+    ids.reserve(static_cast<std::size_t>(std::max<int64_t>(0, n)));
+    const auto span = std::max<int64_t>(1, vocab - 4);
+    for (int64_t i = 0; i < n; ++i)
+        ids.push_back(4 + ((i + 1) * 7919 + salt * 104729) % span);
+    return ids;
+}

@@ -1,0 +1,170 @@
+// `attnscope bench`: both sections' JSON (the translation of one sentence, and the table by model size and
+// length), the text table, and its argument errors.
+
+#include "CliRunner.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+class TestCliBench : public QObject, protected CliRunner {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void bench();
+    void benchBadArguments_data();
+    void benchBadArguments();
+
+private:
+    QString lm_;
+};
+
+void TestCliBench::initTestCase() {
+    QVERIFY(tmp_.isValid());
+    QFile f(tmp_.filePath(QStringLiteral("lm.json")));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(lmConfigJson);
+    f.close();
+    lm_ = tmp_.filePath(QStringLiteral("lm"));
+    QCOMPARE(
+        run({QStringLiteral("init"), QStringLiteral("--config"), f.fileName(), QStringLiteral("--out"), lm_}),
+        0);
+}
+
+namespace {
+
+// Every timing of a bench row is positive and ordered; a constant (a size) has min = median = max.
+bool sane(const json& row, int runs) {
+    return row["runs"].get<int>() == runs && row["min"].get<double>() > 0 &&
+           row["min"].get<double>() <= row["median"].get<double>() &&
+           row["median"].get<double>() <= row["max"].get<double>();
+}
+
+std::map<std::string, json> rowsById(const json& rows) {
+    std::map<std::string, json> out;
+    for (const auto& r : rows)
+        out[r["id"].get<std::string>()] = r;
+    return out;
+}
+
+} // namespace
+
+void TestCliBench::bench() {
+    // Shipped and scratch models that are tiny and short inputs keep this quick; the numbers only have to be
+    // there and sane. The sizes cover the default size (random weights of --model's shape, max_len raised to
+    // the longest T), a decoder-only directory, and a directory whose max_len 32 cuts the table short.
+    const auto reverse = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/reverse");
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("bench"), QStringLiteral("--model"), reverse, QStringLiteral("--src"),
+                  QStringLiteral("abc"), QStringLiteral("--quick"), QStringLiteral("--sizes"),
+                  QStringLiteral("default,") + lm_ + QLatin1Char(',') + reverse, QStringLiteral("--lengths"),
+                  QStringLiteral("8,32,40"), QStringLiteral("--greedy"), QStringLiteral("4"),
+                  QStringLiteral("--json")},
+                 &out, &err),
+             0);
+    const auto j = json::parse(out.toStdString());
+    QVERIFY(j["machine"]["threads"].get<int>() >= 1);
+    QCOMPARE(j["runs"].get<int>(), 3); // --quick
+    QCOMPARE(j["warmup"].get<int>(), 1);
+
+    const auto& t = j["translation"];
+    QCOMPARE(t["model"]["name"].get<std::string>(), std::string("reverse"));
+    QCOMPARE(t["src_words"].get<int>(), 1);
+    QCOMPARE(t["src_tokens"].get<int>(), 5); // <bos> a b c <eos>
+    QVERIFY(t["output_tokens"].get<int>() >= 1);
+    auto rows = rowsById(t["rows"]);
+    for (const char* id : {"translate", "analyze", "steps", "snapshot", "step"}) {
+        QVERIFY2(rows.count(id), id);
+        QVERIFY2(sane(rows[id], 3), rows[id].dump().c_str());
+    }
+    // Every run's whole covers its parts, so the fastest parts fit within the slowest whole.
+    QVERIFY(rows["analyze"]["min"].get<double>() + rows["steps"]["min"].get<double>() <=
+            rows["translate"]["max"].get<double>());
+
+    QCOMPARE(j["lengths"], json({8, 32, 40}));
+    const auto& sizes = j["sizes"];
+    QCOMPARE(sizes.size(), std::size_t(3));
+    QCOMPARE(sizes[0]["id"].get<std::string>(), std::string("default"));
+    QCOMPARE(sizes[0]["name"].get<std::string>(), std::string("reverse"));
+    QCOMPARE(sizes[0]["max_len"].get<int>(), 41); // a decode step at position 40 exists
+    QCOMPARE(sizes[1]["architecture"].get<std::string>(), std::string("decoder_only"));
+    QCOMPARE(sizes[2]["max_len"].get<int>(), 32); // a directory keeps its own
+    for (const auto& size : sizes) {
+        const bool encDec = size["architecture"] == "encoder_decoder";
+        for (const auto& cell : size["cells"]) {
+            const auto T = cell["T"].get<int>();
+            if (T > size["max_len"].get<int>()) {
+                QVERIFY(cell.contains("skipped"));
+                QVERIFY(cell["rows"].empty());
+                continue;
+            }
+            rows = rowsById(cell["rows"]);
+            for (const char* id :
+                 {"analysis", "analysis_nocapture", "capture_cost", "snapshot", "decode_step"}) {
+                QVERIFY2(rows.count(id), (size.dump() + " " + id).c_str());
+                QVERIFY2(sane(rows[id], 3), rows[id].dump().c_str());
+            }
+            QCOMPARE(cell["decode_position"].get<int>(), std::min(T, size["max_len"].get<int>() - 1));
+            // [layer][head][query][key] floats of each kind, and the next-token log-probabilities.
+            const auto L = size["decoder_layers"].get<std::size_t>(), H = size["heads"].get<std::size_t>();
+            const auto kinds = encDec ? 3u : 1u;
+            const auto bytes = 4 * (kinds * L * H * T * T + size["tgt_vocab"].get<std::size_t>());
+            QCOMPARE(cell["snapshot_bytes"].get<std::size_t>(), bytes);
+            QCOMPARE(rows["snapshot"]["median"].get<double>(), static_cast<double>(bytes) / 1e6);
+            QCOMPARE(rows.count("greedy"), std::size_t(encDec ? 1 : 0));
+            QCOMPARE(cell.contains("greedy_tokens"), encDec);
+            if (encDec) {
+                QVERIFY(sane(rows["greedy"], 3));
+                QCOMPARE(cell["greedy_tokens"].size(), std::size_t(4));
+            }
+        }
+    }
+    QVERIFY(sizes[2]["cells"][2].contains("skipped"));
+
+    // The text table: a column per T and a row per measure.
+    QCOMPARE(run({QStringLiteral("bench"), QStringLiteral("--only"), QStringLiteral("table"),
+                  QStringLiteral("--quick"), QStringLiteral("--sizes"), reverse, QStringLiteral("--lengths"),
+                  QStringLiteral("4,40")},
+                 &out, &err),
+             0);
+    for (const char* text : {"T=4", "T=40", "analysis, capture on (ms)", "decode step at T", "snapshot",
+                             "T=40 is beyond max_len 32"})
+        QVERIFY2(out.contains(text), out.constData());
+    QVERIFY2(!out.contains("translation"), out.constData());
+}
+
+void TestCliBench::benchBadArguments_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no runs") << QStringList{QStringLiteral("--runs"), QStringLiteral("0")}
+                             << QStringLiteral("--runs expects a number from 1");
+    QTest::newRow("zero length") << QStringList{QStringLiteral("--lengths"), QStringLiteral("16,0")}
+                                 << QStringLiteral("--lengths expects a number from 1");
+    QTest::newRow("not a length") << QStringList{QStringLiteral("--lengths"), QStringLiteral("16,x")}
+                                  << QStringLiteral("--lengths: 'x' is not a whole number");
+    QTest::newRow("no sizes") << QStringList{QStringLiteral("--sizes"), QStringLiteral(",")}
+                              << QStringLiteral("--sizes needs at least one entry");
+    QTest::newRow("only what") << QStringList{QStringLiteral("--only"), QStringLiteral("paint")}
+                               << QStringLiteral("--only expects translation or table");
+    QTest::newRow("size not a model")
+        << QStringList{QStringLiteral("--only"), QStringLiteral("table"), QStringLiteral("--sizes"),
+                       QStringLiteral("/nonexistent")}
+        << QStringLiteral("/nonexistent");
+}
+
+void TestCliBench::benchBadArguments() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    QByteArray out, err;
+    QCOMPARE(run(QStringList{QStringLiteral("bench")} + args, &out, &err), 2);
+    QVERIFY2(err.contains(message.toUtf8()), err.constData());
+    QVERIFY(!out.contains("T=")); // nothing measured
+}
+
+QTEST_GUILESS_MAIN(TestCliBench)
+#include "test_cli_bench.moc"
