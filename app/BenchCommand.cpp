@@ -1,10 +1,13 @@
-// `attnscope bench`: how long the program takes for what a user does. Two sections: end-to-end translation
-// of one sentence through the session (BenchTranslation), and the table of analysis and decode-step cost by
-// model size and length (BenchTable). This file parses the options, runs the sections and prints them.
+// `attnscope bench`: how long the program takes for what a user does. Three sections: end-to-end translation
+// of one sentence through the session (BenchTranslation), the table of analysis, decode-step and paint cost
+// by model size and length (BenchTable, BenchPaint), and a new text's way to the repainted attention page
+// (BenchKeystroke). This file parses the options, runs the sections and prints them.
 
 #include "Args.h"
+#include "BenchKeystroke.h"
 #include "BenchMeasure.h"
 #include "BenchModels.h"
+#include "BenchPaint.h"
 #include "BenchTable.h"
 #include "BenchTranslation.h"
 #include "Commands.h"
@@ -12,11 +15,15 @@
 #include "core/Errors.h"
 #include "core/Runtime.h"
 
+#include <QApplication>
+
 #include <unistd.h>
 
 #include <algorithm>
+#include <clocale>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -26,10 +33,11 @@ namespace {
 
 const char* kHelp =
     R"(usage: attnscope bench [--model DIR] [--src TEXT] [--sizes LIST] [--lengths LIST] [--runs N]
-                       [--warmup W] [--quick] [--threads N] [--greedy N] [--only PART] [--json]
+                       [--warmup W] [--quick] [--threads N] [--greedy N] [--only PART] [--no-gui] [--json]
 
-Times what the window does, in two sections. Loading and creating models is not timed. Every measure has
-W untimed warm-up runs, then N timed runs, and gives their median, min and max.
+Times what the window does, in three sections. Loading and creating models is not timed. Every measure has
+W untimed warm-up runs, then N timed runs, and gives their median, min and max. Widgets are painted
+offscreen (QT_QPA_PLATFORM=offscreen unless that variable says otherwise).
 
 translation  a sentence typed and decoded to the end through the session, as the window drives it
              (tokenize and encode, greedy steps with the KV cache until <eos> or max_len, every attention
@@ -42,6 +50,15 @@ table        for each model size and length T, on fixed token ids:
   decode step  one KV-cached step at position T after T tokens, captured as the window steps
                (at max_len - 1 when T fills the context)
   greedy       with --greedy N: encode the source, then decode N tokens greedily (encoder-decoder only)
+  paint grid   the layer x head grid given the analysis's snapshot and painted, every head and the means,
+               at its size in the window (487x570); cross-attention, or decoder self-attention for a
+               decoder-only model
+  paint detail the same for the detail heatmap of layer 0, head 0 (599x570)
+keystroke    --model's text of T = 64 and T = 1024 tokens set in the window's attention page (1378x785),
+             until its grid and heatmap have repainted: the analysis on the worker thread, the queued
+             result, the page's repaint; the 30 ms typing debounce is left out. A T beyond the model's
+             max_len runs on random weights of its shape and tokenizer with max_len raised to T.
+             Targets for the median: 16 ms at T = 64, 100 ms at T = 1024
 
   --model DIR     the translation model, and the shape of the "default" size (default: the built-in
                   default model)
@@ -62,7 +79,8 @@ table        for each model size and length T, on fixed token ids:
   --threads N     intra-op threads, at least 1 (default: every core, as the program uses)
   --greedy N      add the greedy row, N from 1 to 4096 (scripts/bench-vs-seed.sh compares it with the
                   seed's decoding loop)
-  --only PART     translation or table: run that section alone
+  --only PART     translation, table or keystroke: run that section alone
+  --no-gui        leave out what paints widgets: the paint rows and the keystroke section
   --json          print the same as one JSON object
 Exit status: 0 on success, 2 on bad arguments or input.
 )";
@@ -122,6 +140,8 @@ struct Options {
     TableOptions table;
     bool translation = true;
     bool tables = true;
+    bool keystroke = true;
+    bool gui = true;
     bool json = false;
 };
 
@@ -139,13 +159,17 @@ Options parse(const Args& a) {
     o.table.lengths = parseLengths(a.get("--lengths", "16,64,256,1024"));
     o.table.plan = o.plan;
     o.table.greedy = a.has("--greedy") ? boundedInt(a, "--greedy", 0, 1, 4096) : 0;
-    // The GUI rows (painting the layer × head grid and the detail heatmap offscreen) belong in
-    // o.table.snapshotMeasures: each cell hands them its capture-on snapshot.
+    o.gui = !a.has("--no-gui");
+    if (o.gui)
+        o.table.snapshotMeasures.push_back(measurePaint);
     const auto only = a.get("--only", "");
-    if (!only.empty() && only != "translation" && only != "table")
-        throw UsageError("--only expects translation or table, got '" + only + "'");
-    o.translation = only != "table";
-    o.tables = only != "translation";
+    if (!only.empty() && only != "translation" && only != "table" && only != "keystroke")
+        throw UsageError("--only expects translation, table or keystroke, got '" + only + "'");
+    if (only == "keystroke" && !o.gui)
+        throw UsageError("--only keystroke paints widgets; it does not go with --no-gui");
+    o.translation = only.empty() || only == "translation";
+    o.tables = only.empty() || only == "table";
+    o.keystroke = o.gui && (only.empty() || only == "keystroke");
     o.json = a.has("--json");
     return o;
 }
@@ -171,6 +195,32 @@ private:
     bool json_;
 };
 
+QtMessageHandler defaultHandler = nullptr;
+
+// The offscreen platform warns, each time a window is shown, that it cannot pass size hints to a window
+// manager it does not have; between the tables that line is noise, everything else still goes through.
+void offscreenMessages(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (message.contains(QLatin1String("propagateSizeHints")))
+        return;
+    if (defaultHandler)
+        defaultHandler(type, context, message);
+}
+
+// The paint rows and the keystroke section paint real widgets, which need an application object; offscreen,
+// as for the window's screenshots, unless the caller chose a platform.
+std::unique_ptr<QApplication> offscreenApplication() {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    defaultHandler = qInstallMessageHandler(offscreenMessages);
+    static int argc = 1;
+    static char name[] = "attnscope";
+    static char* argv[] = {name, nullptr};
+    auto app = std::make_unique<QApplication>(argc, argv);
+    // Qt set the C locale from the environment; the tables print their numbers with printf.
+    std::setlocale(LC_NUMERIC, "C");
+    return app;
+}
+
 void printHeader(const Machine& m, const Plan& plan) {
     std::printf("attnscope bench\n");
     std::printf("machine   %s (%s), %d threads, OpenBLAS %s, LibTorch %s\n", m.cpu.c_str(), m.device.c_str(),
@@ -186,13 +236,16 @@ int runBench(const std::vector<std::string>& args) {
         const Args a(args,
                      {"--model", "--src", "--runs", "--warmup", "--threads", "--sizes", "--lengths",
                       "--greedy", "--only"},
-                     {"--json", "--quick", "--help", "-h"});
+                     {"--json", "--quick", "--no-gui", "--help", "-h"});
         if (a.has("--help") || a.has("-h")) {
             std::cout << kHelp;
             return 0;
         }
         const auto o = parse(a);
         const Progress progress(o.json);
+        std::unique_ptr<QApplication> app;
+        if (o.gui && (o.tables || o.keystroke))
+            app = offscreenApplication();
 
         std::optional<TranslationReport> translation;
         if (o.translation)
@@ -229,6 +282,18 @@ int runBench(const std::vector<std::string>& args) {
             }
         }
 
+        std::optional<KeystrokeReport> keystroke;
+        if (o.keystroke) {
+            if (!o.json) {
+                std::printf("\n== Keystroke to repaint\n");
+                std::fflush(stdout);
+            }
+            keystroke = measureKeystroke(o.modelDir, o.plan, o.threads, progress);
+            progress.done();
+            if (!o.json)
+                printText(*keystroke);
+        }
+
         if (o.json) {
             nlohmann::ordered_json j;
             j["machine"] = toJson(machine);
@@ -243,6 +308,8 @@ int runBench(const std::vector<std::string>& args) {
                 for (const auto& s : sizes)
                     j["sizes"].push_back(toJson(s));
             }
+            if (keystroke)
+                j["keystroke"] = toJson(*keystroke);
             std::cout << j.dump(2) << "\n";
         }
         return 0;

@@ -38,6 +38,19 @@ nlohmann::ordered_json toJson(const std::vector<Row>& rows) {
     return out;
 }
 
+// Three significant digits or so: 0.412, 12.3, 1234.
+std::string number(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+    return text;
+}
+
+std::string cellText(const Row& r) {
+    if (r.unit == "MB")
+        return number(r.stat.median);
+    return number(r.stat.median) + " [" + number(r.stat.min) + "-" + number(r.stat.max) + "]";
+}
+
 void printRows(const std::vector<Row>& rows) {
     std::size_t width = 7;
     for (const auto& r : rows)

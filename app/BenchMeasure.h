@@ -66,6 +66,11 @@ struct Row {
 nlohmann::ordered_json toJson(const Row& r);
 nlohmann::ordered_json toJson(const std::vector<Row>& rows);
 
+/// A number as the tables print it: three significant digits or so (0.412, 12.3, 1234).
+std::string number(double v);
+/// One table cell: "median [min-max]", or the median alone for a size in MB (it does not vary).
+std::string cellText(const Row& r);
+
 /// The rows one under the other: label, then median, min and max.
 void printRows(const std::vector<Row>& rows);
 

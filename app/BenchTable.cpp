@@ -144,19 +144,6 @@ std::string describe(const core::ModelConfig& c) {
     return text;
 }
 
-// Timings as "median [min-max]" with three significant digits or so: 0.412, 12.3, 1234.
-std::string number(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
-    return text;
-}
-
-std::string cellText(const Row& r) {
-    if (r.unit == "MB")
-        return number(r.stat.median);
-    return number(r.stat.median) + " [" + number(r.stat.min) + "-" + number(r.stat.max) + "]";
-}
-
 } // namespace
 
 SizeReport measureSize(const BenchSize& size, const TableOptions& options,

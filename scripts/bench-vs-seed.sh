@@ -48,7 +48,7 @@ for m in default medium; do
     "$build/attnscope" init --config "$tmp/$m.json" --out "$tmp/$m" --seed 1 >/dev/null
 done
 
-"$build/attnscope" bench --only table --sizes "$tmp/default,$tmp/medium" --lengths "$lengths" --runs "$runs" \
+"$build/attnscope" bench --only table --no-gui --sizes "$tmp/default,$tmp/medium" --lengths "$lengths" --runs "$runs" \
     --warmup "$warmup" --threads "$threads" --greedy 63 --json >"$tmp/ours.json"
 kernels="$(/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["machine"]["openblas"])' \
     <"$tmp/ours.json")"

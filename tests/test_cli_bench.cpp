@@ -1,5 +1,5 @@
-// `attnscope bench`: both sections' JSON (the translation of one sentence, and the table by model size and
-// length), the text table, and its argument errors.
+// `attnscope bench`: every section's JSON (the translation of one sentence, the table by model size and
+// length with its paint rows, and the keystroke to repaint), the text output, and its argument errors.
 
 #include "CliRunner.h"
 
@@ -109,6 +109,14 @@ void TestCliBench::bench() {
                 QVERIFY2(rows.count(id), (size.dump() + " " + id).c_str());
                 QVERIFY2(sane(rows[id], 3), rows[id].dump().c_str());
             }
+            // The widgets painted offscreen from the cell's snapshot.
+            for (const char* id : {"paint_grid", "paint_detail"}) {
+                QVERIFY2(rows.count(id), (size.dump() + " " + id).c_str());
+                QVERIFY2(sane(rows[id], 3), rows[id].dump().c_str());
+                const auto kind = encDec ? std::string("(cross)") : std::string("(decoder self)");
+                QVERIFY2(rows[id]["label"].get<std::string>().find(kind) != std::string::npos,
+                         rows[id].dump().c_str());
+            }
             QCOMPARE(cell["decode_position"].get<int>(), std::min(T, size["max_len"].get<int>() - 1));
             // [layer][head][query][key] floats of each kind, and the next-token log-probabilities.
             const auto L = size["decoder_layers"].get<std::size_t>(), H = size["heads"].get<std::size_t>();
@@ -126,16 +134,53 @@ void TestCliBench::bench() {
     }
     QVERIFY(sizes[2]["cells"][2].contains("skipped"));
 
-    // The text table: a column per T and a row per measure.
+    // The keystroke section: --model's shape at 64 and 1024 tokens; both beyond the reverse model's max_len
+    // of 32, so both on random weights with max_len raised.
+    const auto& k = j["keystroke"];
+    QCOMPARE(k["model"].get<std::string>(), std::string("reverse"));
+    QCOMPARE(k["debounce_ms_not_included"].get<int>(), 30);
+    QCOMPARE(k["cells"].size(), std::size_t(2));
+    const std::pair<int, double> targets[] = {{64, 16.0}, {1024, 100.0}};
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto& cell = k["cells"][i];
+        QCOMPARE(cell["T"].get<int>(), targets[i].first);
+        QCOMPARE(cell["target_ms"].get<double>(), targets[i].second);
+        QCOMPARE(cell["note"].get<std::string>(),
+                 "max_len raised from 32 to " + std::to_string(targets[i].first));
+        rows = rowsById(cell["rows"]);
+        for (const char* id : {"keystroke_repaint", "keystroke_result", "result_repaint"}) {
+            QVERIFY2(rows.count(id), id);
+            QVERIFY2(sane(rows[id], 3), rows[id].dump().c_str());
+        }
+        // Every run's result arrives before its repaint ends.
+        QVERIFY(rows["keystroke_result"]["median"].get<double>() <
+                rows["keystroke_repaint"]["median"].get<double>());
+        QCOMPARE(cell["target_met"].get<bool>(),
+                 rows["keystroke_repaint"]["median"].get<double>() <= targets[i].second);
+    }
+
+    // The text table: a column per T and a row per measure; --no-gui leaves the paint rows out.
     QCOMPARE(run({QStringLiteral("bench"), QStringLiteral("--only"), QStringLiteral("table"),
-                  QStringLiteral("--quick"), QStringLiteral("--sizes"), reverse, QStringLiteral("--lengths"),
-                  QStringLiteral("4,40")},
+                  QStringLiteral("--quick"), QStringLiteral("--no-gui"), QStringLiteral("--sizes"), reverse,
+                  QStringLiteral("--lengths"), QStringLiteral("4,40")},
                  &out, &err),
              0);
     for (const char* text : {"T=4", "T=40", "analysis, capture on (ms)", "decode step at T", "snapshot",
                              "T=40 is beyond max_len 32"})
         QVERIFY2(out.contains(text), out.constData());
-    QVERIFY2(!out.contains("translation"), out.constData());
+    for (const char* text : {"translation", "paint", "Keystroke"})
+        QVERIFY2(!out.contains(text), out.constData());
+
+    // The keystroke section alone, as text.
+    QCOMPARE(run({QStringLiteral("bench"), QStringLiteral("--only"), QStringLiteral("keystroke"),
+                  QStringLiteral("--model"), reverse, QStringLiteral("--runs"), QStringLiteral("1"),
+                  QStringLiteral("--warmup"), QStringLiteral("0")},
+                 &out, &err),
+             0);
+    for (const char* text : {"== Keystroke to repaint", "T=64", "T=1024", "keystroke to repaint (ms)",
+                             "the 30 ms pause", "max_len raised from 32 to 1024", "target for the median"})
+        QVERIFY2(out.contains(text), out.constData());
+    QVERIFY2(!out.contains("== Analysis"), out.constData());
 }
 
 void TestCliBench::benchBadArguments_data() {
@@ -150,7 +195,10 @@ void TestCliBench::benchBadArguments_data() {
     QTest::newRow("no sizes") << QStringList{QStringLiteral("--sizes"), QStringLiteral(",")}
                               << QStringLiteral("--sizes needs at least one entry");
     QTest::newRow("only what") << QStringList{QStringLiteral("--only"), QStringLiteral("paint")}
-                               << QStringLiteral("--only expects translation or table");
+                               << QStringLiteral("--only expects translation, table or keystroke");
+    QTest::newRow("keystroke without widgets")
+        << QStringList{QStringLiteral("--only"), QStringLiteral("keystroke"), QStringLiteral("--no-gui")}
+        << QStringLiteral("does not go with --no-gui");
     QTest::newRow("size not a model")
         << QStringList{QStringLiteral("--only"), QStringLiteral("table"), QStringLiteral("--sizes"),
                        QStringLiteral("/nonexistent")}
