@@ -34,7 +34,7 @@ IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model, const
     impl_->srcMask = nn::sourceMask(s, m.srcPad());
     nn::Capture cap;
     impl_->memory = m.net->encode(s, impl_->srcMask, capture ? &cap : nullptr); // (1, S, C)
-    impl_->encoder = toBlock(cap.encoderSelf);
+    impl_->encoder = std::move(cap.encoderSelf);
     impl_->encodeMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -57,8 +57,8 @@ IncrementalDecoder::Step IncrementalDecoder::push(int64_t token) {
         m.net->generator->forward(h).reshape({-1}).to(torch::kCPU, torch::kFloat32).contiguous(); // (V)
     Step step;
     step.logProbs.assign(logp.data_ptr<float>(), logp.data_ptr<float>() + logp.numel());
-    step.selfRows = toBlock(cap.decoderSelf);
-    step.crossRows = toBlock(cap.cross);
+    step.selfRows = std::move(cap.decoderSelf);
+    step.crossRows = std::move(cap.cross);
     step.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return step;
 }

@@ -9,7 +9,6 @@
 #include <torch/torch.h>
 
 #include <chrono>
-#include <cstring>
 #include <filesystem>
 #include <set>
 
@@ -31,17 +30,6 @@ torch::Device resolveDevice(DeviceChoice choice) {
     if (choice == DeviceChoice::Cuda && !torch::cuda::is_available())
         throw InputError("--device cuda: this LibTorch build sees no CUDA device");
     return torch::cuda::is_available() ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
-}
-
-AttentionBlock toBlock(const std::vector<torch::Tensor>& perLayer) {
-    AttentionBlock b;
-    if (perLayer.empty())
-        return b;
-    const auto all = torch::cat(perLayer, 0).to(torch::kCPU, torch::kFloat32).contiguous(); // (L, H, q, k)
-    b.resize(static_cast<int>(all.size(0)), static_cast<int>(all.size(1)), static_cast<int>(all.size(2)),
-             static_cast<int>(all.size(3)));
-    std::memcpy(b.data.data(), all.data_ptr<float>(), b.data.size() * sizeof(float));
-    return b;
 }
 
 void Model::Impl::checkIds(const std::vector<int64_t>& ids, int64_t vocab, const char* side) const {
@@ -300,9 +288,9 @@ AttentionSnapshot Model::analyze(const std::vector<int64_t>& src, const std::vec
                           .contiguous();
     snap.nextTokenLogProbs.assign(logp.data_ptr<float>(), logp.data_ptr<float>() + logp.numel());
     snap.decodeMs = msSince(t0);
-    snap.encoder = toBlock(cap.encoderSelf);
-    snap.decoder = toBlock(cap.decoderSelf);
-    snap.cross = toBlock(cap.cross);
+    snap.encoder = std::move(cap.encoderSelf);
+    snap.decoder = std::move(cap.decoderSelf);
+    snap.cross = std::move(cap.cross);
     return snap;
 }
 

@@ -21,8 +21,6 @@ struct Model::Impl {
     int64_t srcPad() const { return (srcTokenizer ? srcTokenizer : tgtTokenizer)->vocab().pad(); }
 };
 
-/// Copies (1, H, q, k) tensors of every layer into one [L][H][q][k] block on the host.
-AttentionBlock toBlock(const std::vector<torch::Tensor>& perLayer);
 /// Xavier-uniform for every matrix, as the seed's make_model initialises.
 void initLikeSeed(nn::TransformerImpl& net);
 /// Writes config.json, the tokenizer file(s) and model.safetensors (F32) into dir, each atomically.

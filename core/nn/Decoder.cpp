@@ -18,6 +18,7 @@ torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
         cache->self.resize(layers->size());
         cache->cross.resize(layers->size());
     }
+    const auto count = static_cast<int>(layers->size());
     auto h = x;
     for (std::size_t i = 0; i < layers->size(); ++i) {
         torch::Tensor selfProbs, crossProbs;
@@ -26,9 +27,9 @@ torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
             cache ? &cache->cross[i] : nullptr, capture ? &selfProbs : nullptr,
             capture ? &crossProbs : nullptr); // (B, T, C)
         if (capture) {
-            capture->decoderSelf.push_back(selfProbs); // (B, H, T, Tk)
+            appendLayer(capture->decoderSelf, selfProbs, count); // selfProbs (1, H, T, Tk)
             if (crossProbs.defined())
-                capture->cross.push_back(crossProbs); // (B, H, T, S)
+                appendLayer(capture->cross, crossProbs, count); // crossProbs (1, H, T, S)
         }
     }
     return norm(h);

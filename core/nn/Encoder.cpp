@@ -12,12 +12,13 @@ EncoderImpl::EncoderImpl(const ModelConfig& c)
 }
 
 torch::Tensor EncoderImpl::forward(const torch::Tensor& x, const torch::Tensor& mask, Capture* capture) {
+    const auto count = static_cast<int>(layers->size());
     auto h = x;
     for (const auto& layer : *layers) {
         torch::Tensor probs;
         h = layer->as<EncoderLayerImpl>()->forward(h, mask, capture ? &probs : nullptr); // (B, S, C)
         if (capture)
-            capture->encoderSelf.push_back(probs); // (B, H, S, S)
+            appendLayer(capture->encoderSelf, probs, count); // probs (1, H, S, S)
     }
     return norm(h);
 }
