@@ -25,29 +25,10 @@ constexpr int kMeanGap = 10;
 // Below this a tile is a smudge; the widget asks for at least this much.
 constexpr int kMinTile = 24;
 constexpr int kHintTile = 56;
+// How long the size must stay put before the tiles are pooled again for it (see resizeEvent).
+constexpr int kResizeSettleMs = 150;
 // Visible against every offered colour map and against light and dark window backgrounds.
 const QColor kQueryMarker(0xf0, 0x5a, 0x28);
-
-QImage paintTile(const float* w, int queries, int keys, const QVector<QRgb>& lut, ScaleMode mode,
-                 bool causal) {
-    float lo = 0.0f;
-    float hi = 1.0f;
-    if (mode == ScaleMode::PerHead && queries > 0 && keys > 0)
-        std::tie(lo, hi) = core::informativeRange(w, queries, keys, causal);
-    // A constant matrix (one key, say) has no range to stretch; show it mid-scale rather than divide by 0.
-    const float span = hi > lo ? hi - lo : 0.0f;
-    QImage img(keys, queries, QImage::Format_RGB32);
-    for (int q = 0; q < queries; ++q) {
-        auto* line = reinterpret_cast<QRgb*>(img.scanLine(q));
-        const float* row = w + static_cast<std::size_t>(q) * static_cast<std::size_t>(keys);
-        for (int k = 0; k < keys; ++k) {
-            const float t =
-                span > 0.0f ? std::clamp((row[k] - lo) / span, 0.0f, 1.0f) : (hi > 0.0f ? 0.5f : 0.0f);
-            line[k] = lut[qBound(0, static_cast<int>(t * 255.0f + 0.5f), 255)];
-        }
-    }
-    return img;
-}
 
 } // namespace
 
@@ -56,35 +37,40 @@ AttentionGrid::AttentionGrid(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_OpaquePaintEvent);
     setToolTip(tr("Every head of every layer. Click a tile to show it in detail; "
                   "\u2190/\u2192 change head, \u2191/\u2193 change layer."));
-    rebuildTiles();
+    resizeSettle_.setSingleShot(true);
+    resizeSettle_.setInterval(kResizeSettleMs);
+    connect(&resizeSettle_, &QTimer::timeout, this, qOverload<>(&QWidget::update));
+    blockChanged();
 }
 
 void AttentionGrid::setSnapshot(std::shared_ptr<const core::AttentionSnapshot> snapshot) {
     if (snapshot == snapshot_)
         return;
     snapshot_ = std::move(snapshot);
-    rebuildTiles();
+    blockChanged();
 }
 
 void AttentionGrid::setKind(core::AttentionKind kind) {
     if (kind == kind_)
         return;
     kind_ = kind;
-    rebuildTiles();
+    blockChanged();
 }
 
 void AttentionGrid::setColorMap(const ColorMap& map) {
     if (map.name() == colorMap_.name())
         return;
     colorMap_ = map;
-    rebuildTiles();
+    tiles_.setColorMap(map);
+    update();
 }
 
 void AttentionGrid::setScaleMode(ScaleMode mode) {
     if (mode == scaleMode_)
         return;
     scaleMode_ = mode;
-    rebuildTiles();
+    tiles_.setScaleMode(mode);
+    update();
 }
 
 void AttentionGrid::setSelection(int layer, int head) {
@@ -125,6 +111,14 @@ int AttentionGrid::column(int head) const {
     return head == kMeanHead ? heads() : head;
 }
 
+QSize AttentionGrid::tilePixels() const {
+    // Rounded up: at a fractional scale a tile straddles part of a device pixel, and pooling a little finer
+    // than the screen loses nothing.
+    const qreal dpr = devicePixelRatioF();
+    return {static_cast<int>(std::ceil(tileSize_.width() * dpr)),
+            static_cast<int>(std::ceil(tileSize_.height() * dpr))};
+}
+
 QRect AttentionGrid::tileRect(int layer, int head) const {
     if (layer < 0 || layer >= layers() || head < kMeanHead || head >= heads())
         return {};
@@ -157,12 +151,24 @@ QString AttentionGrid::tileToolTip(int layer, int head) const {
             uniform += std::log2(static_cast<double>(std::min(q + 1, b->keys)));
         uniform /= b->queries;
     }
-    return who + QLatin1Char('\n') +
-           tr("Entropy: %1 bits (uniform would be %2)")
-               .arg(s.meanEntropyBits, 0, 'f', 2)
-               .arg(uniform, 0, 'f', 2) +
-           QLatin1Char('\n') + tr("Max weight: %1").arg(static_cast<double>(s.maxWeight), 0, 'f', 3) +
-           QLatin1Char('\n') + tr("Mean distance: %1 tokens").arg(s.meanDistance, 0, 'f', 2);
+    QString tip = who + QLatin1Char('\n') +
+                  tr("Entropy: %1 bits (uniform would be %2)")
+                      .arg(s.meanEntropyBits, 0, 'f', 2)
+                      .arg(uniform, 0, 'f', 2) +
+                  QLatin1Char('\n') + tr("Max weight: %1").arg(static_cast<double>(s.maxWeight), 0, 'f', 3) +
+                  QLatin1Char('\n') + tr("Mean distance: %1 tokens").arg(s.meanDistance, 0, 'f', 2);
+    // A pooled tile would otherwise pass for an average; saying it shows maxima explains why a tile can look
+    // brighter than the detail view of the same head.
+    const QSize shown = AttentionTiles::imageSize(b->queries, b->keys, tilePixels());
+    if (shown != QSize(b->keys, b->queries)) {
+        const auto upTo = [](int cells, int pixels) { return (cells + pixels - 1) / pixels; };
+        tip +=
+            QLatin1Char('\n') + tr("Each pixel shows the largest of the up to %1 queries \u00d7 %2 keys it "
+                                   "covers, so a lone strong weight stays visible")
+                                    .arg(upTo(b->queries, shown.height()))
+                                    .arg(upTo(b->keys, shown.width()));
+    }
+    return tip;
 }
 
 QSize AttentionGrid::sizeHint() const {
@@ -180,22 +186,12 @@ QSize AttentionGrid::minimumSizeHint() const {
             2 * kMargin + colLabelHeight_ + layers() * (kMinTile + kGap)};
 }
 
-void AttentionGrid::rebuildTiles() {
-    tiles_.clear();
+void AttentionGrid::blockChanged() {
     const auto* b = block();
     message_ = b ? QString() : AttentionText::emptyText(snapshot_.get(), kind_);
-    if (b != nullptr) {
-        const bool causal = kind_ == core::AttentionKind::Decoder;
-        tiles_.reserve(static_cast<std::size_t>(b->layers) * static_cast<std::size_t>(b->heads + 1));
-        for (int l = 0; l < b->layers; ++l) {
-            for (int h = 0; h < b->heads; ++h)
-                tiles_.push_back(
-                    paintTile(b->row(l, h, 0), b->queries, b->keys, colorMap_.lut(), scaleMode_, causal));
-            const auto mean = core::meanOverHeads(*b, l);
-            tiles_.push_back(
-                paintTile(mean.data(), b->queries, b->keys, colorMap_.lut(), scaleMode_, causal));
-        }
-    }
+    // The tiles are pooled and coloured when first painted, so a snapshot that is replaced before it is
+    // shown costs nothing here.
+    tiles_.setBlock(b, kind_ == core::AttentionKind::Decoder);
     updateGeometryCache();
     updateGeometry();
     update();
@@ -234,7 +230,13 @@ void AttentionGrid::updateGeometryCache() {
 
 void AttentionGrid::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
+    const QSize before = tileSize_;
     updateGeometryCache();
+    // Pooling a long input again is a pass over all its weights (about 100 ms for GPT-2's shape at 1,024
+    // tokens); doing it at every step of a splitter drag would make the drag stutter. Until the tile size
+    // has settled, the tiles pooled for the previous size are drawn scaled.
+    if (tileSize_ != before)
+        resizeSettle_.start();
 }
 
 void AttentionGrid::paintEvent(QPaintEvent* event) {
@@ -275,6 +277,9 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
 
     // Nearest-neighbour scaling keeps one weight one crisp cell, and is the cheap path of the raster engine.
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    // Asked for at every paint because the device pixel ratio changes with the screen the window is on.
+    if (!resizeSettle_.isActive() || !tiles_.hasPixelSize())
+        tiles_.setPixelSize(tilePixels());
     const QRect dirty = event->rect();
     const bool marker = highlightQuery_ >= 0 && highlightQuery_ < b->queries;
     const double rowH = double(tileSize_.height()) / b->queries;
@@ -284,7 +289,7 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
             const QRect t = tileRect(l, head);
             if (!dirty.intersects(t.adjusted(-kGap, -kGap, kGap, kGap)))
                 continue;
-            p.drawImage(t, tiles_[static_cast<std::size_t>(l * cols + c)]);
+            p.drawImage(t, tiles_.image(l, c));
             if (marker) {
                 const int h = std::max(4, static_cast<int>(std::lround(rowH)));
                 const int y = t.top() + static_cast<int>(std::lround((highlightQuery_ + 0.5) * rowH)) - h / 2;

@@ -1,16 +1,17 @@
 #pragma once
 // Every head of every layer of one attention kind at once: a layer × head grid of small heatmaps, painted
 // from QImage tiles in one widget (one plot widget per tile would not stay fluid at 12 × 12), plus a
-// "mean over heads" column per layer.
+// "mean over heads" column per layer. The images come from AttentionTiles, at the tiles' device pixels.
 
 #include "core/AttentionSnapshot.h"
+#include "ui/AttentionTiles.h"
 #include "ui/ColorMap.h"
 
-#include <QImage>
+#include <QTimer>
 #include <QWidget>
 
 #include <memory>
-#include <vector>
+#include <utility>
 
 namespace ui {
 
@@ -58,11 +59,13 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    void rebuildTiles();
+    void blockChanged();
     void updateGeometryCache();
     const core::AttentionBlock* block() const;
     /// Column of a head in tiles_ and on screen: heads first, the mean last.
     int column(int head) const;
+    /// The device pixels a tile covers on this widget's screen.
+    QSize tilePixels() const;
 
     std::shared_ptr<const core::AttentionSnapshot> snapshot_;
     core::AttentionKind kind_ = core::AttentionKind::Encoder;
@@ -71,7 +74,8 @@ private:
     int selLayer_ = 0;
     int selHead_ = 0;
     int highlightQuery_ = -1;
-    std::vector<QImage> tiles_; // layer-major, heads + 1 (mean) per layer; one pixel per weight
+    AttentionTiles tiles_;
+    QTimer resizeSettle_; // running while the widget's size is still changing
     QString message_;
     // Where things go, recomputed on resize and rebuild only, so painting does no layout work.
     QPoint origin_; // top-left of the first tile

@@ -1,0 +1,208 @@
+#include "ui/AttentionTiles.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ui {
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr int kKeyChunk = 256;
+
+// Where bin i of n over `cells` cells starts. With n ≤ cells no bin is empty and bins differ by at most one
+// cell; with n == cells each bin is one cell, so a block that fits keeps one pixel per weight.
+int binStart(int i, int n, int cells) {
+    return static_cast<int>(static_cast<long long>(i) * cells / n);
+}
+
+// One sweep over a weight row feeds both the head's pooled pixel row and the layer's sum over heads, so the
+// block is read from memory once. Plain element-wise maps (no reductions) so that the compiler vectorises
+// them without fast-math.
+void maxAndSum(const float* row, int keys, float* max, double* sum) {
+    for (int k = 0; k < keys; ++k) {
+        max[k] = row[k] > max[k] ? row[k] : max[k];
+        sum[k] += static_cast<double>(row[k]);
+    }
+}
+
+void maxInto(const float* row, int keys, float* max) {
+    for (int k = 0; k < keys; ++k)
+        max[k] = row[k] > max[k] ? row[k] : max[k];
+}
+
+// Running extremes of a tile's weights for core::informativeRange's rule, gathered during the pooling pass
+// rather than in a pass of their own (and for the mean, which is never held at full resolution): `lo` and
+// `hi` over the keys informative rows can see (rows that see more than one key; in causal attention only the
+// keys up to the query), `allLo` over every weight, the fallback. Element-wise maps like maxAndSum.
+void extend(const float* w, int n, int seen, float* lo, float* hi, float* allLo) {
+    for (int k = 0; k < seen; ++k) {
+        lo[k] = w[k] < lo[k] ? w[k] : lo[k];
+        hi[k] = w[k] > hi[k] ? w[k] : hi[k];
+    }
+    for (int k = 0; k < n; ++k)
+        allLo[k] = w[k] < allLo[k] ? w[k] : allLo[k];
+}
+
+QImage colour(const std::vector<float>& values, const QSize& size, float lo, float hi,
+              const QVector<QRgb>& lut) {
+    // A constant matrix (one key, say) has no range to stretch; show it mid-scale rather than divide by 0.
+    const float span = hi > lo ? hi - lo : 0.0f;
+    QImage img(size, QImage::Format_RGB32);
+    const int cols = size.width();
+    for (int r = 0; r < size.height(); ++r) {
+        auto* line = reinterpret_cast<QRgb*>(img.scanLine(r));
+        const float* v = values.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(cols);
+        for (int c = 0; c < cols; ++c) {
+            const float t =
+                span > 0.0f ? std::clamp((v[c] - lo) / span, 0.0f, 1.0f) : (hi > 0.0f ? 0.5f : 0.0f);
+            line[c] = lut[qBound(0, static_cast<int>(t * 255.0f + 0.5f), 255)];
+        }
+    }
+    return img;
+}
+
+} // namespace
+
+QSize AttentionTiles::imageSize(int queries, int keys, const QSize& pixels) {
+    // Before the first layout there is no tile size to pool to.
+    if (pixels.width() <= 0 || pixels.height() <= 0)
+        return {keys, queries};
+    return {std::min(keys, pixels.width()), std::min(queries, pixels.height())};
+}
+
+void AttentionTiles::setBlock(const core::AttentionBlock* block, bool causal) {
+    block_ = block != nullptr && !block->empty() ? block : nullptr;
+    causal_ = causal;
+    tiles_.clear();
+    pooled_.clear();
+    if (block_ == nullptr)
+        return;
+    size_ = imageSize(block_->queries, block_->keys, pixels_);
+    tiles_.resize(static_cast<std::size_t>(block_->layers) * static_cast<std::size_t>(block_->heads + 1));
+    pooled_.assign(static_cast<std::size_t>(block_->layers), Pooled::No);
+}
+
+void AttentionTiles::setPixelSize(const QSize& pixels) {
+    pixels_ = pixels;
+    if (block_ == nullptr)
+        return;
+    // A block that fits keeps its size whatever the tile's, so resizing costs nothing then.
+    const QSize size = imageSize(block_->queries, block_->keys, pixels_);
+    if (size == size_)
+        return;
+    size_ = size;
+    std::fill(pooled_.begin(), pooled_.end(), Pooled::No);
+    dropImages();
+}
+
+void AttentionTiles::setColorMap(const ColorMap& map) {
+    lut_ = map.lut();
+    dropImages();
+}
+
+void AttentionTiles::setScaleMode(ScaleMode mode) {
+    if (mode == mode_)
+        return;
+    mode_ = mode;
+    dropImages();
+}
+
+void AttentionTiles::dropImages() {
+    for (Tile& t : tiles_)
+        t.image = QImage();
+}
+
+const QImage& AttentionTiles::image(int layer, int column) {
+    static const QImage none;
+    if (block_ == nullptr || layer < 0 || layer >= block_->layers || column < 0 || column > block_->heads)
+        return none;
+    const bool perHead = mode_ == ScaleMode::PerHead;
+    if (pooled_[static_cast<std::size_t>(layer)] < (perHead ? Pooled::ValuesAndRanges : Pooled::Values))
+        pool(layer, perHead);
+    Tile& t = tiles_[static_cast<std::size_t>(layer) * static_cast<std::size_t>(block_->heads + 1) +
+                     static_cast<std::size_t>(column)];
+    if (t.image.isNull())
+        t.image =
+            perHead ? colour(t.values, size_, t.lo, t.hi, lut_) : colour(t.values, size_, 0.0f, 1.0f, lut_);
+    return t.image;
+}
+
+void AttentionTiles::pool(int layer, bool ranges) {
+    const core::AttentionBlock& b = *block_;
+    const int heads = b.heads;
+    const int keys = b.keys;
+    const int rows = size_.height();
+    const int cols = size_.width();
+    const auto stride = static_cast<std::size_t>(keys);
+    const auto lanes = static_cast<std::size_t>(heads + 1) * stride; // a row of keys per head and the mean
+    Tile* tiles = &tiles_[static_cast<std::size_t>(layer) * static_cast<std::size_t>(heads + 1)];
+    for (int t = 0; t <= heads; ++t) {
+        tiles[t].values.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
+        tiles[t].image = QImage();
+    }
+    // Per pixel row: the element-wise max over its query rows for each head and for the mean, which is then
+    // pooled across the key bins. The mean of a query row is made from the heads' rows as they are read;
+    // max-pooling it is not the max of the heads' pooled values.
+    std::vector<float> rowMax(lanes);
+    std::vector<float> lo(ranges ? lanes : 0, kInf);
+    std::vector<float> hi(ranges ? lanes : 0, -kInf);
+    std::vector<float> allLo(ranges ? lanes : 0, kInf);
+    for (int r = 0; r < rows; ++r) {
+        std::fill(rowMax.begin(), rowMax.end(), -kInf);
+        const int qEnd = binStart(r + 1, rows, b.queries);
+        for (int q = binStart(r, rows, b.queries); q < qEnd; ++q) {
+            const int visible = causal_ ? std::min(q + 1, keys) : keys;
+            // A chunk of keys at a time keeps the running sums and maxima in L1 while every head passes
+            // over them; a whole row of each would not fit at T = 1024.
+            for (int k0 = 0; k0 < keys; k0 += kKeyChunk) {
+                const int n = std::min(kKeyChunk, keys - k0);
+                const int seen = visible > 1 ? std::clamp(visible - k0, 0, n) : 0;
+                double sum[kKeyChunk] = {};
+                float mean[kKeyChunk];
+                for (int t = 0; t <= heads; ++t) {
+                    const std::size_t at =
+                        static_cast<std::size_t>(t) * stride + static_cast<std::size_t>(k0);
+                    const float* w = mean;
+                    if (t < heads) {
+                        w = b.row(layer, t, q) + k0;
+                        maxAndSum(w, n, rowMax.data() + at, sum);
+                    } else {
+                        // Summed in double and divided as core::meanOverHeads does, so the mean tile shows
+                        // exactly the weights its tooltip and the detail view speak of.
+                        for (int k = 0; k < n; ++k)
+                            mean[k] = static_cast<float>(sum[k] / heads);
+                        maxInto(mean, n, rowMax.data() + at);
+                    }
+                    if (ranges)
+                        extend(w, n, seen, lo.data() + at, hi.data() + at, allLo.data() + at);
+                }
+            }
+        }
+        for (int t = 0; t <= heads; ++t) {
+            const float* m = rowMax.data() + static_cast<std::size_t>(t) * stride;
+            float* out =
+                tiles[t].values.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(cols);
+            for (int c = 0; c < cols; ++c)
+                out[c] = *std::max_element(m + binStart(c, cols, keys), m + binStart(c + 1, cols, keys));
+        }
+    }
+    if (ranges) {
+        for (int t = 0; t <= heads; ++t) {
+            const auto first = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(t) * stride);
+            const auto last = first + static_cast<std::ptrdiff_t>(stride);
+            Tile& tile = tiles[t];
+            tile.lo = *std::min_element(lo.begin() + first, lo.begin() + last);
+            tile.hi = *std::max_element(hi.begin() + first, hi.begin() + last);
+            if (tile.lo > tile.hi) {
+                // No row saw more than one key. Every weight is in some pixel, so the pooled maxima hold the
+                // largest.
+                tile.lo = *std::min_element(allLo.begin() + first, allLo.begin() + last);
+                tile.hi = *std::max_element(tile.values.begin(), tile.values.end());
+            }
+        }
+    }
+    pooled_[static_cast<std::size_t>(layer)] = ranges ? Pooled::ValuesAndRanges : Pooled::Values;
+}
+
+} // namespace ui

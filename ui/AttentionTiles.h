@@ -1,0 +1,64 @@
+#pragma once
+// The images an AttentionGrid paints, kept apart from its layout and events: one per head of every layer
+// plus the layer's mean over heads, coloured at the resolution they are shown at.
+
+#include "core/AttentionSnapshot.h"
+#include "ui/ColorMap.h"
+
+#include <QImage>
+#include <QSize>
+
+#include <vector>
+
+namespace ui {
+
+/// Tile images of one attention block. A block with more queries or keys than a tile has device pixels is
+/// reduced to the tile's pixels by max pooling before it is coloured: each pixel shows the largest weight of
+/// the cells it covers, so a one-cell diagonal or a single strong key stays visible in a thumbnail (a mean
+/// would fade it by the pooling factor). A block that fits keeps one pixel per weight. The pooled values
+/// and the images coloured from them are kept until the weights, the image size or the colouring change.
+class AttentionTiles {
+public:
+    /// The weights to show, or nullptr for none. Not owned: the caller keeps the block alive and unchanged
+    /// until it calls again. In causal attention the masked cells are left out of per-head colour ranges.
+    void setBlock(const core::AttentionBlock* block, bool causal);
+    /// The device pixels a tile covers; the images are pooled down to this when the block is larger.
+    void setPixelSize(const QSize& pixels);
+    /// Whether a pixel size has been given yet; until then a block is not pooled.
+    bool hasPixelSize() const { return pixels_.isValid(); }
+    void setColorMap(const ColorMap& map);
+    void setScaleMode(ScaleMode mode);
+
+    /// The image of one tile: column 0 … heads − 1 for a head, heads for the layer's mean over heads. Pools
+    /// the layer and colours the image first if they are not current.
+    const QImage& image(int layer, int column);
+
+    /// The image size a queries × keys block gets in tiles of `pixels`: each side as it is when it fits,
+    /// else the tile's side.
+    static QSize imageSize(int queries, int keys, const QSize& pixels);
+
+private:
+    struct Tile {
+        std::vector<float> values; // imageSize() of the block, row-major: the pooled (or plain) weights
+        float lo = 0.0f;           // the range a per-head colour scale stretches over
+        float hi = 1.0f;
+        QImage image; // null until coloured
+    };
+    // What a layer's tiles hold: the ranges add about half again to the pooling pass, so they are gathered
+    // only when the per-head scale asks for them.
+    enum class Pooled { No, Values, ValuesAndRanges };
+
+    void pool(int layer, bool ranges);
+    void dropImages();
+
+    const core::AttentionBlock* block_ = nullptr;
+    bool causal_ = false;
+    QSize pixels_;
+    QSize size_; // imageSize() of the block in tiles of pixels_
+    QVector<QRgb> lut_ = ColorMap::byName(QString()).lut();
+    ScaleMode mode_ = ScaleMode::Fixed;
+    std::vector<Tile> tiles_;    // layer-major, heads + 1 per layer
+    std::vector<Pooled> pooled_; // per layer
+};
+
+} // namespace ui
