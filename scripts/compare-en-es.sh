@@ -25,11 +25,11 @@ if [ "$(wc -l < "$work/en.txt")" != "$(wc -l < "$work/es.txt")" ]; then
   echo "compare-en-es: apertium returned a different number of lines" >&2
   exit 1
 fi
-paste "$work/en.txt" "$work/es.txt" | awk -F'\t' '{ print $1 "\t" $2 "\teveryday" }' > "$work/pairs.tsv"
+sed 's/$/\teveryday/' "$work/es.txt" | paste "$work/en.txt" - > "$work/pairs.tsv"
 "$bin" eval --model "$model" --pairs "$work/pairs.tsv" --out "$work/out.tsv" > "$work/scores.txt"
 
 echo "| English | attnscope ($(basename "$model")) | Apertium |"
 echo "| --- | --- | --- |"
-awk -F'\t' 'NR > 1 || $1 != "source" { gsub(/\|/, "\\|"); print "| " $1 " | " $3 " | " $2 " |" }' "$work/out.tsv"
+awk -F'\t' '{ gsub(/\|/, "\\|"); print "| " $1 " | " $3 " | " $2 " |" }' "$work/out.tsv"
 echo
 cat "$work/scores.txt"
