@@ -46,6 +46,7 @@ private Q_SLOTS:
     void sameSeedSameSample();
     void runToEndAndReset();
     void enterInSourceRunsToEnd();
+    void longDecodeKeepsWindowWidth();
 
 private:
     std::unique_ptr<WindowFixture> open(const QString& dir, const QString& text) {
@@ -174,6 +175,22 @@ void TestDecoding::enterInSourceRunsToEnd() {
     const auto r = f->controller->current();
     QVERIFY(r->finished);
     QCOMPARE(r->snapshot->tgtTokens.back().id, f->window.model()->targetTokenizer().vocab().eos());
+}
+
+void TestDecoding::longDecodeKeepsWindowWidth() {
+    QStringList text;
+    for (int i = 0; i < 9; ++i)
+        text << QStringLiteral("The old man walked to the small white house near the river.");
+    auto f =
+        open(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/en-es"), text.join(QLatin1Char(' ')));
+    QVERIFY(f);
+    f->window.findChild<QAction*>(QStringLiteral("runAction"))->trigger();
+    QVERIFY(f->controller->waitUntilIdle(60000));
+    QVERIFY(f->controller->current()->snapshot->tgtTokens.size() > 60);
+    QCoreApplication::processEvents();
+    // The decoded text wraps in its label instead of asking for a window wider than the screen.
+    QVERIFY2(f->window.minimumSizeHint().width() < 1400,
+             qPrintable(QString::number(f->window.minimumSizeHint().width())));
 }
 
 QTEST_MAIN(TestDecoding)

@@ -79,6 +79,8 @@ DecodePanel::DecodePanel(QWidget* parent) : QWidget(parent) {
     status_->setObjectName(QStringLiteral("decodeStatus"));
     status_->setTextFormat(Qt::PlainText);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long decoded text wraps: on one line it would widen the window past the screen.
+    status_->setWordWrap(true);
     status_->setToolTip(tr("The current step and the text decoded so far"));
 
     auto* row = new QHBoxLayout;
