@@ -223,8 +223,9 @@ std::unique_ptr<QApplication> offscreenApplication() {
 
 void printHeader(const Machine& m, const Plan& plan) {
     std::printf("attnscope bench\n");
-    std::printf("machine   %s (%s), %d threads, OpenBLAS %s, LibTorch %s\n", m.cpu.c_str(), m.device.c_str(),
-                m.threads, m.openblas.empty() ? "not in use" : m.openblas.c_str(), m.torch.c_str());
+    std::printf("machine   %s (%s), %d threads, OpenBLAS %s, LibTorch %s, %s\n", m.cpu.c_str(),
+                m.device.c_str(), m.threads, m.openblas.empty() ? "not in use" : m.openblas.c_str(),
+                m.torch.c_str(), m.ompWait.c_str());
     std::printf("runs      %d timed after %d warm-up, for every measure\n", plan.runs, plan.warmup);
     std::fflush(stdout);
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 // The median rather than the mean: a run that a background job (training on the same cores) interrupts
@@ -78,14 +79,12 @@ std::string cpuModel() {
 } // namespace
 
 Machine thisMachine() {
-    return {cpuModel(), core::cudaAvailable() ? "cuda" : "cpu", core::threadCount(), core::blasCoreName(),
-            core::torchVersion()};
+    return {cpuModel(),           core::cudaAvailable() ? "cuda" : "cpu",
+            core::threadCount(),  core::blasCoreName(),
+            core::torchVersion(), core::ompWaitSetting()};
 }
 
 nlohmann::ordered_json toJson(const Machine& m) {
-    return {{"cpu", m.cpu},
-            {"device", m.device},
-            {"threads", m.threads},
-            {"openblas", m.openblas},
-            {"torch", m.torch}};
+    return {{"cpu", m.cpu},           {"device", m.device}, {"threads", m.threads},
+            {"openblas", m.openblas}, {"torch", m.torch},   {"omp_wait", m.ompWait}};
 }

@@ -6,6 +6,7 @@
 #include <torch/torch.h>
 #include <torch/version.h>
 
+#include <cstdlib>
 #include <thread>
 
 namespace core {
@@ -37,6 +38,14 @@ int threadCount() {
 
 std::string torchVersion() {
     return TORCH_VERSION;
+}
+
+std::string ompWaitSetting() {
+    std::string s;
+    for (const char* name : {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT"})
+        if (const char* v = std::getenv(name))
+            s += (s.empty() ? "" : " ") + std::string(name) + "=" + v;
+    return s.empty() ? "libgomp default" : s;
 }
 
 } // namespace core

@@ -21,6 +21,7 @@ private Q_SLOTS:
     void badArguments();
     void help();
     void blasKernels();
+    void ompWait();
     void screenshot();
 
 private:
@@ -275,6 +276,23 @@ void TestCli::blasKernels() {
     env.insert(QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Prescott"));
     QCOMPARE(run({QStringLiteral("--version")}, &out, nullptr, env), 0);
     QVERIFY2(out.contains("OpenBLAS kernels: Prescott"), out.constData());
+}
+
+void TestCli::ompWait() {
+    // The launcher limits libgomp's spin-waiting unless the user chose a wait policy or spin count.
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("OMP_WAIT_POLICY"));
+    env.remove(QStringLiteral("GOMP_SPINCOUNT"));
+    QByteArray out;
+    QCOMPARE(run({QStringLiteral("--version")}, &out, nullptr, env), 0);
+    QVERIFY2(out.contains("OpenMP idle threads: GOMP_SPINCOUNT=3000\n"), out.constData());
+    env.insert(QStringLiteral("OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
+    QCOMPARE(run({QStringLiteral("--version")}, &out, nullptr, env), 0);
+    QVERIFY2(out.contains("OpenMP idle threads: OMP_WAIT_POLICY=PASSIVE\n"), out.constData());
+    env.remove(QStringLiteral("OMP_WAIT_POLICY"));
+    env.insert(QStringLiteral("GOMP_SPINCOUNT"), QStringLiteral("INFINITY"));
+    QCOMPARE(run({QStringLiteral("--version")}, &out, nullptr, env), 0);
+    QVERIFY2(out.contains("OpenMP idle threads: GOMP_SPINCOUNT=INFINITY\n"), out.constData());
 }
 
 void TestCli::screenshot() {

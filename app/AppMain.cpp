@@ -1,8 +1,12 @@
-// attnscope: the GUI by default; `dump`, `convert`, `init` and `train` for the terminal.
+// attnscope: the GUI by default; `dump`, `convert`, `init` and `train` for the terminal. The executable is
+// a small launcher (Launcher.cpp) that sets up the environment the numeric libraries read while loading,
+// then loads this library and calls attnscope_main.
 
+#include "AppMain.h"
 #include "Commands.h"
 
 #include "core/BlasCore.h"
+#include "core/Runtime.h"
 
 #include <cstring>
 #include <iostream>
@@ -35,9 +39,7 @@ Run `attnscope COMMAND --help` for a command's options.
 )";
 } // namespace
 
-int main(int argc, char** argv) {
-    // Before anything else: this may replace the process with one whose OpenBLAS uses fast kernels.
-    core::reexecWithBetterBlas(argv);
+int attnscope_main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty()) {
         const auto& cmd = args.front();
@@ -50,7 +52,7 @@ int main(int argc, char** argv) {
             const auto blas = core::blasCoreName();
             std::cout << "attnscope " ATTNSCOPE_VERSION "\n"
                       << (blas.empty() ? std::string("BLAS: not OpenBLAS") : "OpenBLAS kernels: " + blas)
-                      << "\n";
+                      << "\nOpenMP idle threads: " << core::ompWaitSetting() << "\n";
             return 0;
         }
         if (cmd == "convert")

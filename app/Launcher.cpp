@@ -1,0 +1,78 @@
+// The attnscope executable: sets the environment that OpenBLAS and libgomp read only while they load, then
+// loads the program (libattnscope_app.so, beside this file) and runs it.
+//
+// Why a separate launcher: both libraries read their settings in load-time constructors, before main() of
+// a program linked against them runs. The alternative, re-executing the program after setenv, loads
+// LibTorch's ~300 shared libraries twice and cost 0.4 s of every start. This file links nothing but libc
+// and libdl, so it must not include project headers that pull in LibTorch or Qt.
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+// Debian 12's OpenBLAS (0.3.21) does not recognise recent Xeons, nor the generic "Intel Xeon Processor"
+// that virtual machines report, and falls back to its SSE3 "Prescott" kernels: a 1024² single-precision
+// product at 38 GFLOP/s instead of ~190 on a CPU with AVX-512. For single precision the kernels OpenBLAS
+// would pick on any AVX-512 CPU it knows are the SkylakeX ones, and on AVX2 CPUs the Haswell ones, so
+// naming them up front loses nothing where detection works. A value the user set is kept.
+const char* blasKernelsForThisCpu() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512vl"))
+        return "SkylakeX";
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return "Haswell";
+#endif
+    return nullptr;
+}
+
+// libgomp's idle threads spin for ~300,000 iterations before sleeping. With the cores to itself that saves
+// a wake-up per parallel region; with any other job on the cores (a build, a training run) the spinning
+// threads take its time slices and the window became 20x slower (a translation took 484 ms instead of
+// 24 ms). Measured with `attnscope bench --only translation`, idle / with two busy processes: default
+// 23.9 / 484 ms, 10,000 spins 24.6 / 255 ms, 3,000 spins 26.1 / 97 ms, 1,000 spins 58 / 57 ms. 3,000
+// costs 9% when idle and saves 5x when not. OMP_WAIT_POLICY or GOMP_SPINCOUNT set by the user win.
+constexpr const char* kSpinCount = "3000";
+
+std::string directoryOfThisProgram() {
+    std::string path(4096, '\0');
+    const auto n = readlink("/proc/self/exe", path.data(), path.size() - 1);
+    if (n <= 0)
+        return ".";
+    path.resize(static_cast<std::size_t>(n));
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (!std::getenv("OPENBLAS_CORETYPE"))
+        if (const char* kernels = blasKernelsForThisCpu())
+            setenv("OPENBLAS_CORETYPE", kernels, 0);
+    if (!std::getenv("OMP_WAIT_POLICY") && !std::getenv("GOMP_SPINCOUNT"))
+        setenv("GOMP_SPINCOUNT", kSpinCount, 0);
+
+    const auto library = directoryOfThisProgram() + "/libattnscope_app.so";
+    // Global, as if linked: the program finds OpenBLAS's symbols through the default scope.
+    void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    if (!handle) {
+        std::fprintf(stderr, "attnscope: cannot load %s: %s\n", library.c_str(), dlerror());
+        return 127;
+    }
+    using Entry = int (*)(int, char**);
+    const auto entry = reinterpret_cast<Entry>(dlsym(handle, "attnscope_main"));
+    if (!entry) {
+        std::fprintf(stderr, "attnscope: %s has no attnscope_main: %s\n", library.c_str(), dlerror());
+        return 127;
+    }
+    // The library stays loaded until exit: its static objects (Qt, LibTorch) are torn down by exit().
+    return entry(argc, argv);
+}
