@@ -279,10 +279,11 @@ AttentionSnapshot Model::analyze(const std::vector<int64_t>& src, const std::vec
     }
     t0 = std::chrono::steady_clock::now();
     const auto t = m.toTensor(tgt); // (1, T)
-    const auto h =
-        m.net->decode(t, memory, srcMask, nn::targetMask(t, m.pad()), 0, nullptr, capPtr); // (1, T, C)
+    // Only the last position's distribution is kept, so the decoder computes only that row's output.
+    const auto h = m.net->decode(t, memory, srcMask, nn::targetMask(t, m.pad()), 0, nullptr, capPtr,
+                                 /*lastOnly=*/true); // (1, 1, C)
     const auto logp = m.net->generator
-                          ->forward(h.narrow(1, h.size(1) - 1, 1)) // (1, 1, V)
+                          ->forward(h) // (1, 1, V)
                           .reshape({-1})
                           .to(torch::kCPU, torch::kFloat32)
                           .contiguous();

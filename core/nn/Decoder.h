@@ -23,9 +23,11 @@ struct DecodeCache {
 class DecoderImpl : public torch::nn::Module {
 public:
     DecoderImpl(const ModelConfig& c, bool withCross);
-    /// pos0: position of x's first token. cache: null for a full recompute.
+    /// pos0: position of x's first token. cache: null for a full recompute. lastOnly: return only the last
+    /// position's hidden state (B, 1, C), skipping the work no other output needs; capture is unchanged.
     torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& memory, const torch::Tensor& srcMask,
-                          const torch::Tensor& tgtMask, int64_t pos0, DecodeCache* cache, Capture* capture);
+                          const torch::Tensor& tgtMask, int64_t pos0, DecodeCache* cache, Capture* capture,
+                          bool lastOnly = false);
 
     torch::nn::ModuleList layers{nullptr};
     LayerNorm norm{nullptr};

@@ -19,15 +19,25 @@ DecoderLayerImpl::DecoderLayerImpl(const ModelConfig& c, bool withCross) {
 torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& memory,
                                         const torch::Tensor& srcMask, const torch::Tensor& tgtMask,
                                         int64_t pos0, KvCache* selfCache, KvCache* crossCache,
-                                        torch::Tensor* selfProbs, torch::Tensor* crossProbs) {
+                                        torch::Tensor* selfProbs, torch::Tensor* crossProbs, bool lastOnly) {
+    const bool cross = !src_attn.is_empty();
+    // Every position's self-attention output is a query of the cross-attention, whose probabilities a
+    // capture records for every query; without a capture, the last row is all that is needed from here on.
+    const bool selfLast = lastOnly && (!cross || !crossProbs);
     std::size_t i = 0;
-    auto h = sublayer[i++]->as<SublayerImpl>()->forward(x, [&](const torch::Tensor& n) {
-        return self_attn->selfAttend(n, tgtMask, pos0, selfCache, selfProbs);
-    }); // (B, T, C)
-    if (!src_attn.is_empty())
-        h = sublayer[i++]->as<SublayerImpl>()->forward(h, [&](const torch::Tensor& n) {
-            return src_attn->crossAttend(n, memory, srcMask, crossCache, crossProbs);
-        }); // (B, T, C)
+    auto h = sublayer[i++]->as<SublayerImpl>()->forward(
+        x,
+        [&](const torch::Tensor& n) {
+            return self_attn->selfAttend(n, tgtMask, pos0, selfCache, selfProbs, selfLast);
+        },
+        selfLast); // (B, T|1, C)
+    if (cross)
+        h = sublayer[i++]->as<SublayerImpl>()->forward(
+            h,
+            [&](const torch::Tensor& n) {
+                return src_attn->crossAttend(n, memory, srcMask, crossCache, crossProbs, lastOnly);
+            },
+            lastOnly); // (B, T|1, C)
     return sublayer[i]->as<SublayerImpl>()->forward(h,
                                                     [&](const torch::Tensor& n) { return feed_forward(n); });
 }

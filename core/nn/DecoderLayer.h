@@ -13,9 +13,10 @@ class DecoderLayerImpl : public torch::nn::Module {
 public:
     DecoderLayerImpl(const ModelConfig& c, bool withCross);
     /// selfCache/crossCache may be null (full recompute). pos0 is the position of x's first token.
+    /// lastOnly: return only the last position (B, 1, C); the probabilities still cover every position.
     torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& memory, const torch::Tensor& srcMask,
                           const torch::Tensor& tgtMask, int64_t pos0, KvCache* selfCache, KvCache* crossCache,
-                          torch::Tensor* selfProbs, torch::Tensor* crossProbs);
+                          torch::Tensor* selfProbs, torch::Tensor* crossProbs, bool lastOnly = false);
 
     MultiHeadAttention self_attn{nullptr};
     MultiHeadAttention src_attn{nullptr};

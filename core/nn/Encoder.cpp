@@ -13,10 +13,12 @@ EncoderImpl::EncoderImpl(const ModelConfig& c)
 
 torch::Tensor EncoderImpl::forward(const torch::Tensor& x, const torch::Tensor& mask, Capture* capture) {
     const auto count = static_cast<int>(layers->size());
+    // Once per pass rather than in every layer (see additiveMask); autograd keeps the seed's masked_fill.
+    const auto m = at::GradMode::is_enabled() ? mask : additiveMask(mask); // (B, 1, S)
     auto h = x;
     for (const auto& layer : *layers) {
         torch::Tensor probs;
-        h = layer->as<EncoderLayerImpl>()->forward(h, mask, capture ? &probs : nullptr); // (B, S, C)
+        h = layer->as<EncoderLayerImpl>()->forward(h, m, capture ? &probs : nullptr); // (B, S, C)
         if (capture)
             appendLayer(capture->encoderSelf, probs, count); // probs (1, H, S, S)
     }

@@ -16,7 +16,8 @@ torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
     auto h = linear(*w_1, x); // (B, T, F)
     switch (activation_) {
     case Activation::Relu:
-        h = h.relu();
+        // In place without autograd: no second (T, F) buffer to allocate and fill.
+        h = at::GradMode::is_enabled() ? h.relu() : h.relu_();
         break;
     case Activation::Gelu:
         h = torch::gelu(h);

@@ -17,6 +17,8 @@ public:
     torch::Tensor a_2, b_2;
 
 private:
+    torch::Tensor seedNormRows(const torch::Tensor& x) const; // the Seed kind without autograd, float32 CPU
+
     LayerNormKind kind_;
     double eps_;
     int64_t features_;

@@ -12,8 +12,10 @@ class SublayerImpl : public torch::nn::Module {
 public:
     SublayerImpl(int64_t dModel, LayerNormKind kind, double eps)
         : norm(register_module("norm", LayerNorm(dModel, kind, eps))) {}
-    template <typename F> torch::Tensor forward(const torch::Tensor& x, F&& f) {
-        return x + f(norm(x)); // (B, T, C)
+    /// lastOnly: f returns only the last position's row, and so does this.
+    template <typename F> torch::Tensor forward(const torch::Tensor& x, F&& f, bool lastOnly = false) {
+        const auto y = f(norm(x));                                 // (B, T|1, C)
+        return (lastOnly ? x.narrow(1, x.size(1) - 1, 1) : x) + y; // (B, T|1, C)
     }
     LayerNorm norm{nullptr};
 };

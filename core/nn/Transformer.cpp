@@ -24,8 +24,9 @@ torch::Tensor TransformerImpl::encode(const torch::Tensor& src, const torch::Ten
 
 torch::Tensor TransformerImpl::decode(const torch::Tensor& tgt, const torch::Tensor& memory,
                                       const torch::Tensor& srcMask, const torch::Tensor& tgtMask,
-                                      int64_t pos0, DecodeCache* cache, Capture* capture) {
-    return decoder->forward(tgt_embed->forward(tgt, pos0), memory, srcMask, tgtMask, pos0, cache, capture);
+                                      int64_t pos0, DecodeCache* cache, Capture* capture, bool lastOnly) {
+    return decoder->forward(tgt_embed->forward(tgt, pos0), memory, srcMask, tgtMask, pos0, cache, capture,
+                            lastOnly);
 }
 
 torch::Tensor sourceMask(const torch::Tensor& src, int64_t pad) {

@@ -17,10 +17,11 @@ public:
 
     torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& srcMask,
                          Capture* capture); // (B, S, C)
-    /// Decoder hidden states after the final norm for tgt tokens starting at position pos0.
+    /// Decoder hidden states after the final norm for tgt tokens starting at position pos0; with lastOnly
+    /// only the last position's, (B, 1, C), for a caller that needs just the next-token distribution.
     torch::Tensor decode(const torch::Tensor& tgt, const torch::Tensor& memory, const torch::Tensor& srcMask,
-                         const torch::Tensor& tgtMask, int64_t pos0, DecodeCache* cache,
-                         Capture* capture); // (B, T, C)
+                         const torch::Tensor& tgtMask, int64_t pos0, DecodeCache* cache, Capture* capture,
+                         bool lastOnly = false); // (B, T|1, C)
 
     const ModelConfig& config() const { return config_; }
 
