@@ -1,10 +1,12 @@
-// `attnscope bench`: how long the program takes for what a user does. Three sections: end-to-end translation
+// `attnscope bench`: how long the program takes for what a user does. Four sections: end-to-end translation
 // of one sentence through the session (BenchTranslation), the table of analysis, decode-step and paint cost
-// by model size and length (BenchTable, BenchPaint), and a new text's way to the repainted attention page
-// (BenchKeystroke). This file parses the options, runs the sections and prints them.
+// by model size and length (BenchTable, BenchPaint), a new text's way to the repainted attention page
+// (BenchKeystroke), and a long input through GPT-2 small's shape in that page (BenchLong). This file parses
+// the options, runs the sections and prints them.
 
 #include "Args.h"
 #include "BenchKeystroke.h"
+#include "BenchLong.h"
 #include "BenchMeasure.h"
 #include "BenchModels.h"
 #include "BenchPaint.h"
@@ -33,9 +35,10 @@ namespace {
 
 const char* kHelp =
     R"(usage: attnscope bench [--model DIR] [--src TEXT] [--sizes LIST] [--lengths LIST] [--runs N]
-                       [--warmup W] [--quick] [--threads N] [--greedy N] [--only PART] [--no-gui] [--json]
+                       [--warmup W] [--quick] [--threads N] [--greedy N] [--long-length N] [--only PART]
+                       [--no-gui] [--json]
 
-Times what the window does, in three sections. Loading and creating models is not timed. Every measure has
+Times what the window does, in four sections. Loading and creating models is not timed. Every measure has
 W untimed warm-up runs, then N timed runs, and gives their median, min and max. Widgets are painted
 offscreen (QT_QPA_PLATFORM=offscreen unless that variable says otherwise).
 
@@ -59,6 +62,14 @@ keystroke    --model's text of T = 64 and T = 1024 tokens set in the window's at
              result, the page's repaint; the 30 ms typing debounce is left out. A T beyond the model's
              max_len runs on random weights of its shape and tokenizer with max_len raised to T.
              Targets for the median: 16 ms at T = 64, 100 ms at T = 1024
+long         GPT-2 small's shape (random weights, max_len raised to T) given a text of T tokens
+             (--long-length, default 2048) in the same page, until its grid and heatmap have repainted;
+             then the detail view switched to layer 11 head 5 and layer 0 head 0 in turn, until the page
+             has repainted. For each, the longest stall: the longest the GUI thread went without getting
+             back to its event loop (the longest gap between ticks of a 5 ms timer, less 5 ms). Also the
+             snapshot's megabytes and the process's peak resident memory. 3 timed runs after 1 warm-up
+             unless --runs or --warmup say otherwise (--quick: 1 after 0).
+             Targets: longest stall <= 100 ms, snapshot <= 1 GiB
 
   --model DIR     the translation model, and the shape of the "default" size (default: the built-in
                   default model)
@@ -72,15 +83,16 @@ keystroke    --model's text of T = 64 and T = 1024 tokens set in the window's at
                     DIR      a model directory, with its own weights and max_len
                   (default: default,medium,gpt2)
   --lengths LIST  comma-separated lengths T, 1 to 65536 (default: 16,64,256,1024)
-  --runs N        timed runs, at least 1 (default 20)
-  --warmup W      untimed runs before them, 0 or more (default 3)
-  --quick         1 warm-up and 3 timed runs, unless --warmup or --runs say otherwise: a check that it
-                  works, not numbers to quote
+  --runs N        timed runs, at least 1 (default 20; the long section 3)
+  --warmup W      untimed runs before them, 0 or more (default 3; the long section 1)
+  --quick         1 warm-up and 3 timed runs (the long section: 1 run, no warm-up), unless --warmup or
+                  --runs say otherwise: a check that it works, not numbers to quote
   --threads N     intra-op threads, at least 1 (default: every core, as the program uses)
   --greedy N      add the greedy row, N from 1 to 4096 (scripts/bench-vs-seed.sh compares it with the
                   seed's decoding loop)
-  --only PART     translation, table or keystroke: run that section alone
-  --no-gui        leave out what paints widgets: the paint rows and the keystroke section
+  --long-length N the long section's T, 2 to 4096 (default 2048)
+  --only PART     translation, table, keystroke or long: run that section alone
+  --no-gui        leave out what paints widgets: the paint rows and the keystroke and long sections
   --json          print the same as one JSON object
 Exit status: 0 on success, 2 on bad arguments or input.
 )";
@@ -141,6 +153,9 @@ struct Options {
     bool translation = true;
     bool tables = true;
     bool keystroke = true;
+    bool longInput = true;
+    int longLength = kLongDefaultLength;
+    Plan longPlan = kLongPlan;
     bool gui = true;
     bool json = false;
 };
@@ -162,14 +177,19 @@ Options parse(const Args& a) {
     o.gui = !a.has("--no-gui");
     if (o.gui)
         o.table.snapshotMeasures.push_back(measurePaint);
+    // One long analysis takes seconds: the long section has its own, smaller, default plan.
+    o.longPlan.runs = a.has("--runs") ? o.plan.runs : quick ? 1 : kLongPlan.runs;
+    o.longPlan.warmup = a.has("--warmup") ? o.plan.warmup : quick ? 0 : kLongPlan.warmup;
+    o.longLength = boundedInt(a, "--long-length", kLongDefaultLength, 2, 4096);
     const auto only = a.get("--only", "");
-    if (!only.empty() && only != "translation" && only != "table" && only != "keystroke")
-        throw UsageError("--only expects translation, table or keystroke, got '" + only + "'");
-    if (only == "keystroke" && !o.gui)
-        throw UsageError("--only keystroke paints widgets; it does not go with --no-gui");
+    if (!only.empty() && only != "translation" && only != "table" && only != "keystroke" && only != "long")
+        throw UsageError("--only expects translation, table, keystroke or long, got '" + only + "'");
+    if ((only == "keystroke" || only == "long") && !o.gui)
+        throw UsageError("--only " + only + " paints widgets; it does not go with --no-gui");
     o.translation = only.empty() || only == "translation";
     o.tables = only.empty() || only == "table";
     o.keystroke = o.gui && (only.empty() || only == "keystroke");
+    o.longInput = o.gui && (only.empty() || only == "long");
     o.json = a.has("--json");
     return o;
 }
@@ -221,12 +241,20 @@ std::unique_ptr<QApplication> offscreenApplication() {
     return app;
 }
 
-void printHeader(const Machine& m, const Plan& plan) {
+// The plan every section but the long one follows; the long one's is printed beside it when it differs.
+void printHeader(const Machine& m, const Options& o) {
     std::printf("attnscope bench\n");
     std::printf("machine   %s (%s), %d threads, OpenBLAS %s, LibTorch %s, %s\n", m.cpu.c_str(),
                 m.device.c_str(), m.threads, m.openblas.empty() ? "not in use" : m.openblas.c_str(),
                 m.torch.c_str(), m.ompWait.c_str());
-    std::printf("runs      %d timed after %d warm-up, for every measure\n", plan.runs, plan.warmup);
+    const bool others = o.translation || o.tables || o.keystroke;
+    const bool samePlan = o.longPlan.runs == o.plan.runs && o.longPlan.warmup == o.plan.warmup;
+    const auto& plan = others ? o.plan : o.longPlan;
+    if (!others || !o.longInput || samePlan)
+        std::printf("runs      %d timed after %d warm-up, for every measure\n", plan.runs, plan.warmup);
+    else
+        std::printf("runs      %d timed after %d warm-up; the long section %d timed after %d warm-up\n",
+                    o.plan.runs, o.plan.warmup, o.longPlan.runs, o.longPlan.warmup);
     std::fflush(stdout);
 }
 
@@ -236,7 +264,7 @@ int runBench(const std::vector<std::string>& args) {
     try {
         const Args a(args,
                      {"--model", "--src", "--runs", "--warmup", "--threads", "--sizes", "--lengths",
-                      "--greedy", "--only"},
+                      "--greedy", "--only", "--long-length"},
                      {"--json", "--quick", "--no-gui", "--help", "-h"});
         if (a.has("--help") || a.has("-h")) {
             std::cout << kHelp;
@@ -245,7 +273,7 @@ int runBench(const std::vector<std::string>& args) {
         const auto o = parse(a);
         const Progress progress(o.json);
         std::unique_ptr<QApplication> app;
-        if (o.gui && (o.tables || o.keystroke))
+        if (o.gui && (o.tables || o.keystroke || o.longInput))
             app = offscreenApplication();
 
         std::optional<TranslationReport> translation;
@@ -257,7 +285,7 @@ int runBench(const std::vector<std::string>& args) {
         if (translation)
             machine.device = translation->device;
         if (!o.json) {
-            printHeader(machine, o.plan);
+            printHeader(machine, o);
             if (translation) {
                 std::printf("\n");
                 printText(*translation);
@@ -295,11 +323,25 @@ int runBench(const std::vector<std::string>& args) {
                 printText(*keystroke);
         }
 
+        std::optional<LongReport> longInput;
+        if (o.longInput) {
+            if (!o.json) {
+                std::printf("\n== Long input: %d tokens through GPT-2 small's shape\n", o.longLength);
+                std::fflush(stdout);
+            }
+            longInput = measureLong(o.longLength, o.longPlan, o.threads, progress);
+            progress.done();
+            if (!o.json)
+                printText(*longInput);
+        }
+
         if (o.json) {
             nlohmann::ordered_json j;
             j["machine"] = toJson(machine);
-            j["warmup"] = o.plan.warmup;
-            j["runs"] = o.plan.runs;
+            // A long section run alone follows its own plan; with others, its JSON carries it.
+            const bool longOnly = !o.translation && !o.tables && !o.keystroke;
+            j["warmup"] = longOnly ? o.longPlan.warmup : o.plan.warmup;
+            j["runs"] = longOnly ? o.longPlan.runs : o.plan.runs;
             if (translation)
                 j["translation"] = toJson(*translation);
             if (o.tables) {
@@ -311,6 +353,8 @@ int runBench(const std::vector<std::string>& args) {
             }
             if (keystroke)
                 j["keystroke"] = toJson(*keystroke);
+            if (longInput)
+                j["long"] = toJson(*longInput);
             std::cout << j.dump(2) << "\n";
         }
         return 0;

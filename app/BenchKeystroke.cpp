@@ -1,220 +1,20 @@
 #include "BenchKeystroke.h"
 
-#include "BenchTranslation.h"
+#include "BenchHarness.h"
 
-#include "core/Errors.h"
 #include "core/Model.h"
 #include "core/Runtime.h"
 #include "ui/AnalysisController.h"
-#include "ui/AttentionPage.h"
-#include "ui/AttentionText.h"
-#include "ui/HeatmapView.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/ViewState.h"
 
-#include <QCoreApplication>
-#include <QElapsedTimer>
-#include <QTimer>
+#include <QSize>
 
+#include <algorithm>
 #include <cstdio>
-#include <map>
 #include <memory>
-#include <sstream>
 
 namespace {
 
-using Clock = BenchClock;
-
-// The attention page's size in the window at its default 1400 × 900, so the grid and the heatmap get the
-// pixels they get there (about 487 × 570 and 599 × 570 with a one-line text).
-const QSize kPageSize(1378, 785);
-
-// The event loop below sleeps until something happens, as the window's does; this keeps it waking up
-// often enough to notice that the page has gone quiet.
-constexpr int kHeartbeatMs = 5;
-// The page counts as repainted once neither view has painted or replotted for this long: a second replot
-// that new tick labels queue belongs to the repaint a user waits for.
-constexpr double kQuietMs = 40.0;
-// Longer than any analysis of the table takes here; past it the run is stuck, not slow.
-constexpr int kTimeoutMs = 300000;
 constexpr uint64_t kWeightSeed = 1;
-
-double ms(Clock::duration d) {
-    return std::chrono::duration<double, std::milli>(d).count();
-}
-
-std::vector<std::string> words(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    std::string w;
-    while (in >> w)
-        out.push_back(w);
-    return out;
-}
-
-// Tokens the model reads for a typed text: <bos> pieces <eos> on the source side; <bos> and the prompt for
-// a decoder-only model.
-std::size_t tokenCount(const core::Model& model, const std::string& text) {
-    return model.config().hasEncoder() ? model.sourceTokens(text).size() : model.targetTokens(text).size();
-}
-
-// A text of everyday words that the model reads as exactly `length` tokens: whole words while they fit,
-// then short pieces that each add one token. A different `offset` starts the words elsewhere, so two texts
-// of one length differ and neither run can reuse the other's work.
-std::string textOfLength(const core::Model& model, int length, std::size_t offset) {
-    const auto pool = words(kBenchSentence);
-    const auto want = static_cast<std::size_t>(length);
-    std::string text;
-    for (std::size_t i = offset;; ++i) {
-        const auto& w = pool[i % pool.size()];
-        auto longer = text.empty() ? w : text + " " + w;
-        if (tokenCount(model, longer) > want)
-            break;
-        text = std::move(longer);
-    }
-    static const char* const kFillers[] = {" a", "a", ".", ",", "!", " I", "s"};
-    for (auto n = tokenCount(model, text); n < want; ++n) {
-        bool grew = false;
-        for (const char* f : kFillers)
-            if (tokenCount(model, text + f) == n + 1) {
-                text += f;
-                grew = true;
-                break;
-            }
-        if (!grew)
-            throw core::InputError("no text of " + std::to_string(length) + " tokens found for " +
-                                   model.config().name + "'s tokenizer");
-    }
-    return text;
-}
-
-// Paint events of the watched widgets, counted, so the loop knows when each has repainted.
-class PaintCounter : public QObject {
-public:
-    int paints(const QObject* w) const {
-        const auto it = count_.find(w);
-        return it == count_.end() ? 0 : it->second;
-    }
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override {
-        if (event->type() == QEvent::Paint)
-            ++count_[watched];
-        return false;
-    }
-
-private:
-    std::map<const QObject*, int> count_;
-};
-
-struct Times {
-    double toResult = 0.0;  // to the result arriving on the GUI thread, before the page shows it
-    double toRepaint = 0.0; // to the last paint of the grid or the heatmap
-};
-
-// The window's attention page and controller, wired as MainWindow wires them, shown offscreen.
-class Harness {
-public:
-    Harness() {
-        page_.resize(kPageSize);
-        page_.show();
-        grid_ = page_.findChild<QWidget*>(QStringLiteral("attentionGrid"));
-        auto* heatmap = page_.findChild<ui::HeatmapView*>(QStringLiteral("heatmapView"));
-        if (!grid_ || !heatmap)
-            throw core::Error("the attention page has no grid or heatmap to time");
-        plot_ = heatmap->plot();
-        grid_->installEventFilter(&paints_);
-        plot_->installEventFilter(&paints_);
-        // Connected before the page, so it runs first: showResult itself may paint (a plot that replots at
-        // once repaints the whole window's dirty region with it).
-        QObject::connect(&controller_, &ui::AnalysisController::resultChanged, &page_,
-                         [this](const ui::RunResultPtr& r) {
-                             if (r->sourceText != expected_ || arrived_)
-                                 return;
-                             arrived_ = true;
-                             arrivedAt_ = Clock::now();
-                             gridAtArrival_ = paints_.paints(grid_);
-                         });
-        QObject::connect(&controller_, &ui::AnalysisController::resultChanged, &page_,
-                         &ui::AttentionPage::showResult);
-        QObject::connect(&controller_, &ui::AnalysisController::failed, &page_,
-                         [this](const QString& message) { failure_ = message.toStdString(); });
-        // QCustomPlot repaints inside replot() by default (phImmediateRefresh), so the heatmap counts as
-        // painted by a paint after its last replot began.
-        QObject::connect(plot_, &QCustomPlot::beforeReplot, &page_, [this] {
-            if (!arrived_)
-                return;
-            replotted_ = true;
-            plotAtReplot_ = paints_.paints(plot_);
-            lastActivity_ = Clock::now();
-        });
-    }
-
-    void setModel(std::shared_ptr<const core::Model> model) {
-        page_.setModelKinds(model->config().hasEncoder());
-        controller_.setModel(std::move(model));
-        wait();
-    }
-
-    QString kindName() const { return ui::AttentionText::kindName(state_.kind()); }
-
-    Times once(const std::string& text) {
-        expected_ = QString::fromStdString(text);
-        arrived_ = replotted_ = false;
-        failure_.clear();
-        int seen = paints_.paints(grid_) + paints_.paints(plot_);
-        QTimer heartbeat;
-        heartbeat.start(kHeartbeatMs);
-        QElapsedTimer waited;
-        waited.start();
-        const auto t0 = Clock::now();
-        controller_.setText(expected_);
-        controller_.analyzeNow(); // the window's typing debounce, skipped
-        auto lastPaint = t0;
-        for (;;) {
-            QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
-            const auto now = Clock::now();
-            if (!failure_.empty())
-                throw core::Error("the page could not show the text: " + failure_);
-            if (waited.elapsed() > kTimeoutMs)
-                throw core::Error("the page was not repainted within " + std::to_string(kTimeoutMs / 1000) +
-                                  " s");
-            const int g = paints_.paints(grid_), p = paints_.paints(plot_);
-            if (g + p != seen) {
-                seen = g + p;
-                if (arrived_)
-                    lastPaint = lastActivity_ = now;
-            }
-            const bool painted = arrived_ && g > gridAtArrival_ && replotted_ && p > plotAtReplot_;
-            if (painted && ms(now - lastActivity_) > kQuietMs)
-                break;
-        }
-        wait();
-        return {ms(arrivedAt_ - t0), ms(lastPaint - t0)};
-    }
-
-    void wait() {
-        if (!controller_.waitUntilIdle(kTimeoutMs))
-            throw core::Error("the analysis did not finish within " + std::to_string(kTimeoutMs / 1000) +
-                              " s");
-    }
-
-private:
-    ui::ViewState state_;
-    ui::AnalysisController controller_;
-    PaintCounter paints_; // before the page, so it outlives the widgets it watches
-    ui::AttentionPage page_{&state_};
-    QWidget* grid_ = nullptr;
-    QCustomPlot* plot_ = nullptr;
-    QString expected_;
-    std::string failure_;
-    bool arrived_ = false;
-    bool replotted_ = false;
-    int gridAtArrival_ = 0;
-    int plotAtReplot_ = 0;
-    Clock::time_point arrivedAt_;
-    Clock::time_point lastActivity_;
-};
 
 KeystrokeCell measureLength(Harness& harness, const std::shared_ptr<const core::Model>& loaded,
                             const KeystrokeTarget& target, const Plan& plan, int threads) {
@@ -241,13 +41,13 @@ KeystrokeCell measureLength(Harness& harness, const std::shared_ptr<const core::
                                  textOfLength(*model, target.length, 7)};
     harness.setModel(model);
     int run = 0;
-    const auto runs = repeat(plan, [&] { return harness.once(texts[run++ % 2]); });
+    const auto runs = repeat(plan, [&] { return harness.showText(texts[run++ % 2]); });
     cell.rows.push_back({"keystroke_repaint", "keystroke to repaint",
-                         summarize(runs, [](const Times& t) { return t.toRepaint; })});
+                         summarize(runs, [](const HarnessTimes& t) { return t.toRepaint; })});
     cell.rows.push_back({"keystroke_result", "  to the result (analysis, queued signal)",
-                         summarize(runs, [](const Times& t) { return t.toResult; })});
+                         summarize(runs, [](const HarnessTimes& t) { return t.toResult; })});
     cell.rows.push_back({"result_repaint", "  result to repaint (page)",
-                         summarize(runs, [](const Times& t) { return t.toRepaint - t.toResult; })});
+                         summarize(runs, [](const HarnessTimes& t) { return t.toRepaint - t.toResult; })});
     return cell;
 }
 
@@ -265,8 +65,8 @@ KeystrokeReport measureKeystroke(const std::string& modelDir, const Plan& plan, 
     core::configureThreads(threads);
     KeystrokeReport r;
     r.modelName = loaded->config().name;
-    r.pageWidth = kPageSize.width();
-    r.pageHeight = kPageSize.height();
+    r.pageWidth = Harness::pageSize().width();
+    r.pageHeight = Harness::pageSize().height();
     r.debounceMs = ui::AnalysisController::kDebounceMs;
     Harness harness;
     for (const auto& target : keystrokeTargets()) {

@@ -89,6 +89,17 @@ BenchSize makeBenchSize(const std::string& entry, const std::string& defaultMode
     return size;
 }
 
+BenchSize makeGpt2Size(int length, int threads) {
+    auto c = gpt2Config();
+    const auto shapeMaxLen = c.maxLen;
+    c.maxLen = std::max(c.maxLen, length);
+    auto size = randomSize("gpt2", c, length, false);
+    if (c.maxLen != shapeMaxLen)
+        size.note = "max_len raised from " + std::to_string(shapeMaxLen) + " to " + std::to_string(c.maxLen);
+    core::configureThreads(threads);
+    return size;
+}
+
 std::vector<int64_t> benchIds(int64_t n, int64_t vocab, int64_t salt) {
     std::vector<int64_t> ids;
     ids.reserve(static_cast<std::size_t>(std::max<int64_t>(0, n)));

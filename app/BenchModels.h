@@ -30,6 +30,11 @@ const std::vector<std::string>& namedSizes();
 BenchSize makeBenchSize(const std::string& entry, const std::string& defaultModelDir, int longest,
                         int threads);
 
+/// GPT-2 small's shape on random weights, as the "gpt2" size, for inputs of `length` tokens: its max_len
+/// raised to `length` when that is longer than 1024 (the note says so). Sets the intra-op thread count as
+/// makeBenchSize does.
+BenchSize makeGpt2Size(int length, int threads);
+
 /// n token ids for vocabulary size `vocab`, different for each salt and never one of the specials 0..3:
 /// id_i = 4 + ((i + 1)·7919 + salt·104729) mod (vocab − 4).
 std::vector<int64_t> benchIds(int64_t n, int64_t vocab, int64_t salt);

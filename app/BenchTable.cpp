@@ -11,7 +11,7 @@ namespace {
 std::size_t snapshotBytes(const core::AttentionSnapshot& s) {
     std::size_t bytes = s.nextTokenLogProbs.size() * sizeof(float);
     for (const auto* b : {&s.encoder, &s.decoder, &s.cross})
-        bytes += b->data.size() * sizeof(float);
+        bytes += b->bytes();
     return bytes;
 }
 

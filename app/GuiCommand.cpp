@@ -3,6 +3,7 @@
 
 #include "core/Model.h"
 #include "ui/AnalysisController.h"
+#include "ui/AttentionGrid.h"
 #include "ui/ColorMap.h"
 #include "ui/Exporter.h"
 #include "ui/MainWindow.h"
@@ -191,6 +192,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         window.viewState()->setColorMap(QString::fromStdString(colormap));
     window.showPage(tab == "positional" ? ui::MainWindow::Page::Positional : ui::MainWindow::Page::Attention);
     QApplication::processEvents();
+    for (auto* grid : window.findChildren<ui::AttentionGrid*>())
+        grid->poolAll(); // every tile in the picture, not the blanks of a grid still pooling
     const QImage image = window.grab().toImage();
     if (image.width() != width || image.height() != height)
         std::cerr << "attnscope: the window cannot be smaller than " << window.minimumSizeHint().width()

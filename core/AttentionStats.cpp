@@ -13,8 +13,9 @@ std::vector<float> meanOverHeads(const AttentionBlock& block, int layer) {
     // Accumulate in double: with many heads the float sum would drift in the last digits that the
     // detail tooltip shows.
     std::vector<double> sum(n, 0.0);
+    std::vector<float> scratch;
     for (int h = 0; h < block.heads; ++h) {
-        const float* m = block.data.data() + block.index(layer, h, 0, 0);
+        const float* m = block.head(layer, h, scratch);
         for (std::size_t i = 0; i < n; ++i)
             sum[i] += m[i];
     }
@@ -70,7 +71,8 @@ HeadStats headStats(const AttentionBlock& block, int layer, int head) {
         const auto mean = meanOverHeads(block, layer);
         return headStats(mean.data(), block.queries, block.keys);
     }
-    return headStats(block.data.data() + block.index(layer, head, 0, 0), block.queries, block.keys);
+    std::vector<float> scratch;
+    return headStats(block.head(layer, head, scratch), block.queries, block.keys);
 }
 
 std::pair<float, float> informativeRange(const float* weights, int queries, int keys, bool causal) {

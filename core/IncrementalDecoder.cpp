@@ -42,17 +42,30 @@ IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model, const
 IncrementalDecoder::~IncrementalDecoder() = default;
 
 IncrementalDecoder::Step IncrementalDecoder::push(int64_t token) {
+    return push(std::vector<int64_t>{token});
+}
+
+IncrementalDecoder::Step IncrementalDecoder::push(const std::vector<int64_t>& tokens) {
     auto& m = impl_->model->impl();
     const auto pos = length();
-    if (pos >= m.config.maxLen)
-        throw InputError("the target already has " + std::to_string(pos) + " tokens, this model's max_len");
-    m.checkIds({token}, m.config.tgtVocabSize, "target");
+    const auto n = static_cast<int64_t>(tokens.size());
+    if (n == 0)
+        throw InputError("no target tokens to feed");
+    if (pos + n > m.config.maxLen)
+        throw InputError("the target would have " + std::to_string(pos + n) +
+                         " tokens; this model's max_len is " + std::to_string(m.config.maxLen));
+    m.checkIds(tokens, m.config.tgtVocabSize, "target");
     torch::NoGradGuard noGrad;
     const auto t0 = std::chrono::steady_clock::now();
     nn::Capture cap;
-    // A single new query may see every cached key, so no mask is needed for self-attention.
-    const auto h = m.net->decode(m.toTensor({token}), impl_->memory, impl_->srcMask, torch::Tensor(), pos,
-                                 &impl_->cache, impl_->capture ? &cap : nullptr); // (1, 1, C)
+    // A single new query may see every cached key, so it needs no mask. Several new queries see the cached
+    // keys and the new ones up to their own: row i of the (1, n, pos + n) mask ends at key pos + i.
+    torch::Tensor mask;
+    if (n > 1)
+        mask = torch::ones({1, n, pos + n}, torch::TensorOptions().dtype(torch::kBool)).tril(pos);
+    // Only the last token's distribution is kept: the last layer computes only its row past attention.
+    const auto h = m.net->decode(m.toTensor(tokens), impl_->memory, impl_->srcMask, mask, pos, &impl_->cache,
+                                 impl_->capture ? &cap : nullptr, /*lastOnly=*/true); // (1, 1, C)
     const auto logp =
         m.net->generator->forward(h).reshape({-1}).to(torch::kCPU, torch::kFloat32).contiguous(); // (V)
     Step step;

@@ -2,8 +2,6 @@
 
 #include "core/Errors.h"
 
-#include <cstring>
-
 namespace core {
 
 Session::Session(std::shared_ptr<const Model> model) : model_(std::move(model)) {}
@@ -34,9 +32,11 @@ void Session::start(std::vector<Token> src, std::vector<Token> tgtPrefix) {
                          " tokens; this model takes at most " + std::to_string(model_->config().maxLen));
     // Build everything first, so a failure leaves the previous run intact.
     auto decoder = std::make_unique<IncrementalDecoder>(model_, srcIds);
-    std::vector<IncrementalDecoder::Step> steps;
+    std::vector<int64_t> prefixIds;
     for (const auto& t : tgtPrefix)
-        steps.push_back(decoder->push(t.id));
+        prefixIds.push_back(t.id);
+    std::vector<IncrementalDecoder::Step> steps;
+    steps.push_back(decoder->push(prefixIds)); // the whole prefix in one pass
     decoder_ = std::move(decoder);
     steps_ = std::move(steps);
     src_ = std::move(src);
@@ -111,23 +111,30 @@ AttentionSnapshot Session::snapshot() const {
     const auto& first = steps_.front().selfRows;
     if (first.empty())
         return snap; // capture was off
-    const int t = static_cast<int>(steps_.size());
-    const int s = static_cast<int>(src_.size());
-    snap.decoder.resize(first.layers, first.heads, t, t);
-    if (!steps_.front().crossRows.empty())
-        snap.cross.resize(first.layers, first.heads, t, s);
-    // Row q of every layer and head comes from the step that fed token q; keys after q stay 0 (causal).
-    for (int q = 0; q < t; ++q) {
-        const auto& st = steps_[static_cast<std::size_t>(q)];
-        for (int l = 0; l < first.layers; ++l)
-            for (int h = 0; h < first.heads; ++h) {
-                std::memcpy(&snap.decoder.data[snap.decoder.index(l, h, q, 0)], st.selfRows.row(l, h, 0),
-                            static_cast<std::size_t>(q + 1) * sizeof(float));
-                if (!snap.cross.empty())
-                    std::memcpy(&snap.cross.data[snap.cross.index(l, h, q, 0)], st.crossRows.row(l, h, 0),
-                                static_cast<std::size_t>(s) * sizeof(float));
-            }
+    if (steps_.size() == 1) {
+        // Just analysed: the prefix pass's rows are the whole picture (a compact block is shared, not
+        // copied).
+        snap.decoder = first;
+        snap.cross = steps_.front().crossRows;
+        return snap;
     }
+    const int t = static_cast<int>(tgt_.size());
+    const int s = static_cast<int>(src_.size());
+    snap.decoder.causal = true;
+    snap.decoder.allocate(first.layers, first.heads, t, t);
+    if (!steps_.front().crossRows.empty())
+        snap.cross.allocate(first.layers, first.heads, t, s);
+    // Row q of every layer and head comes from the step that fed token q; keys after q stay 0 (causal).
+    std::vector<float> scratch;
+    int q = 0;
+    for (const auto& st : steps_)
+        for (int r = 0; r < st.selfRows.queries; ++r, ++q)
+            for (int l = 0; l < first.layers; ++l)
+                for (int h = 0; h < first.heads; ++h) {
+                    snap.decoder.setRow(l, h, q, st.selfRows.row(l, h, r, scratch), q + 1);
+                    if (!snap.cross.empty())
+                        snap.cross.setRow(l, h, q, st.crossRows.row(l, h, r, scratch), s);
+                }
     return snap;
 }
 

@@ -63,9 +63,10 @@ void writeHeadCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKin
     out << "query";
     keyHeader(out, snap, kind);
     const auto mean = head < 0 ? meanOverHeads(b, layer) : std::vector<float>{};
+    std::vector<float> scratch;
     for (int q = 0; q < b.queries; ++q) {
         const float* row =
-            head >= 0 ? b.row(layer, head, q) : mean.data() + std::size_t(q) * std::size_t(b.keys);
+            head >= 0 ? b.row(layer, head, q, scratch) : mean.data() + std::size_t(q) * std::size_t(b.keys);
         out << label(std::size_t(q),
                      q < static_cast<int>(queries.size()) ? queries[std::size_t(q)].text : "");
         for (int k = 0; k < b.keys; ++k)
@@ -81,12 +82,13 @@ void writeKindCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKin
     const auto& queries = queryTokens(snap, kind);
     out << "layer,head,query_index,query_token";
     keyHeader(out, snap, kind);
+    std::vector<float> scratch;
     for (int l = 0; l < b.layers; ++l)
         for (int h = 0; h < b.heads; ++h)
             for (int q = 0; q < b.queries; ++q) {
                 out << l << ',' << h << ',' << q << ','
                     << field(q < static_cast<int>(queries.size()) ? queries[std::size_t(q)].text : "");
-                const float* r = b.row(l, h, q);
+                const float* r = b.row(l, h, q, scratch);
                 for (int k = 0; k < b.keys; ++k)
                     out << ',' << formatFloat(r[k]);
                 out << "\r\n";

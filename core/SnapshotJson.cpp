@@ -29,6 +29,7 @@ void writeFloats(std::ostream& out, const float* p, int n) {
 }
 
 void writeBlock(std::ostream& out, const AttentionBlock& b) {
+    std::vector<float> scratch;
     out << '[';
     for (int l = 0; l < b.layers; ++l) {
         out << (l ? ",\n  [" : "\n  [");
@@ -37,7 +38,7 @@ void writeBlock(std::ostream& out, const AttentionBlock& b) {
             for (int q = 0; q < b.queries; ++q) {
                 if (q)
                     out << ',';
-                writeFloats(out, b.row(l, h, q), b.keys);
+                writeFloats(out, b.row(l, h, q, scratch), b.keys);
             }
             out << ']';
         }

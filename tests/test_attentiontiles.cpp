@@ -4,6 +4,7 @@
 #include "core/AttentionStats.h"
 #include "ui/AttentionTiles.h"
 
+#include <QElapsedTimer>
 #include <QtTest>
 
 #include <algorithm>
@@ -40,6 +41,8 @@ private Q_SLOTS:
     void pooledValues_data();
     void pooledValues();
     void caching();
+    void poolingInSlices_data();
+    void poolingInSlices();
 };
 
 void TestAttentionTiles::imageSize_data() {
@@ -137,6 +140,60 @@ void TestAttentionTiles::caching() {
     QVERIFY(tiles.image(0, 1).cacheKey() != pooled);
     tiles.setBlock(nullptr, false);
     QVERIFY(tiles.image(0, 0).isNull());
+}
+
+void TestAttentionTiles::poolingInSlices_data() {
+    QTest::addColumn<bool>("compact");
+    QTest::addColumn<bool>("perHead");
+    QTest::newRow("dense") << false << false;
+    QTest::newRow("dense, per head") << false << true;
+    QTest::newRow("compact causal") << true << false;
+    QTest::newRow("compact causal, per head") << true << true;
+}
+
+// A layer pooled a pixel row per call (the grid's paints with their time budget) gives exactly the images of
+// one full pooling, for dense blocks and for compact causal ones whose masked keys are not stored.
+void TestAttentionTiles::poolingInSlices() {
+    QFETCH(bool, compact);
+    QFETCH(bool, perHead);
+    const int layers = 2, heads = 3, t = 300;
+    AttentionBlock::setDenseLimit(compact ? 0 : AttentionBlock::kDenseUpToBytes);
+    AttentionBlock b;
+    b.causal = true;
+    b.allocate(layers, heads, t, t);
+    AttentionBlock::setDenseLimit(AttentionBlock::kDenseUpToBytes);
+    QCOMPARE(b.compact(), compact);
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    std::vector<float> row(static_cast<std::size_t>(t));
+    for (int l = 0; l < layers; ++l)
+        for (int h = 0; h < heads; ++h)
+            for (int q = 0; q < t; ++q) {
+                float sum = 0.0f;
+                for (int k = 0; k <= q; ++k)
+                    sum += row[std::size_t(k)] = u(rng) * u(rng);
+                for (int k = 0; k < t; ++k)
+                    row[std::size_t(k)] = k <= q ? row[std::size_t(k)] / sum : 0.0f;
+                b.setRow(l, h, q, row.data(), t);
+            }
+    const auto mode = perHead ? ui::ScaleMode::PerHead : ui::ScaleMode::Fixed;
+    AttentionTiles whole, sliced;
+    for (auto* tiles : {&whole, &sliced}) {
+        tiles->setBlock(&b, true);
+        tiles->setPixelSize(QSize(37, 41)); // bins of 7 and 8 cells
+        tiles->setScaleMode(mode);
+    }
+    QElapsedTimer clock;
+    clock.start();
+    for (int l = 0; l < layers; ++l) {
+        int calls = 1;
+        while (!sliced.poolFor(l, clock, 0)) // a budget already spent: one pixel row per call
+            ++calls;
+        QCOMPARE(calls, 41);
+        QVERIFY(sliced.isPooled(l));
+        for (int c = 0; c <= heads; ++c)
+            QCOMPARE(sliced.image(l, c), whole.image(l, c));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestAttentionTiles)

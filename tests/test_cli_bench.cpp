@@ -1,5 +1,6 @@
 // `attnscope bench`: every section's JSON (the translation of one sentence, the table by model size and
-// length with its paint rows, and the keystroke to repaint), the text output, and its argument errors.
+// length with its paint rows, the keystroke to repaint, and the long input), the text output, and its
+// argument errors.
 
 #include "CliRunner.h"
 
@@ -17,6 +18,7 @@ class TestCliBench : public QObject, protected CliRunner {
 private Q_SLOTS:
     void initTestCase();
     void bench();
+    void benchLong();
     void benchBadArguments_data();
     void benchBadArguments();
 
@@ -183,6 +185,74 @@ void TestCliBench::bench() {
     QVERIFY2(!out.contains("== Analysis"), out.constData());
 }
 
+void TestCliBench::benchLong() {
+    // GPT-2 small's shape at 256 tokens rather than 2,048, and one run, so this stays quick; what is checked
+    // is that the section runs, reads the text as T tokens, and that its numbers hang together.
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("bench"), QStringLiteral("--only"), QStringLiteral("long"),
+                  QStringLiteral("--long-length"), QStringLiteral("256"), QStringLiteral("--quick"),
+                  QStringLiteral("--json")},
+                 &out, &err),
+             0);
+    const auto j = json::parse(out.toStdString());
+    QCOMPARE(j["runs"].get<int>(), 1); // --quick, for this section
+    QCOMPARE(j["warmup"].get<int>(), 0);
+    for (const char* other : {"translation", "sizes", "keystroke"})
+        QVERIFY2(!j.contains(other), other);
+
+    const auto& l = j["long"];
+    const std::size_t T = 256, layers = 12, heads = 12, vocab = 50257;
+    QCOMPARE(l["T"].get<std::size_t>(), T);
+    QCOMPARE(l["tokens"].get<std::size_t>(), T);           // <bos> and the text, exactly T
+    QCOMPARE(l["note"].get<std::string>(), std::string()); // 256 fits GPT-2's own max_len of 1024
+    QCOMPARE(l["kind"].get<std::string>(), std::string("decoder self-attention"));
+    QCOMPARE(l["runs"].get<int>(), 1);
+    QCOMPARE(l["heads"].size(), std::size_t(2));
+    QVERIFY(l["heads"][0] != l["heads"][1]);
+
+    auto rows = rowsById(l["rows"]);
+    for (const char* id : {"text_repaint", "text_result", "head_repaint"}) {
+        QVERIFY2(rows.count(id), id);
+        QVERIFY2(sane(rows[id], 1), rows[id].dump().c_str());
+    }
+    QVERIFY(rows["text_result"]["median"].get<double>() < rows["text_repaint"]["median"].get<double>());
+    // A stall may be 0 (the thread never missed a tick), never negative.
+    for (const char* id : {"text_stall", "head_stall"}) {
+        QVERIFY2(rows.count(id), id);
+        const auto& r = rows[id];
+        QVERIFY2(r["runs"].get<int>() == 1 && r["min"].get<double>() >= 0 &&
+                     r["min"].get<double>() <= r["median"].get<double>() &&
+                     r["median"].get<double>() <= r["max"].get<double>(),
+                 r.dump().c_str());
+    }
+
+    // Attention of 12 layers x 12 heads x T x T: float32 in every cell, or a compact form that is smaller
+    // but still holds at least a byte for each weight a causal row can see; then the log-probabilities.
+    const auto cells = layers * heads * T * T, visible = layers * heads * T * (T + 1) / 2;
+    const auto attention = l["attention_bytes"].get<std::size_t>();
+    QCOMPARE(l["attention_dense_bytes"].get<std::size_t>(), 4 * cells);
+    QVERIFY2(attention == 4 * cells || (attention < 4 * cells && attention >= visible),
+             std::to_string(attention).c_str());
+    QCOMPARE(l["logprob_bytes"].get<std::size_t>(), 4 * vocab);
+    const auto snapshot = l["snapshot_bytes"].get<std::size_t>();
+    QCOMPARE(snapshot, attention + 4 * vocab);
+    QCOMPARE(rows["snapshot"]["median"].get<double>(), static_cast<double>(snapshot) / 1e6);
+    QVERIFY(l["peak_rss_bytes"].get<std::size_t>() > snapshot); // the process held it
+
+    // The targets judge the worst stall of either kind, and the snapshot against 1 GiB.
+    const auto& targets = l["targets"];
+    QCOMPARE(targets.size(), std::size_t(2));
+    QCOMPARE(targets[0]["id"].get<std::string>(), std::string("stall"));
+    QCOMPARE(targets[0]["limit"].get<double>(), 100.0);
+    QCOMPARE(targets[0]["value"].get<double>(),
+             std::max(rows["text_stall"]["max"].get<double>(), rows["head_stall"]["max"].get<double>()));
+    QCOMPARE(targets[0]["met"].get<bool>(), targets[0]["value"].get<double>() <= 100.0);
+    QCOMPARE(targets[1]["id"].get<std::string>(), std::string("snapshot"));
+    QCOMPARE(targets[1]["limit"].get<double>(), 1073.741824);
+    QCOMPARE(targets[1]["value"].get<double>(), static_cast<double>(snapshot) / 1e6);
+    QVERIFY(targets[1]["met"].get<bool>()); // 38 MB at most at T = 256
+}
+
 void TestCliBench::benchBadArguments_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
@@ -195,10 +265,16 @@ void TestCliBench::benchBadArguments_data() {
     QTest::newRow("no sizes") << QStringList{QStringLiteral("--sizes"), QStringLiteral(",")}
                               << QStringLiteral("--sizes needs at least one entry");
     QTest::newRow("only what") << QStringList{QStringLiteral("--only"), QStringLiteral("paint")}
-                               << QStringLiteral("--only expects translation, table or keystroke");
+                               << QStringLiteral("--only expects translation, table, keystroke or long");
     QTest::newRow("keystroke without widgets")
         << QStringList{QStringLiteral("--only"), QStringLiteral("keystroke"), QStringLiteral("--no-gui")}
         << QStringLiteral("does not go with --no-gui");
+    QTest::newRow("long without widgets")
+        << QStringList{QStringLiteral("--only"), QStringLiteral("long"), QStringLiteral("--no-gui")}
+        << QStringLiteral("--only long paints widgets; it does not go with --no-gui");
+    QTest::newRow("long length") << QStringList{QStringLiteral("--only"), QStringLiteral("long"),
+                                                QStringLiteral("--long-length"), QStringLiteral("1")}
+                                 << QStringLiteral("--long-length expects a number from 2 to 4096");
     QTest::newRow("size not a model")
         << QStringList{QStringLiteral("--only"), QStringLiteral("table"), QStringLiteral("--sizes"),
                        QStringLiteral("/nonexistent")}
@@ -211,7 +287,7 @@ void TestCliBench::benchBadArguments() {
     QByteArray out, err;
     QCOMPARE(run(QStringList{QStringLiteral("bench")} + args, &out, &err), 2);
     QVERIFY2(err.contains(message.toUtf8()), err.constData());
-    QVERIFY(!out.contains("T=")); // nothing measured
+    QVERIFY2(!out.contains("(ms)"), out.constData()); // nothing measured: every table has a row in ms
 }
 
 QTEST_GUILESS_MAIN(TestCliBench)

@@ -4,6 +4,7 @@
 #include "ui/AttentionText.h"
 #include "ui/HeadNavigation.h"
 
+#include <QElapsedTimer>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -40,6 +41,10 @@ AttentionGrid::AttentionGrid(QWidget* parent) : QWidget(parent) {
     resizeSettle_.setSingleShot(true);
     resizeSettle_.setInterval(kResizeSettleMs);
     connect(&resizeSettle_, &QTimer::timeout, this, qOverload<>(&QWidget::update));
+    // Zero: the next slice runs as soon as the events queued meanwhile (a click, a repaint) have run.
+    poolTimer_.setSingleShot(true);
+    poolTimer_.setInterval(0);
+    connect(&poolTimer_, &QTimer::timeout, this, &AttentionGrid::poolSlice);
     blockChanged();
 }
 
@@ -283,12 +288,23 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
     const QRect dirty = event->rect();
     const bool marker = highlightQuery_ >= 0 && highlightQuery_ < b->queries;
     const double rowH = double(tileSize_.height()) / b->queries;
+    // A small block is pooled here, within a few milliseconds. A large one is pooled in slices on timer
+    // events (poolSlice), each followed by a repaint: the layers not pooled yet show as blank tiles, and
+    // neither a paint nor a slice keeps the window from answering for long.
+    const bool inPaint = double(b->layers) * b->heads * b->queries * b->keys <= poolInPaintCells_;
+    bool deferred = false;
     for (int l = 0; l < b->layers; ++l) {
+        const bool later = !inPaint && !tiles_.isPooled(l);
+        deferred = deferred || later;
         for (int c = 0; c < cols; ++c) {
             const int head = c == b->heads ? kMeanHead : c;
             const QRect t = tileRect(l, head);
             if (!dirty.intersects(t.adjusted(-kGap, -kGap, kGap, kGap)))
                 continue;
+            if (later) {
+                p.fillRect(t, palette().color(QPalette::Midlight));
+                continue;
+            }
             p.drawImage(t, tiles_.image(l, c));
             if (marker) {
                 const int h = std::max(4, static_cast<int>(std::lround(rowH)));
@@ -298,6 +314,9 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
         }
     }
 
+    if (deferred && !poolTimer_.isActive())
+        poolTimer_.start();
+
     const QRect sel = tileRect(selLayer_, selHead_);
     if (!sel.isEmpty()) {
         const QColor c = palette().color(hasFocus() ? QPalette::Highlight : QPalette::WindowText);
@@ -305,6 +324,34 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
         p.setBrush(Qt::NoBrush);
         p.drawRect(QRectF(sel).adjusted(-1.5, -1.5, 1.5, 1.5));
     }
+}
+
+void AttentionGrid::poolSlice() {
+    const auto* b = block();
+    if (b == nullptr)
+        return;
+    QElapsedTimer spent;
+    spent.start();
+    for (int l = 0; l < b->layers; ++l) {
+        if (tiles_.isPooled(l))
+            continue;
+        if (poolBudgetMs_ <= 0) {
+            tiles_.image(l, 0); // one whole layer
+            break;
+        }
+        if (!tiles_.poolFor(l, spent, poolBudgetMs_))
+            break; // picked up there next time
+    }
+    update(); // shows what is pooled, and asks for the next slice while layers remain
+}
+
+void AttentionGrid::poolAll() {
+    const auto* b = block();
+    if (b == nullptr)
+        return;
+    tiles_.setPixelSize(tilePixels());
+    for (int l = 0; l < b->layers; ++l)
+        tiles_.image(l, 0);
 }
 
 void AttentionGrid::mousePressEvent(QMouseEvent* event) {

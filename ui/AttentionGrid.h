@@ -29,6 +29,20 @@ public:
     void setScaleMode(ScaleMode mode);
     /// The outlined tile; head may be kMeanHead.
     void setSelection(int layer, int head);
+    /// Pools every layer now, so the next paint draws all tiles. On screen a large block is pooled over
+    /// several paints (blank tiles for a moment); a picture taken with render() or grab() needs them all.
+    void poolAll();
+    /// Blocks of at most this many weights (layers × heads × queries × keys) are pooled by the paint that
+    /// shows them; larger ones in slices of poolBudgetMs on timer events, with blank tiles until their
+    /// layer is done. 4 M weights pool in a few milliseconds here; GPT-2 small's shape at 2,048 tokens has
+    /// 600 M (each of its layers takes ~100 ms). 0 defers every block (tests).
+    void setPoolInPaintCells(double cells) { poolInPaintCells_ = cells; }
+    static constexpr double kPoolInPaintCells = 4e6;
+    /// The time one slice may spend pooling; a layer a slice leaves unfinished is picked up where it
+    /// stopped. 25 ms leaves most of a 100 ms budget to the rest of the window. 0 pools one whole layer
+    /// per slice (tests).
+    void setPoolBudgetMs(int ms) { poolBudgetMs_ = ms; }
+    static constexpr int kPoolBudgetMs = 25;
     /// A query row marked in every tile (the token being produced); -1 for none.
     void setHighlightedQuery(int query);
 
@@ -75,6 +89,10 @@ private:
     int selHead_ = 0;
     int highlightQuery_ = -1;
     AttentionTiles tiles_;
+    int poolBudgetMs_ = kPoolBudgetMs;
+    double poolInPaintCells_ = kPoolInPaintCells;
+    QTimer poolTimer_; // the next slice of pooling, while layers remain
+    void poolSlice();
     QTimer resizeSettle_; // running while the widget's size is still changing
     QString message_;
     // Where things go, recomputed on resize and rebuild only, so painting does no layout work.

@@ -1,5 +1,7 @@
 #include "ui/AttentionTiles.h"
 
+#include <QElapsedTimer>
+
 #include <algorithm>
 #include <limits>
 
@@ -9,6 +11,8 @@ namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr int kKeyChunk = 256;
+// Row pointers of this many heads live on the stack; more (no model here has them) on the heap.
+constexpr int kMaxHeadsOnStack = 64;
 
 // Where bin i of n over `cells` cells starts. With n ≤ cells no bin is empty and bins differ by at most one
 // cell; with n == cells each bin is one cell, so a block that fits keeps one pixel per weight.
@@ -76,6 +80,7 @@ void AttentionTiles::setBlock(const core::AttentionBlock* block, bool causal) {
     causal_ = causal;
     tiles_.clear();
     pooled_.clear();
+    pending_ = Pending{};
     if (block_ == nullptr)
         return;
     size_ = imageSize(block_->queries, block_->keys, pixels_);
@@ -93,6 +98,7 @@ void AttentionTiles::setPixelSize(const QSize& pixels) {
         return;
     size_ = size;
     std::fill(pooled_.begin(), pooled_.end(), Pooled::No);
+    pending_ = Pending{};
     dropImages();
 }
 
@@ -128,7 +134,24 @@ const QImage& AttentionTiles::image(int layer, int column) {
     return t.image;
 }
 
+bool AttentionTiles::isPooled(int layer) const {
+    if (block_ == nullptr || layer < 0 || layer >= block_->layers)
+        return true;
+    return pooled_[static_cast<std::size_t>(layer)] >=
+           (mode_ == ScaleMode::PerHead ? Pooled::ValuesAndRanges : Pooled::Values);
+}
+
 void AttentionTiles::pool(int layer, bool ranges) {
+    poolRows(layer, ranges, nullptr, 0);
+}
+
+bool AttentionTiles::poolFor(int layer, const QElapsedTimer& clock, qint64 untilMs) {
+    if (isPooled(layer))
+        return true;
+    return poolRows(layer, mode_ == ScaleMode::PerHead, &clock, untilMs);
+}
+
+bool AttentionTiles::poolRows(int layer, bool ranges, const QElapsedTimer* clock, qint64 untilMs) {
     const core::AttentionBlock& b = *block_;
     const int heads = b.heads;
     const int keys = b.keys;
@@ -137,36 +160,70 @@ void AttentionTiles::pool(int layer, bool ranges) {
     const auto stride = static_cast<std::size_t>(keys);
     const auto lanes = static_cast<std::size_t>(heads + 1) * stride; // a row of keys per head and the mean
     Tile* tiles = &tiles_[static_cast<std::size_t>(layer) * static_cast<std::size_t>(heads + 1)];
-    for (int t = 0; t <= heads; ++t) {
-        tiles[t].values.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
-        tiles[t].image = QImage();
+    Pending& pend = pending_;
+    if (pend.layer != layer || pend.ranges != ranges) {
+        for (int t = 0; t <= heads; ++t) {
+            tiles[t].values.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
+            tiles[t].image = QImage();
+        }
+        pend.layer = layer;
+        pend.ranges = ranges;
+        pend.nextRow = 0;
+        pend.lo.assign(ranges ? lanes : 0, kInf);
+        pend.hi.assign(ranges ? lanes : 0, -kInf);
+        pend.allLo.assign(ranges ? lanes : 0, kInf);
     }
     // Per pixel row: the element-wise max over its query rows for each head and for the mean, which is then
     // pooled across the key bins. The mean of a query row is made from the heads' rows as they are read;
-    // max-pooling it is not the max of the heads' pooled values.
+    // max-pooling it is not the max of the heads' pooled values. Weights are never negative, so a max that
+    // starts at 0 is the max of the row with its masked zeros, and the chunks of keys a triangular block
+    // leaves out are skipped: half the reading of a long decoder block.
     std::vector<float> rowMax(lanes);
-    std::vector<float> lo(ranges ? lanes : 0, kInf);
-    std::vector<float> hi(ranges ? lanes : 0, -kInf);
-    std::vector<float> allLo(ranges ? lanes : 0, kInf);
-    for (int r = 0; r < rows; ++r) {
-        std::fill(rowMax.begin(), rowMax.end(), -kInf);
+    // A compact block's rows are expanded once per query, a head each, then read a chunk at a time.
+    std::vector<std::vector<float>> scratch(static_cast<std::size_t>(heads));
+    float* lo = pend.lo.data();
+    float* hi = pend.hi.data();
+    float* allLo = pend.allLo.data();
+    for (int r = pend.nextRow; r < rows; ++r) {
+        std::fill(rowMax.begin(), rowMax.end(), 0.0f);
         const int qEnd = binStart(r + 1, rows, b.queries);
         for (int q = binStart(r, rows, b.queries); q < qEnd; ++q) {
             const int visible = causal_ ? std::min(q + 1, keys) : keys;
+            const int stored = b.storedKeys(q); // all keys, unless a compact causal block left some out
+            const float* w[kMaxHeadsOnStack];
+            std::vector<const float*> wHeap;
+            const float** rowsOf = w;
+            if (heads > kMaxHeadsOnStack) {
+                wHeap.resize(static_cast<std::size_t>(heads));
+                rowsOf = wHeap.data();
+            }
+            for (int t = 0; t < heads; ++t)
+                rowsOf[t] = b.row(layer, t, q, scratch[static_cast<std::size_t>(t)]);
             // A chunk of keys at a time keeps the running sums and maxima in L1 while every head passes
             // over them; a whole row of each would not fit at T = 1024.
             for (int k0 = 0; k0 < keys; k0 += kKeyChunk) {
                 const int n = std::min(kKeyChunk, keys - k0);
                 const int seen = visible > 1 ? std::clamp(visible - k0, 0, n) : 0;
+                if (k0 >= stored) {
+                    // Keys a triangular block does not store: 0 for every head and the mean.
+                    if (ranges)
+                        for (int t = 0; t <= heads; ++t) {
+                            float* a =
+                                allLo + static_cast<std::size_t>(t) * stride + static_cast<std::size_t>(k0);
+                            for (int k = 0; k < n; ++k)
+                                a[k] = std::min(a[k], 0.0f);
+                        }
+                    continue;
+                }
                 double sum[kKeyChunk] = {};
                 float mean[kKeyChunk];
                 for (int t = 0; t <= heads; ++t) {
                     const std::size_t at =
                         static_cast<std::size_t>(t) * stride + static_cast<std::size_t>(k0);
-                    const float* w = mean;
+                    const float* wt = mean;
                     if (t < heads) {
-                        w = b.row(layer, t, q) + k0;
-                        maxAndSum(w, n, rowMax.data() + at, sum);
+                        wt = rowsOf[t] + k0;
+                        maxAndSum(wt, n, rowMax.data() + at, sum);
                     } else {
                         // Summed in double and divided as core::meanOverHeads does, so the mean tile shows
                         // exactly the weights its tooltip and the detail view speak of.
@@ -175,7 +232,7 @@ void AttentionTiles::pool(int layer, bool ranges) {
                         maxInto(mean, n, rowMax.data() + at);
                     }
                     if (ranges)
-                        extend(w, n, seen, lo.data() + at, hi.data() + at, allLo.data() + at);
+                        extend(wt, n, seen, lo + at, hi + at, allLo + at);
                 }
             }
         }
@@ -186,23 +243,28 @@ void AttentionTiles::pool(int layer, bool ranges) {
             for (int c = 0; c < cols; ++c)
                 out[c] = *std::max_element(m + binStart(c, cols, keys), m + binStart(c + 1, cols, keys));
         }
+        pend.nextRow = r + 1;
+        if (clock != nullptr && r + 1 < rows && clock->elapsed() >= untilMs)
+            return false;
     }
     if (ranges) {
         for (int t = 0; t <= heads; ++t) {
             const auto first = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(t) * stride);
             const auto last = first + static_cast<std::ptrdiff_t>(stride);
             Tile& tile = tiles[t];
-            tile.lo = *std::min_element(lo.begin() + first, lo.begin() + last);
-            tile.hi = *std::max_element(hi.begin() + first, hi.begin() + last);
+            tile.lo = *std::min_element(pend.lo.begin() + first, pend.lo.begin() + last);
+            tile.hi = *std::max_element(pend.hi.begin() + first, pend.hi.begin() + last);
             if (tile.lo > tile.hi) {
                 // No row saw more than one key. Every weight is in some pixel, so the pooled maxima hold the
                 // largest.
-                tile.lo = *std::min_element(allLo.begin() + first, allLo.begin() + last);
+                tile.lo = *std::min_element(pend.allLo.begin() + first, pend.allLo.begin() + last);
                 tile.hi = *std::max_element(tile.values.begin(), tile.values.end());
             }
         }
     }
     pooled_[static_cast<std::size_t>(layer)] = ranges ? Pooled::ValuesAndRanges : Pooled::Values;
+    pend = Pending{};
+    return true;
 }
 
 } // namespace ui

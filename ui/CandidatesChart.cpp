@@ -75,7 +75,9 @@ void CandidatesChart::setCandidates(const std::vector<Candidate>& top, bool fini
     bars_->setBrush(finished ? QColor(0xa0, 0xa0, 0xa0) : QColor(0x3b, 0x52, 0x8b));
     plot_->xAxis->setLabel(finished ? tr("finished: <eos> or max length")
                                     : tr("probability of the next token"));
-    plot_->replot();
+    // Queued: an immediate replot repaints at once, and with it every widget of the window waiting for
+    // a repaint (the grid, the heatmap), inside the call that brought the new result.
+    plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 int CandidatesChart::barAt(const QPoint& pos) const {

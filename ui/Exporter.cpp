@@ -5,6 +5,7 @@
 #include "core/Files.h"
 #include "core/SnapshotCsv.h"
 #include "core/SnapshotJson.h"
+#include "ui/AttentionGrid.h"
 #include "ui/QCustomPlotInclude.h"
 
 #include <QBuffer>
@@ -32,6 +33,10 @@ void setError(QString* error, const QString& message) {
 void paintView(QWidget* view, QCPPainter& p, bool vector) {
     if (vector)
         p.setMode(QCPPainter::pmVectorized);
+    for (auto* grid : view->findChildren<AttentionGrid*>())
+        grid->poolAll(); // a picture gets every tile, not the blanks of a grid still pooling
+    if (auto* grid = qobject_cast<AttentionGrid*>(view))
+        grid->poolAll();
     view->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
     QList<QCustomPlot*> plots = view->findChildren<QCustomPlot*>();
     if (auto* self = qobject_cast<QCustomPlot*>(view))
@@ -179,9 +184,11 @@ bool Exporter::saveHeadJson(const core::AttentionSnapshot& snap, core::Attention
     auto s = onlyKind(snap, kind);
     core::AttentionBlock one;
     one.resize(1, 1, b.queries, b.keys);
-    if (head >= 0)
-        one.data.assign(b.row(layer, head, 0), b.row(layer, head, 0) + one.data.size());
-    else
+    if (head >= 0) {
+        std::vector<float> scratch;
+        const float* w = b.head(layer, head, scratch);
+        one.data.assign(w, w + one.data.size());
+    } else
         one.data = core::meanOverHeads(b, layer);
     (kind == core::AttentionKind::Encoder   ? s.encoder
      : kind == core::AttentionKind::Decoder ? s.decoder

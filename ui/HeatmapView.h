@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QCustomPlot;
 class QCPColorMap;
@@ -24,6 +25,9 @@ class HeatmapView : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kMeanHead = -1;
+    /// Cells a side of the colour map holds; a longer side is max-pooled to this many (tooltips still
+    /// give each weight).
+    static constexpr int kMaxMapSide = 640;
 
     explicit HeatmapView(QWidget* parent = nullptr);
 
@@ -90,6 +94,10 @@ private:
     std::pair<double, double> range_{0.0, 1.0};
     int queries_ = 0;
     int keys_ = 0;
+    const float* weights_ = nullptr; // queries_ × keys_: the block's, or ownWeights_; null: read the block
+    int shownLayer_ = 0;
+    int shownHead_ = 0;
+    std::vector<float> ownWeights_;
     int xStep_ = 0; // tick label thinning now applied; 0 before the first layout
     int yStep_ = 0;
     bool xRotated_ = false;

@@ -16,9 +16,8 @@ namespace {
 constexpr int kCandidates = 10;
 
 std::size_t bytesOf(const core::AttentionSnapshot& s) {
-    return (s.encoder.data.size() + s.decoder.data.size() + s.cross.data.size() +
-            s.nextTokenLogProbs.size()) *
-           sizeof(float);
+    return s.encoder.bytes() + s.decoder.bytes() + s.cross.bytes() +
+           s.nextTokenLogProbs.size() * sizeof(float);
 }
 } // namespace
 

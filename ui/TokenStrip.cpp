@@ -29,6 +29,7 @@ void TokenStrip::setTokens(const std::vector<core::Token>& tokens) {
     texts_.clear();
     for (const auto& t : tokens_)
         texts_.push_back(tokenDisplayText(t));
+    measureTexts();
     if (marked_ >= count())
         marked_ = -1;
     chips_ = layoutChips(width());
@@ -59,13 +60,22 @@ QStringList TokenStrip::displayTexts() const {
     return QStringList(texts_.begin(), texts_.end());
 }
 
+void TokenStrip::measureTexts() {
+    // Measured once per text and font: layouts ask heightForWidth a dozen times per change, and measuring
+    // 2,048 texts each time kept the window busy for 25 ms.
+    const QFontMetrics fm(font());
+    textWidths_.clear();
+    for (const auto& text : texts_)
+        textWidths_.push_back(fm.horizontalAdvance(text));
+}
+
 std::vector<QRect> TokenStrip::layoutChips(int width) const {
     std::vector<QRect> out;
-    const QFontMetrics fm(font());
-    const int h = fm.height() + 2 * kPadY;
+    out.reserve(texts_.size());
+    const int h = QFontMetrics(font()).height() + 2 * kPadY;
     int x = kTitleWidth, y = kGap;
-    for (const auto& text : texts_) {
-        const int w = std::max(fm.horizontalAdvance(text) + 2 * kPadX, h);
+    for (const int textWidth : textWidths_) {
+        const int w = std::max(textWidth + 2 * kPadX, h);
         if (x + w > width - kGap && x > kTitleWidth) {
             x = kTitleWidth;
             y += h + kGap;
@@ -100,7 +110,7 @@ void TokenStrip::resizeEvent(QResizeEvent* event) {
     chips_ = layoutChips(width());
 }
 
-void TokenStrip::paintEvent(QPaintEvent*) {
+void TokenStrip::paintEvent(QPaintEvent* event) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     const auto pal = palette();
@@ -113,7 +123,11 @@ void TokenStrip::paintEvent(QPaintEvent*) {
         return;
     }
     const QColor accent = pal.color(QPalette::Highlight);
+    // Inside a scroll area most of a long text's chips are out of sight; only the exposed ones are drawn.
+    const QRect exposed = event->rect().adjusted(-3, -3, 3, 3);
     for (int i = 0; i < count(); ++i) {
+        if (!exposed.intersects(chips_[std::size_t(i)]))
+            continue;
         const auto& t = tokens_[std::size_t(i)];
         const QRectF r = QRectF(chips_[std::size_t(i)]).adjusted(0.5, 0.5, -0.5, -0.5);
         QColor fill = pal.color(QPalette::AlternateBase);
@@ -162,6 +176,11 @@ void TokenStrip::mousePressEvent(QMouseEvent* event) {
 }
 
 bool TokenStrip::event(QEvent* event) {
+    if (event->type() == QEvent::FontChange) {
+        measureTexts();
+        chips_ = layoutChips(width());
+        updateGeometry();
+    }
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const int i = chipAt(help->pos());

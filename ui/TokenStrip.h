@@ -57,6 +57,8 @@ private:
     QString emptyText_;
     std::vector<core::Token> tokens_;
     std::vector<QString> texts_;
+    std::vector<int> textWidths_; // of texts_ in the current font
+    void measureTexts();
     std::vector<QRect> chips_;
     int marked_ = -1;
     int current_ = -1;
