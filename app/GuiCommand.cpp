@@ -1,5 +1,6 @@
 #include "Args.h"
 #include "Commands.h"
+#include "StartupProbe.h"
 
 #include "core/Model.h"
 #include "ui/AnalysisController.h"
@@ -23,7 +24,7 @@
 
 namespace {
 
-const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT]
+const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup-time]
        attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N]
                  [--tab attention|positional] [--kind encoder|decoder|cross]
                  [--layer L] [--head H|mean] [--scale fixed|per-head] [--colormap NAME]
@@ -33,6 +34,8 @@ Opens the window on DIR (default: the model used last, else the built-in default
 source field (default: the text of the last run, else an example sentence).
 --screenshot renders the real main window offscreen after analysing --src and decoding --steps tokens,
 saves it as FILE.png and exits (0 on success, 2 on bad arguments or input).
+--startup-time opens the window as usual, prints the milliseconds from the process's start to its first
+paint and to the first analysis painted, and quits (scripts/bench-startup.sh runs it repeatedly).
 )";
 
 // What the window shows on its very first start (later, the text of the last run): a sentence for the
@@ -69,12 +72,16 @@ int fail(const std::string& message) {
 
 int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     std::string modelDir, src, shot, tab, kindName, size, headName, scale, colormap;
+    bool startupTime = false;
     long long steps = 0, layer = 0;
     try {
         const Args a(argvList,
                      {"--model", "--src", "--screenshot", "--steps", "--tab", "--kind", "--layer", "--head",
                       "--size", "--scale", "--colormap"},
-                     {"--help"});
+                     {"--help", "--startup-time"});
+        startupTime = a.has("--startup-time");
+        if (startupTime && a.has("--screenshot"))
+            throw UsageError("--startup-time does not go with --screenshot");
         if (a.has("--help")) {
             std::cout << kGuiHelp;
             return 0;
@@ -162,6 +169,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
                                      ? QString::fromUtf8(kFirstSentence)
                                      : QString());
     if (shot.empty()) {
+        if (startupTime)
+            new StartupProbe(&window); // owned by the window
         window.show();
         return app.exec();
     }

@@ -3,6 +3,8 @@
 
 #include "CliRunner.h"
 
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +24,7 @@ private Q_SLOTS:
     void help();
     void blasKernels();
     void ompWait();
+    void startupTime();
     void screenshot();
 
 private:
@@ -276,6 +279,30 @@ void TestCli::blasKernels() {
     env.insert(QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Prescott"));
     QCOMPARE(run({QStringLiteral("--version")}, &out, nullptr, env), 0);
     QVERIFY2(out.contains("OpenBLAS kernels: Prescott"), out.constData());
+}
+
+void TestCli::startupTime() {
+    // A first start (empty settings): the window opens on the built-in model and its example sentence, and
+    // the probe prints both moments, in order, then quits by itself.
+    QTemporaryDir settings;
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), settings.path());
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    QByteArray out;
+    QCOMPARE(run({QStringLiteral("--startup-time")}, &out, nullptr, env), 0);
+    const QRegularExpression first(QStringLiteral("^first paint +(\\d+) ms$"),
+                                   QRegularExpression::MultilineOption);
+    const QRegularExpression shown(QStringLiteral("^analysis shown +(\\d+) ms$"),
+                                   QRegularExpression::MultilineOption);
+    const auto f = first.match(QString::fromUtf8(out)), a = shown.match(QString::fromUtf8(out));
+    QVERIFY2(f.hasMatch() && a.hasMatch(), out.constData());
+    qInfo("start-up: first paint %s ms, analysis shown %s ms", qPrintable(f.captured(1)),
+          qPrintable(a.captured(1)));
+    QVERIFY(f.captured(1).toInt() > 0);
+    QVERIFY(a.captured(1).toInt() >= f.captured(1).toInt());
+    QCOMPARE(run({QStringLiteral("--startup-time"), QStringLiteral("--screenshot"), QStringLiteral("x.png")},
+                 &out),
+             2);
 }
 
 void TestCli::ompWait() {

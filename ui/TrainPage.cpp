@@ -86,6 +86,8 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
 
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("lossPlot"));
+    plot_->setPlottingHint(QCP::phFastPolylines, true); // as makePlot: long curves replot in ms, not 100s
+
     plot_->setToolTip(tr("Training loss (label-smoothed cross-entropy) and exact-match accuracy"));
     plot_->addGraph();
     plot_->graph(0)->setName(tr("loss"));
