@@ -81,7 +81,7 @@ struct Machine {
     int threads = 0;
     std::string openblas; // empty when LibTorch does not call OpenBLAS
     std::string torch;
-    std::string ompWait; // libgomp's idle policy: "GOMP_SPINCOUNT=3000" (the launcher's), or the user's
+    std::string ompWait; // libgomp's idle policy: "GOMP_SPINCOUNT=10000" (the launcher's), or the user's
 };
 
 /// Call after the thread count is set: it reports the current one.

@@ -35,11 +35,17 @@ const char* blasKernelsForThisCpu() {
 
 // libgomp's idle threads spin for ~300,000 iterations before sleeping. With the cores to itself that saves
 // a wake-up per parallel region; with any other job on the cores (a build, a training run) the spinning
-// threads take its time slices and the window became 20x slower (a translation took 484 ms instead of
-// 24 ms). Measured with `attnscope bench --only translation`, idle / with two busy processes: default
-// 23.9 / 484 ms, 10,000 spins 24.6 / 255 ms, 3,000 spins 26.1 / 97 ms, 1,000 spins 58 / 57 ms. 3,000
-// costs 9% when idle and saves 5x when not. OMP_WAIT_POLICY or GOMP_SPINCOUNT set by the user win.
-constexpr const char* kSpinCount = "3000";
+// threads take its time slices and the window became 20x slower. Measured with `attnscope bench`, greedy
+// decoding of 63 tokens on the default / medium shapes with the cores idle, and a translation with two busy
+// processes beside it:
+//   spin count   idle default   idle medium   busy translation
+//   300,000       52.5 ms        245 ms        484 ms   (libgomp's default)
+//    30,000       53.8 ms        260-299 ms    465 ms
+//    10,000       55.4 ms        256-268 ms    185 ms
+//     3,000       63.7 ms        366 ms        97-197 ms
+// 10,000 keeps the idle speed within a few percent and answers 2.5x sooner on a busy machine. OMP_WAIT_POLICY
+// or GOMP_SPINCOUNT set by the user win.
+constexpr const char* kSpinCount = "10000";
 
 std::string directoryOfThisProgram() {
     std::string path(4096, '\0');

@@ -15,7 +15,7 @@ bool cudaAvailable();
 void configureThreads(int threads = 0);
 int threadCount();
 std::string torchVersion();
-/// How libgomp's idle threads wait, from the variables it read at load: "GOMP_SPINCOUNT=3000" (what the
+/// How libgomp's idle threads wait, from the variables it read at load: "GOMP_SPINCOUNT=10000" (what the
 /// launcher sets), "OMP_WAIT_POLICY=PASSIVE", …, or "libgomp default".
 std::string ompWaitSetting();
 
