@@ -55,7 +55,8 @@ table        for each model size and length T, on fixed token ids:
   greedy       with --greedy N: encode the source, then decode N tokens greedily (encoder-decoder only)
   paint grid   the layer x head grid given the analysis's snapshot and painted, every head and the means,
                at its size in the window (487x570); cross-attention, or decoder self-attention for a
-               decoder-only model
+               decoder-only model. All tiles pooled at once (the window spreads a large block's pooling
+               over 25 ms slices)
   paint detail the same for the detail heatmap of layer 0, head 0 (599x570)
 keystroke    --model's text of T = 64 and T = 1024 tokens set in the window's attention page (1378x785),
              until its grid and heatmap have repainted: the analysis on the worker thread, the queued

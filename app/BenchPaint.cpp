@@ -62,8 +62,10 @@ void settle() {
         QCoreApplication::processEvents();
 }
 
-// The grid builds its tiles (an image per head, one pixel per weight) in setSnapshot and paints them scaled
-// into the tile rectangles; repaint() does now what the next UpdateRequest would do.
+// The grid pools and colours its tiles (an image per head and per layer's mean, at most one pixel per weight)
+// and paints them into the tile rectangles; repaint() does now what the next UpdateRequest would do. A block
+// too large to pool within a paint is pooled in slices on timer events in the window (blank tiles until
+// then); here poolAll() does all of it at once, so the time is the whole work of showing every tile.
 Stat timeGrid(const AttentionSnapshot& s, AttentionKind kind, const Plan& plan) {
     ui::AttentionGrid grid;
     grid.resize(kGridSize);
@@ -78,6 +80,7 @@ Stat timeGrid(const AttentionSnapshot& s, AttentionKind kind, const Plan& plan) 
         settle();
         const auto t0 = BenchClock::now();
         grid.setSnapshot(big);
+        grid.poolAll();
         grid.repaint();
         return msSince(t0);
     });
