@@ -7,10 +7,6 @@
 #include <atomic>
 #include <cstring>
 
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
-
 namespace core {
 
 namespace {
@@ -43,20 +39,6 @@ void AttentionBlock::setDenseLimit(std::size_t bytes) {
     denseLimitBytes.store(bytes, std::memory_order_relaxed);
 }
 
-void adviseHugePages(void* p, std::size_t bytes) {
-#ifdef __linux__
-    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
-    const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
-    const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHuge - 1);
-    if (end > begin)
-        madvise(reinterpret_cast<void*>(begin), end - begin,
-                MADV_HUGEPAGE); // advice: failure changes nothing
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
 float halfBitsToFloat(std::uint16_t h) {
     return halfTable()[h];
 }
@@ -87,11 +69,8 @@ void AttentionBlock::allocate(int l, int h, int q, int k) {
     triangular = causal && k >= q;
     data.clear();
     data.shrink_to_fit();
-    const auto n = static_cast<std::size_t>(l) * static_cast<std::size_t>(h) * rowOffset(0, 1, 0);
-    half_ = std::make_shared<std::vector<std::uint16_t>>();
-    half_->reserve(n);
-    adviseHugePages(half_->data(), n * sizeof(std::uint16_t)); // before the zeros touch every page
-    half_->resize(n);
+    half_ = std::make_shared<std::vector<std::uint16_t>>(
+        static_cast<std::size_t>(l) * static_cast<std::size_t>(h) * rowOffset(0, 1, 0), std::uint16_t(0));
 }
 
 std::uint16_t* AttentionBlock::mutableHalf() {

@@ -79,11 +79,6 @@ private:
     std::shared_ptr<std::vector<std::uint16_t>> half_;
 };
 
-/// Asks the kernel to back a large buffer not yet written with 2 MB pages, so filling it takes one page fault
-/// per 2 MB instead of one per 4 KB (a 1,024-token analysis of the default shape captures 151 MB: 37,000
-/// faults). Only where transparent huge pages are enabled for such requests ("madvise" or "always").
-void adviseHugePages(void* p, std::size_t bytes);
-
 /// IEEE binary16 bits to float, by table (every half is a float).
 float halfBitsToFloat(std::uint16_t h);
 

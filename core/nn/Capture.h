@@ -45,7 +45,6 @@ inline void appendLayer(AttentionBlock& block, const torch::Tensor& probs, int l
             block.queries = queries;
             block.keys = keys;
             block.data.reserve(static_cast<std::size_t>(layers) * static_cast<std::size_t>(probs.numel()));
-            adviseHugePages(block.data.data(), block.data.capacity() * sizeof(float));
         }
     }
     TORCH_INTERNAL_ASSERT(layer < layers && heads == block.heads && queries == block.queries &&
