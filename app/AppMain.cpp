@@ -25,6 +25,9 @@ usage: attnscope [--model DIR] [--src TEXT]
                                         write a model again with its weights as F16 (half the size)
        attnscope eval --model DIR --pairs FILE.tsv
                                         BLEU and chrF of a translation model, overall and per source
+       attnscope heads --model DIR [--sort COLUMN] [--top N] [--json]
+                                        score every decoder head: entropy, distance, first-token,
+                                        previous-token and induction scores
        attnscope init --config FILE --out DIR [--seed N]
                                         write a randomly initialised model directory
        attnscope bench [--sizes LIST] [--lengths LIST] [--runs N] [--quick] [--json]
@@ -67,6 +70,8 @@ int attnscope_main(int argc, char** argv) {
             return runEval(rest);
         if (cmd == "init")
             return runInit(rest);
+        if (cmd == "heads")
+            return runHeads(rest);
         if (cmd == "train")
             return runTrain(rest);
         if (cmd.rfind("-", 0) != 0) {

@@ -25,6 +25,7 @@ private Q_SLOTS:
     void blasKernels();
     void ompWait();
     void startupTime();
+    void heads();
     void screenshot();
 
 private:
@@ -279,6 +280,39 @@ void TestCli::blasKernels() {
     env.insert(QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Prescott"));
     QCOMPARE(run({QStringLiteral("--version")}, &out, nullptr, env), 0);
     QVERIFY2(out.contains("OpenBLAS kernels: Prescott"), out.constData());
+}
+
+void TestCli::heads() {
+    // The decoder-only test model: 3 layers × 2 heads, every one scored, sorted by the chosen column.
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("heads"), QStringLiteral("--model"), lm_, QStringLiteral("--sequences"),
+                  QStringLiteral("2"), QStringLiteral("--sort"), QStringLiteral("previous"),
+                  QStringLiteral("--json")},
+                 &out, &err),
+             0);
+    const auto j = json::parse(out.toStdString());
+    QCOMPARE(j["sorted_by"].get<std::string>(), std::string("previous"));
+    QCOMPARE(int(j["heads"].size()), 6);
+    double last = 2.0;
+    for (const auto& h : j["heads"]) {
+        const double p = h["previous_token"].get<double>();
+        QVERIFY(p <= last && p >= 0.0);
+        last = p;
+        for (const char* key : {"entropy_bits", "distance", "first_token", "induction"})
+            QVERIFY2(h[key].get<double>() >= 0.0, key);
+    }
+    QCOMPARE(run({QStringLiteral("heads"), QStringLiteral("--model"), lm_, QStringLiteral("--top"),
+                  QStringLiteral("2")},
+                 &out),
+             0);
+    QVERIFY2(out.contains("layer  head  entropy  distance   first  previous  induction"), out.constData());
+    QCOMPARE(out.count('\n'), 4); // the title, the header, two heads
+    QCOMPARE(run({QStringLiteral("heads"), QStringLiteral("--model"), lm_, QStringLiteral("--sort"),
+                  QStringLiteral("size")},
+                 &out, &err),
+             2);
+    QVERIFY2(err.contains("--sort expects entropy, distance, first, previous or induction, not 'size'"),
+             err.constData());
 }
 
 void TestCli::startupTime() {
