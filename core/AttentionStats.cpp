@@ -58,6 +58,17 @@ HeadStats headStats(const float* weights, int queries, int keys) {
         rowMax += row[best];
         s.argmaxKey[static_cast<std::size_t>(q)] = best;
     }
+    // Row 0 is left out: in causal attention it can only look at key 0, which would pull both towards 1.
+    for (int q = 1; q < queries && keys > 0; ++q) {
+        const float* row = weights + static_cast<std::size_t>(q) * static_cast<std::size_t>(keys);
+        s.firstTokenWeight += row[0];
+        if (q - 1 < keys)
+            s.previousTokenScore += row[q - 1];
+    }
+    if (queries > 1) {
+        s.firstTokenWeight /= queries - 1;
+        s.previousTokenScore /= queries - 1;
+    }
     s.meanEntropyBits = entropy / queries;
     s.meanRowMax = rowMax / queries;
     s.meanDistance = distance / queries;

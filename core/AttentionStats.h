@@ -21,6 +21,11 @@ struct HeadStats {
     /// Mean over query rows of Σ_k w·|q − k|, in token positions: how far a typical query looks. For
     /// cross-attention q and k index different sequences, so it measures distance from the diagonal.
     double meanDistance = 0.0;
+    /// Mean over query rows 1 and on of the weight on key 0 (<bos>): where heads with nothing to do rest.
+    double firstTokenWeight = 0.0;
+    /// Mean over query rows 1 and on of the weight on key q − 1: a previous-token head scores near 1.
+    /// Meaningful for self-attention, where queries and keys are the same positions.
+    double previousTokenScore = 0.0;
     std::vector<int> argmaxKey; ///< per query row, the key with the largest weight (the first on ties)
 };
 

@@ -21,17 +21,11 @@ HeadScores scoreHead(const AttentionBlock& block, int layer, int head, int repea
     const auto stats = headStats(w, t, block.keys);
     s.entropyBits = stats.meanEntropyBits;
     s.meanDistance = stats.meanDistance;
+    s.firstTokenWeight = stats.firstTokenWeight;
+    s.previousTokenScore = stats.previousTokenScore;
     auto at = [&](int q, int k) {
         return double(w[std::size_t(q) * std::size_t(block.keys) + std::size_t(k)]);
     };
-    for (int q = 1; q < t; ++q) {
-        s.firstTokenWeight += at(q, 0);
-        s.previousTokenScore += at(q, q - 1);
-    }
-    if (t > 1) {
-        s.firstTokenWeight /= t - 1;
-        s.previousTokenScore /= t - 1;
-    }
     int rows = 0;
     for (int j = 0; j < n && 1 + n + j < t; ++j, ++rows)
         s.inductionScore += at(1 + n + j, 2 + j);

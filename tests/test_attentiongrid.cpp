@@ -175,6 +175,10 @@ void TestAttentionGrid::tooltip() {
              qPrintable(tip));
     QVERIFY2(tip.contains(QStringLiteral("Mean distance: %1").arg(s.meanDistance, 0, 'f', 2)),
              qPrintable(tip));
+    QVERIFY2(
+        tip.contains(QStringLiteral("Weight on the first token: %1").arg(s.firstTokenWeight, 0, 'f', 3)) &&
+            tip.contains(QStringLiteral("Previous-token score: %1").arg(s.previousTokenScore, 0, 'f', 3)),
+        qPrintable(tip));
     QVERIFY(grid.tileToolTip(1, 3) != tip);
     const QString meanTip = grid.tileToolTip(0, AttentionGrid::kMeanHead);
     QVERIFY2(meanTip.contains(QLatin1String("mean over 4 heads")), qPrintable(meanTip));

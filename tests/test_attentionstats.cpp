@@ -119,6 +119,24 @@ void TestAttentionStats::causalMatrix() {
     QVERIFY(std::abs(s.meanDistance - distance / n) < 1e-6);
     QCOMPARE(s.minWeight, 0.0f);
     QCOMPARE(s.maxWeight, 1.0f);
+    // Rows 1 … n − 1 give key 0 and key q − 1 each 1 / (q + 1).
+    double share = 0.0;
+    for (int q = 1; q < n; ++q)
+        share += 1.0 / (q + 1.0);
+    QVERIFY(std::abs(s.firstTokenWeight - share / (n - 1)) < 1e-6);
+    QVERIFY(std::abs(s.previousTokenScore - share / (n - 1)) < 1e-6);
+
+    // A pure previous-token head (row 0 on itself) and a pure first-token head.
+    std::vector<float> prev(n * n, 0.0f), first(n * n, 0.0f);
+    for (int q = 0; q < n; ++q) {
+        prev[q * n + std::max(0, q - 1)] = 1.0f;
+        first[q * n] = 1.0f;
+    }
+    const auto p = headStats(prev.data(), n, n), f = headStats(first.data(), n, n);
+    QCOMPARE(p.previousTokenScore, 1.0);
+    QCOMPARE(p.firstTokenWeight, 1.0 / (n - 1)); // only row 1's previous token is the first
+    QCOMPARE(f.firstTokenWeight, 1.0);
+    QCOMPARE(f.previousTokenScore, 1.0 / (n - 1));
 }
 
 void TestAttentionStats::meanOverHeadsByHand() {

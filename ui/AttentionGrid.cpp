@@ -161,7 +161,11 @@ QString AttentionGrid::tileToolTip(int layer, int head) const {
                       .arg(s.meanEntropyBits, 0, 'f', 2)
                       .arg(uniform, 0, 'f', 2) +
                   QLatin1Char('\n') + tr("Max weight: %1").arg(static_cast<double>(s.maxWeight), 0, 'f', 3) +
-                  QLatin1Char('\n') + tr("Mean distance: %1 tokens").arg(s.meanDistance, 0, 'f', 2);
+                  QLatin1Char('\n') + tr("Mean distance: %1 tokens").arg(s.meanDistance, 0, 'f', 2) +
+                  QLatin1Char('\n') + tr("Weight on the first token: %1").arg(s.firstTokenWeight, 0, 'f', 3);
+    // Queries and keys are the same positions only in self-attention.
+    if (kind_ != core::AttentionKind::Cross)
+        tip += QLatin1Char('\n') + tr("Previous-token score: %1").arg(s.previousTokenScore, 0, 'f', 3);
     // A pooled tile would otherwise pass for an average; saying it shows maxima explains why a tile can look
     // brighter than the detail view of the same head.
     const QSize shown = AttentionTiles::imageSize(b->queries, b->keys, tilePixels());
