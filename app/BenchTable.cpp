@@ -8,13 +8,6 @@
 
 namespace {
 
-std::size_t snapshotBytes(const core::AttentionSnapshot& s) {
-    std::size_t bytes = s.nextTokenLogProbs.size() * sizeof(float);
-    for (const auto* b : {&s.encoder, &s.decoder, &s.cross})
-        bytes += b->bytes();
-    return bytes;
-}
-
 int64_t argmax(const std::vector<float>& v) {
     return static_cast<int64_t>(std::max_element(v.begin(), v.end()) - v.begin());
 }
@@ -61,7 +54,7 @@ void measureAnalysis(const core::Model& model, const Inputs& in, const TableOpti
         kept = std::move(captured);
         return p;
     });
-    cell.snapshotBytes = snapshotBytes(kept);
+    cell.snapshotBytes = kept.bytes();
     cell.rows.push_back(
         {"analysis", "analysis, capture on", summarize(runs, [](const Pair& p) { return p.on; })});
     cell.rows.push_back({"analysis_nocapture", "analysis, capture off",

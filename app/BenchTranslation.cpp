@@ -46,9 +46,7 @@ TranslationRun translateOnce(core::Session& session, const std::string& src) {
     r.snapshotMs = msSince(t2);
     r.totalMs = msSince(t0); // before the snapshot is freed: the window keeps it
     r.outputTokens = session.decodedCount();
-    for (const auto* b : {&snap.encoder, &snap.decoder, &snap.cross})
-        r.snapshotBytes += b->data.size() * sizeof(float);
-    r.snapshotBytes += snap.nextTokenLogProbs.size() * sizeof(float);
+    r.snapshotBytes = snap.bytes();
     return r;
 }
 

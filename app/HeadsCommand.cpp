@@ -73,8 +73,7 @@ int runHeads(const std::vector<std::string>& argv) {
 
         const auto model = core::Model::load(a.get("--model"));
         auto scores = core::analyzeHeads(*model, settings);
-        const int repeat =
-            std::min(settings.repeatLength, (static_cast<int>(model->config().maxLen) - 1) / 2);
+        const int repeat = core::fittedRepeatLength(*model, settings);
         std::stable_sort(scores.begin(), scores.end(),
                          [&](const core::HeadScores& x, const core::HeadScores& y) {
                              return column->second(x) > column->second(y);

@@ -25,6 +25,11 @@ struct AttentionSnapshot {
     double encodeMs = 0.0;                ///< wall time of the encoder pass that produced this
     double decodeMs = 0.0;                ///< wall time of the decoder pass (or step) that produced this
 
+    /// Bytes of attention as stored (dense or compact) and of the log-probabilities: what a snapshot costs.
+    std::size_t bytes() const {
+        return encoder.bytes() + decoder.bytes() + cross.bytes() + nextTokenLogProbs.size() * sizeof(float);
+    }
+
     const AttentionBlock& block(AttentionKind kind) const {
         return kind == AttentionKind::Encoder ? encoder : kind == AttentionKind::Decoder ? decoder : cross;
     }

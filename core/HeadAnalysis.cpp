@@ -34,9 +34,13 @@ HeadScores scoreHead(const AttentionBlock& block, int layer, int head, int repea
     return s;
 }
 
+int fittedRepeatLength(const Model& model, const HeadAnalysisSettings& settings) {
+    return std::min(settings.repeatLength, (static_cast<int>(model.config().maxLen) - 1) / 2);
+}
+
 std::vector<HeadScores> analyzeHeads(const Model& model, const HeadAnalysisSettings& settings) {
     const auto& c = model.config();
-    const int n = std::min(settings.repeatLength, (static_cast<int>(c.maxLen) - 1) / 2);
+    const int n = fittedRepeatLength(model, settings);
     if (n < 2)
         throw InputError("max_len " + std::to_string(c.maxLen) +
                          " leaves no room for a repeated sequence (it needs 1 + 2·R tokens, R ≥ 2)");

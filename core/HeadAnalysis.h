@@ -30,6 +30,9 @@ struct HeadAnalysisSettings {
     uint64_t seed = 0;
 };
 
+/// The R analyzeHeads uses: settings.repeatLength, lowered so that 1 + 2·R fits the model's max_len.
+int fittedRepeatLength(const Model& model, const HeadAnalysisSettings& settings);
+
 /// The scores of one head of a decoder self-attention block computed on <bos> R R with |R| = repeatLength:
 /// queries and keys 0 … 2·repeatLength. Row 1 + R + j (the second copy's j-th token) has its induction key
 /// at 2 + j, the position after the first copy's j-th token.

@@ -11,8 +11,6 @@ namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr int kKeyChunk = 256;
-// Row pointers of this many heads live on the stack; more (no model here has them) on the heap.
-constexpr int kMaxHeadsOnStack = 64;
 
 // Where bin i of n over `cells` cells starts. With n ≤ cells no bin is empty and bins differ by at most one
 // cell; with n == cells each bin is one cell, so a block that fits keeps one pixel per weight.
@@ -181,6 +179,7 @@ bool AttentionTiles::poolRows(int layer, bool ranges, const QElapsedTimer* clock
     std::vector<float> rowMax(lanes);
     // A compact block's rows are expanded once per query, a head each, then read a chunk at a time.
     std::vector<std::vector<float>> scratch(static_cast<std::size_t>(heads));
+    std::vector<const float*> rowsOf(static_cast<std::size_t>(heads)); // each head's row of the query
     float* lo = pend.lo.data();
     float* hi = pend.hi.data();
     float* allLo = pend.allLo.data();
@@ -190,15 +189,9 @@ bool AttentionTiles::poolRows(int layer, bool ranges, const QElapsedTimer* clock
         for (int q = binStart(r, rows, b.queries); q < qEnd; ++q) {
             const int visible = causal_ ? std::min(q + 1, keys) : keys;
             const int stored = b.storedKeys(q); // all keys, unless a compact causal block left some out
-            const float* w[kMaxHeadsOnStack];
-            std::vector<const float*> wHeap;
-            const float** rowsOf = w;
-            if (heads > kMaxHeadsOnStack) {
-                wHeap.resize(static_cast<std::size_t>(heads));
-                rowsOf = wHeap.data();
-            }
             for (int t = 0; t < heads; ++t)
-                rowsOf[t] = b.row(layer, t, q, scratch[static_cast<std::size_t>(t)]);
+                rowsOf[static_cast<std::size_t>(t)] =
+                    b.row(layer, t, q, scratch[static_cast<std::size_t>(t)]);
             // A chunk of keys at a time keeps the running sums and maxima in L1 while every head passes
             // over them; a whole row of each would not fit at T = 1024.
             for (int k0 = 0; k0 < keys; k0 += kKeyChunk) {
@@ -222,7 +215,7 @@ bool AttentionTiles::poolRows(int layer, bool ranges, const QElapsedTimer* clock
                         static_cast<std::size_t>(t) * stride + static_cast<std::size_t>(k0);
                     const float* wt = mean;
                     if (t < heads) {
-                        wt = rowsOf[t] + k0;
+                        wt = rowsOf[static_cast<std::size_t>(t)] + k0;
                         maxAndSum(wt, n, rowMax.data() + at, sum);
                     } else {
                         // Summed in double and divided as core::meanOverHeads does, so the mean tile shows

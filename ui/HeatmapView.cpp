@@ -233,11 +233,10 @@ void HeatmapView::rebuild() {
     shownLayer_ = layer;
     shownHead_ = head;
     ownWeights_.clear();
-    if (head == kMeanHead)
+    if (head == kMeanHead) {
         ownWeights_ = core::meanOverHeads(*b, layer);
-    if (head == kMeanHead)
         weights_ = ownWeights_.data();
-    else if (!b->compact())
+    } else if (!b->compact())
         weights_ = b->row(layer, head, 0);
     else if (!pooled || perHead)
         weights_ = b->head(layer, head, ownWeights_);

@@ -15,10 +15,6 @@ namespace ui {
 namespace {
 constexpr int kCandidates = 10;
 
-std::size_t bytesOf(const core::AttentionSnapshot& s) {
-    return s.encoder.bytes() + s.decoder.bytes() + s.cross.bytes() +
-           s.nextTokenLogProbs.size() * sizeof(float);
-}
 } // namespace
 
 SessionWorker::SessionWorker() = default;
@@ -148,7 +144,7 @@ void SessionWorker::emitResult(const Request& r) {
     res->finished = session_->finished();
     res->run = r.run;
     res->request = r.seq;
-    res->bytes = bytesOf(*res->snapshot);
+    res->bytes = res->snapshot->bytes();
     const auto& lp = res->snapshot->nextTokenLogProbs;
     std::vector<int64_t> order(lp.size());
     std::iota(order.begin(), order.end(), 0);
