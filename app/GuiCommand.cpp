@@ -7,12 +7,14 @@
 #include "ui/AttentionGrid.h"
 #include "ui/ColorMap.h"
 #include "ui/Exporter.h"
+#include "ui/HeadTable.h"
 #include "ui/MainWindow.h"
 #include "ui/ViewState.h"
 
 #include <QApplication>
 #include <QBuffer>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImage>
 #include <QSettings>
@@ -26,7 +28,7 @@ namespace {
 
 const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup-time]
        attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N]
-                 [--tab attention|positional] [--kind encoder|decoder|cross]
+                 [--tab attention|positional|heads] [--kind encoder|decoder|cross]
                  [--layer L] [--head H|mean] [--scale fixed|per-head] [--colormap NAME]
                  [--size WxH]
 
@@ -105,8 +107,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
                              colormap + "'");
         if (steps < 0)
             throw UsageError("--steps must be 0 or more");
-        if (tab != "attention" && tab != "positional")
-            throw UsageError("--tab must be attention or positional, not '" + tab + "'");
+        if (tab != "attention" && tab != "positional" && tab != "heads")
+            throw UsageError("--tab must be attention, positional or heads, not '" + tab + "'");
         if (!kindName.empty() && !parseKind(kindName))
             throw UsageError("--kind must be encoder, decoder or cross, not '" + kindName + "'");
         for (const char* opt :
@@ -199,8 +201,19 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         window.viewState()->setScaleMode(scale == "per-head" ? ui::ScaleMode::PerHead : ui::ScaleMode::Fixed);
     if (!colormap.empty())
         window.viewState()->setColorMap(QString::fromStdString(colormap));
-    window.showPage(tab == "positional" ? ui::MainWindow::Page::Positional : ui::MainWindow::Page::Attention);
+    window.showPage(tab == "positional" ? ui::MainWindow::Page::Positional
+                    : tab == "heads"    ? ui::MainWindow::Page::Heads
+                                        : ui::MainWindow::Page::Attention);
     QApplication::processEvents();
+    // The head scores come from a background job; a picture of the page (or of a tooltip's source) waits.
+    if (auto* heads = window.findChild<ui::HeadTable*>()) {
+        QElapsedTimer waited;
+        waited.start();
+        while (heads->computing() && waited.elapsed() < 120000)
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        if (heads->computing())
+            return fail("scoring the heads did not finish in time");
+    }
     for (auto* grid : window.findChildren<ui::AttentionGrid*>())
         grid->poolAll(); // every tile in the picture, not the blanks of a grid still pooling
     const QImage image = window.grab().toImage();

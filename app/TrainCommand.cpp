@@ -27,7 +27,8 @@ namespace {
 const char* kTrainHelp = R"(usage: attnscope train --recipe FILE.json [--out DIR] [--steps N]
        attnscope train --resume --out DIR [--recipe FILE.json] [--steps N]
 
-Trains a model on the recipe's task (copy, reverse, sort, addition) and writes into DIR:
+Trains a model on the recipe's task (copy, reverse, sort, addition, translation, language_model) and
+writes into DIR:
   checkpoint/   the latest checkpoint (model directory + optimizer.pt + state.json), replaced whole
   model/        the final model, an ordinary model directory for the window and `dump`
   log.csv       step,loss,lr,tokens_per_s,elapsed_s,accuracy
@@ -38,8 +39,9 @@ Trains a model on the recipe's task (copy, reverse, sort, addition) and writes i
                   the saved recipe except for "steps"
   --steps N       train to step N instead of the recipe's "steps" (stored with the run; with --resume
                   it extends a finished run)
-Ctrl-C saves a checkpoint and stops; continue with --resume. Accuracy is exact match of greedy
-decoding on fresh examples. Exit status: 0 done, 2 bad arguments or input, 130 after Ctrl-C
+Ctrl-C saves a checkpoint and stops; continue with --resume. The last column of log.csv is exact match
+of greedy decoding on fresh examples for the generated tasks, chrF for translation, and held-out
+perplexity for a language model (whose run also keeps the BPE vocabulary learned from its corpus in bpe/). Exit status: 0 done, 2 bad arguments or input, 130 after Ctrl-C
 (143 after SIGTERM) with the checkpoint saved.
 )";
 
@@ -244,9 +246,11 @@ int runTrain(const std::vector<std::string>& argv) {
         int64_t lastLogged = -1,
                 lastKept = -1; // steps of the last log row and of the last line left on screen
         auto lastDraw = start - std::chrono::seconds(1);
-        const bool chrf = trainer->metricName() == "chrF";
+        const auto metric = trainer->metricName();
         auto score = [&](double value) {
-            return chrf ? "chrF " + fixed(100.0 * value, 1) : "accuracy " + percent(value);
+            if (metric == "perplexity")
+                return "held-out perplexity " + fixed(value, 2);
+            return metric == "chrF" ? "chrF " + fixed(100.0 * value, 1) : "accuracy " + percent(value);
         };
         auto lineNow = [&] {
             const auto& s = trainer->stats();
@@ -300,7 +304,9 @@ int runTrain(const std::vector<std::string>& argv) {
             trainer->log(acc);
         progress.show(lineNow() + "  " + score(acc), true);
         std::cout << score(acc) << " on " << recipe.evalExamples
-                  << (chrf ? " held-out pairs\n" : " fresh examples\n")
+                  << (metric == "chrF"         ? " held-out pairs\n"
+                      : metric == "perplexity" ? " held-out windows\n"
+                                               : " fresh examples\n")
                   << "model: " << (std::filesystem::path(out) / "model").string() << "\n";
         return 0;
     } catch (const UsageError& e) {

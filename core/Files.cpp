@@ -2,6 +2,8 @@
 
 #include "core/Errors.h"
 
+#include <filesystem>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -50,6 +52,15 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
     if (err != 0) {
         std::remove(tmp.c_str());
         throw IoError("cannot write " + path + ": " + std::strerror(err));
+    }
+}
+
+void requireCorpusFile(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+        if (std::filesystem::exists(path + ".xz", ec))
+            throw IoError(path + " is missing; the repository keeps it compressed: xz -dk " + path + ".xz");
+        throw IoError("cannot read " + path + ": no such file");
     }
 }
 

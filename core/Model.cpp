@@ -2,6 +2,7 @@
 
 #include "core/Errors.h"
 #include "core/Files.h"
+#include "core/Gpt2Checkpoint.h"
 #include "core/ModelImpl.h"
 #include "core/Safetensors.h"
 #include "core/WeightIO.h"
@@ -64,11 +65,19 @@ std::shared_ptr<const Model> Model::load(const std::string& dirName, DeviceChoic
     const auto configPath = dir / "config.json";
     if (!fs::exists(configPath))
         throw ModelError(dirName + ": missing config.json");
+    // A Hugging Face GPT-2 directory is read as it is: its config.json and tensor names are mapped here.
+    const auto configText = readFile(configPath.string());
+    const bool gpt2 = isGpt2Config(configText);
+    if (const auto type = foreignModelType(configText); !type.empty())
+        throw ModelError(configPath.string() + ": a Hugging Face \"" + type +
+                         "\" model; attnscope reads GPT-2 checkpoints (\"gpt2\") and its own format");
     auto impl = std::make_unique<Impl>();
-    impl->config = ModelConfig::fromFile(configPath.string());
+    impl->config = gpt2 ? gpt2Config(configText, configPath.string())
+                        : ModelConfig::fromJson(configText, configPath.string());
     impl->directory = dirName;
     const auto& c = impl->config;
-    impl->tgtTokenizer = loadTokenizer(c, dirName, c.tgtVocabFile, c.tgtVocabSize, "tgt_vocab_size");
+    impl->tgtTokenizer =
+        loadTokenizer(c, dirName, c.tgtVocabFile, c.tgtVocabSize, gpt2 ? "vocab_size" : "tgt_vocab_size");
     if (c.hasEncoder())
         impl->srcTokenizer = loadTokenizer(c, dirName, c.srcVocabFile, c.srcVocabSize, "src_vocab_size");
     const auto weights = dir / "model.safetensors";
@@ -76,7 +85,10 @@ std::shared_ptr<const Model> Model::load(const std::string& dirName, DeviceChoic
         throw ModelError(dirName + ": missing model.safetensors");
     const auto file = SafetensorsFile::open(weights.string());
     impl->net = nn::Transformer(c);
-    loadWeights(*impl->net, file);
+    if (gpt2)
+        loadGpt2Weights(*impl->net, file);
+    else
+        loadWeights(*impl->net, file);
     impl->device = resolveDevice(device);
     impl->net->to(impl->device);
     impl->net->eval();
@@ -166,6 +178,8 @@ void writeDirectory(const std::string& dirName, const ModelConfig& c, const Toke
     }
     writeFileAtomically((dir / "config.json").string(), c.toJson());
     writeFileAtomically((dir / c.tgtVocabFile).string(), tgt.fileContents());
+    for (const auto& [name, contents] : tgt.extraFiles(c))
+        writeFileAtomically((dir / name).string(), contents);
     if (src && c.srcVocabFile != c.tgtVocabFile)
         writeFileAtomically((dir / c.srcVocabFile).string(), src->fileContents());
 }

@@ -2,6 +2,7 @@
 
 #include "core/Errors.h"
 #include "core/Files.h"
+#include "core/JsonText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -40,7 +41,8 @@ const std::pair<const char*, Activation> kAct[] = {
     {"relu", Activation::Relu}, {"gelu", Activation::Gelu}, {"gelu_tanh", Activation::GeluTanh}};
 const std::pair<const char*, TokenizerKind> kTok[] = {{"char", TokenizerKind::Char},
                                                       {"word", TokenizerKind::Word},
-                                                      {"sentencepiece", TokenizerKind::SentencePiece}};
+                                                      {"sentencepiece", TokenizerKind::SentencePiece},
+                                                      {"byte_bpe", TokenizerKind::ByteBpe}};
 
 template <typename Enum, std::size_t N>
 const char* enumName(Enum v, const std::pair<const char*, Enum> (&names)[N]) {
@@ -89,6 +91,8 @@ void parseTokenizer(const json& t, ModelConfig& c, const std::string& source) {
             c.tgtVocabFile = getString(v, "tokenizer.tgt_vocab", source);
         else if (key == "lowercase")
             c.lowercase = getBool(v, "tokenizer.lowercase", source);
+        else if (key == "merges")
+            c.mergesFile = getString(v, "tokenizer.merges", source);
         else
             throw ConfigError(source + ": unknown field 'tokenizer." + key + "'");
     }
@@ -113,14 +117,7 @@ const char* toString(TokenizerKind v) {
 }
 
 ModelConfig ModelConfig::fromJson(const std::string& text, const std::string& source) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw FormatError(source + ": not valid JSON: " + e.what());
-    }
-    if (!j.is_object())
-        throw FormatError(source + ": must hold a JSON object");
+    const json j = parseJsonObject(text, source);
 
     ModelConfig c;
     // Unknown keys are refused: a misspelt field silently falling back to its default
@@ -209,7 +206,7 @@ void ModelConfig::validate(const std::string& source) const {
         fail("share_embeddings needs src_vocab_size == tgt_vocab_size");
     if (srcVocabFile.empty() || tgtVocabFile.empty())
         fail("tokenizer vocabulary file names must not be empty");
-    for (const auto* f : {&srcVocabFile, &tgtVocabFile})
+    for (const auto* f : {&srcVocabFile, &tgtVocabFile, &mergesFile})
         if (f->find('/') != std::string::npos || *f == "..")
             fail("tokenizer file '" + *f + "' must be a plain file name inside the model directory");
 }
@@ -241,6 +238,8 @@ std::string ModelConfig::toJson() const {
                       {"src_vocab", srcVocabFile},
                       {"tgt_vocab", tgtVocabFile},
                       {"lowercase", lowercase}};
+    if (tokenizer == TokenizerKind::ByteBpe)
+        j["tokenizer"]["merges"] = mergesFile;
     return j.dump(2) + "\n";
 }
 

@@ -13,7 +13,7 @@ enum class LayerNormKind {
     Standard ///< a·(x−mean)/sqrt(var+eps)+b with the biased variance (torch.nn.LayerNorm, GPT-2)
 };
 enum class Activation { Relu, Gelu, GeluTanh };
-enum class TokenizerKind { Char, Word, SentencePiece };
+enum class TokenizerKind { Char, Word, SentencePiece, ByteBpe };
 
 /// Every field has a default; `fromJson` validates and names the offending field.
 struct ModelConfig {
@@ -36,10 +36,11 @@ struct ModelConfig {
     bool shareEmbeddings = false; // source and target use one table (needs equal vocabularies)
     bool tieOutput = false;       // generator weight is the target embedding table
     double ropeBase = 10000.0;    // θ_i = base^(−2i/hs) for rotary positions
-    TokenizerKind tokenizer = TokenizerKind::Char; // "char" | "word" | "sentencepiece"
+    TokenizerKind tokenizer = TokenizerKind::Char; // "char" | "word" | "sentencepiece" | "byte_bpe"
     std::string srcVocabFile = "vocab.json";       // the source side's vocab.json, or SentencePiece .model
     std::string tgtVocabFile = "vocab.json";       // the target side's vocab.json, or SentencePiece .model
     bool lowercase = false;                        // word tokenizer: fold case before lookup
+    std::string mergesFile = "merges.txt";         // byte_bpe: the merges beside tgt_vocab (GPT-2's format)
 
     int headDim() const { return dModel / heads; }
     bool hasEncoder() const { return architecture == Architecture::EncoderDecoder; }

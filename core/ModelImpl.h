@@ -17,7 +17,12 @@ struct Model::Impl {
     /// Throws InputError unless ids are non-empty, fit max_len and lie inside a vocabulary of `vocab`.
     void checkIds(const std::vector<int64_t>& ids, int64_t vocab, const char* side) const;
     torch::Tensor toTensor(const std::vector<int64_t>& ids) const; // (1, T) on the model's device
-    int64_t pad() const { return tgtTokenizer->vocab().pad(); }
+    /// The target id that marks padding, or -1 when there is none: GPT-2's <|endoftext|> is pad and bos at
+    /// once, and a prompt that starts with it must attend to it.
+    int64_t pad() const {
+        const auto& v = tgtTokenizer->vocab();
+        return v.pad() == v.bos() ? -1 : v.pad();
+    }
     int64_t srcPad() const { return (srcTokenizer ? srcTokenizer : tgtTokenizer)->vocab().pad(); }
 };
 

@@ -1,6 +1,7 @@
 #include "core/ParallelCorpus.h"
 
 #include "core/Errors.h"
+#include "core/Files.h"
 
 #include <filesystem>
 #include <fstream>
@@ -8,12 +9,7 @@
 namespace core {
 
 std::vector<SentencePair> readSentencePairs(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
-        if (std::filesystem::exists(path + ".xz", ec))
-            throw IoError(path + " is missing; the repository keeps it compressed: xz -dk " + path + ".xz");
-        throw IoError("cannot read " + path + ": no such file");
-    }
+    requireCorpusFile(path);
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw IoError("cannot read " + path);

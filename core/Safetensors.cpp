@@ -116,10 +116,32 @@ uint16_t floatToHalf(float f) {
 }
 
 std::size_t dtypeSize(DType d) {
-    return d == DType::F32 ? 4 : 2;
+    switch (d) {
+    case DType::F32:
+        return 4;
+    case DType::F16:
+    case DType::BF16:
+        return 2;
+    case DType::U8:
+    case DType::Bool:
+        return 1;
+    }
+    return 0;
 }
 const char* dtypeName(DType d) {
-    return d == DType::F32 ? "F32" : d == DType::F16 ? "F16" : "BF16";
+    switch (d) {
+    case DType::F32:
+        return "F32";
+    case DType::F16:
+        return "F16";
+    case DType::BF16:
+        return "BF16";
+    case DType::U8:
+        return "U8";
+    case DType::Bool:
+        return "BOOL";
+    }
+    return "?";
 }
 
 int64_t TensorInfo::numel() const {
@@ -196,8 +218,12 @@ SafetensorsFile SafetensorsFile::fromBytes(std::string bytes, std::string displa
             t.dtype = DType::F16;
         else if (dt == "BF16")
             t.dtype = DType::BF16;
+        else if (dt == "U8")
+            t.dtype = DType::U8;
+        else if (dt == "BOOL")
+            t.dtype = DType::Bool;
         else
-            failT(name, "unsupported dtype " + dt + " (F32, F16 and BF16 are read)");
+            failT(name, "unsupported dtype " + dt + " (F32, F16, BF16, U8 and BOOL are read)");
         if (!e["shape"].is_array())
             failT(name, "shape is not an array");
         uint64_t numel = 1;
@@ -271,6 +297,13 @@ void SafetensorsFile::copyFloat32(const TensorInfo& t, float* out) const {
         std::memcpy(out, src, n * 4);
         return;
     }
+    if (t.dtype == DType::U8 || t.dtype == DType::Bool) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto v = static_cast<unsigned char>(src[i]);
+            out[i] = t.dtype == DType::Bool ? (v ? 1.0f : 0.0f) : static_cast<float>(v);
+        }
+        return;
+    }
     for (std::size_t i = 0; i < n; ++i) {
         uint16_t v;
         std::memcpy(&v, src + 2 * i, 2);
@@ -297,8 +330,9 @@ void writeSafetensors(const std::string& path, const std::vector<TensorToWrite>&
         for (auto d : t.shape)
             if (d < 0)
                 throw std::invalid_argument("tensor '" + t.name + "' has a negative dimension");
-        if (t.dtype == DType::BF16)
-            throw std::invalid_argument("tensor '" + t.name + "': BF16 is read, not written");
+        if (t.dtype != DType::F32 && t.dtype != DType::F16)
+            throw std::invalid_argument("tensor '" + t.name + "': " + dtypeName(t.dtype) +
+                                        " is read, not written");
         if (!sorted.emplace(t.name, &t).second)
             throw std::invalid_argument("tensor '" + t.name + "' given twice");
         // Checked before anything is written: a weight that becomes inf in a shipped file poisons every

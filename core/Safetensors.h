@@ -10,7 +10,9 @@
 
 namespace core {
 
-enum class DType { F32, F16, BF16 };
+/// U8 and BOOL are read (as 0..255 and 0/1) because Hugging Face checkpoints carry attention-mask buffers in
+/// them; they are never written.
+enum class DType { F32, F16, BF16, U8, Bool };
 std::size_t dtypeSize(DType);
 const char* dtypeName(DType);
 
@@ -58,7 +60,7 @@ struct TensorToWrite {
     std::string name;
     std::vector<int64_t> shape;
     const float* data = nullptr; ///< numel(shape) floats
-    DType dtype = DType::F32;    ///< stored as is (F32) or rounded to nearest even (F16); BF16 is not written
+    DType dtype = DType::F32;    ///< stored as is (F32) or rounded to nearest even (F16); no other is written
 };
 
 /// Writes atomically (see writeFileAtomically). Throws IoError naming the path and the reason; no temporary

@@ -39,7 +39,10 @@ TaskKind Task::parseKind(const std::string& name) {
         return TaskKind::Addition;
     if (name == "translation")
         return TaskKind::Translation;
-    throw ConfigError("unknown task '" + name + "': use copy, reverse, sort, addition or translation");
+    if (name == "language_model")
+        return TaskKind::LanguageModel;
+    throw ConfigError("unknown task '" + name +
+                      "': use copy, reverse, sort, addition, translation or language_model");
 }
 
 const char* Task::toString(TaskKind kind) {
@@ -54,6 +57,8 @@ const char* Task::toString(TaskKind kind) {
         return "addition";
     case TaskKind::Translation:
         return "translation";
+    case TaskKind::LanguageModel:
+        return "language_model";
     }
     return "?";
 }
@@ -80,7 +85,7 @@ std::vector<std::string> Task::alphabet() const {
 
 Example Task::sample(std::mt19937_64& rng) const {
     if (!generated())
-        throw ConfigError("translation pairs come from a corpus, not from a generator");
+        throw ConfigError("translation pairs and language-model text come from a corpus, not a generator");
     std::uniform_int_distribution<int> length(minLen_, maxLen_);
     if (kind_ == TaskKind::Addition) {
         // Each addend gets its own number of digits, with no leading zero (written last, LSD first).
@@ -125,7 +130,8 @@ std::string Task::solve(const std::string& source) const {
         return digitsLsdFirst(parseLsdFirst(source.substr(0, plus)) + parseLsdFirst(source.substr(plus + 1)));
     }
     case TaskKind::Translation:
-        throw ConfigError("a translation has no computed answer; it is scored against references");
+    case TaskKind::LanguageModel:
+        throw ConfigError("text from a corpus has no computed answer; it is scored against held-out text");
     }
     return {};
 }

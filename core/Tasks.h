@@ -10,9 +10,9 @@
 
 namespace core {
 
-/// Translation is not generated: its pairs come from a corpus the recipe names (see TrainRecipe), so a
-/// Task of that kind only names it.
-enum class TaskKind { Copy, Reverse, Sort, Addition, Translation };
+/// Translation and language modelling are not generated: their text comes from a corpus the recipe names
+/// (see TrainRecipe), so a Task of those kinds only names it.
+enum class TaskKind { Copy, Reverse, Sort, Addition, Translation, LanguageModel };
 
 struct Example {
     std::string source;
@@ -21,7 +21,8 @@ struct Example {
 
 class Task {
 public:
-    /// "copy" | "reverse" | "sort" | "addition" | "translation"; throws ConfigError naming the bad name.
+    /// "copy" | "reverse" | "sort" | "addition" | "translation" | "language_model"; throws ConfigError naming
+    /// the bad name.
     static TaskKind parseKind(const std::string& name);
     static const char* toString(TaskKind kind);
 
@@ -29,7 +30,7 @@ public:
     Task(TaskKind kind, int minLen, int maxLen);
 
     TaskKind kind() const { return kind_; }
-    bool generated() const { return kind_ != TaskKind::Translation; }
+    bool generated() const { return kind_ != TaskKind::Translation && kind_ != TaskKind::LanguageModel; }
     /// The characters sources and targets are made of, in a fixed order (the vocabulary after the specials).
     std::vector<std::string> alphabet() const;
     /// One example drawn from rng.

@@ -1,5 +1,6 @@
 #include "core/Tokenizer.h"
 
+#include "core/BpeTokenizer.h"
 #include "core/CharTokenizer.h"
 #include "core/Errors.h"
 #include "core/SentencePieceTokenizer.h"
@@ -27,6 +28,10 @@ std::unique_ptr<Tokenizer> makeTokenizer(const ModelConfig& config, Vocabulary v
     case TokenizerKind::SentencePiece:
         throw ConfigError(
             "a SentencePiece tokenizer is read from its model file, not built from a vocabulary");
+    case TokenizerKind::ByteBpe:
+        throw ConfigError(
+            "a byte-level BPE tokenizer is read from vocab.json and merges.txt, not built from a "
+            "vocabulary alone");
     }
     return nullptr;
 }
@@ -38,9 +43,15 @@ std::unique_ptr<Tokenizer> loadTokenizer(const ModelConfig& config, const std::s
     if (!std::filesystem::exists(path, ec))
         throw ModelError(dir + ": missing tokenizer file '" + file + "' named in config.json");
     std::unique_ptr<Tokenizer> t;
-    if (config.tokenizer == TokenizerKind::SentencePiece)
+    if (config.tokenizer == TokenizerKind::SentencePiece) {
         t = SentencePieceTokenizer::fromFile(path);
-    else
+    } else if (config.tokenizer == TokenizerKind::ByteBpe) {
+        const auto merges = dir + "/" + config.mergesFile;
+        if (!std::filesystem::exists(merges, ec))
+            throw ModelError(dir + ": missing BPE merges file '" + config.mergesFile +
+                             "' named in config.json");
+        t = BpeTokenizer::fromFiles(path, merges);
+    } else
         t = makeTokenizer(config, Vocabulary::fromFile(path));
     if (t->vocab().size() != expected)
         throw ModelError(path + ": holds " + std::to_string(t->vocab().size()) +

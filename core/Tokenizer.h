@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace core {
@@ -29,6 +30,10 @@ public:
     virtual std::unique_ptr<Tokenizer> clone() const = 0;
     /// What the model directory stores for this side: vocab.json text, or a tokenizer's own model file.
     virtual std::string fileContents() const { return vocab_.toJson(); }
+    /// Further files the model directory stores for this side, as (name, contents): BPE's merges.txt.
+    virtual std::vector<std::pair<std::string, std::string>> extraFiles(const ModelConfig&) const {
+        return {};
+    }
 
     const Vocabulary& vocab() const { return vocab_; }
 

@@ -100,6 +100,8 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
             r.spmVocabSize = number<int>(v, key, source);
         } else if (key == "spm_model_type") {
             r.spmModelType = text_(v, key);
+        } else if (key == "bpe_vocab_size") {
+            r.bpeVocabSize = number<int>(v, key, source);
         } else if (key == "max_tokens") {
             r.maxTokens = number<int>(v, key, source);
         } else {
@@ -134,6 +136,11 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
               "spm_model_type must be bpe or unigram");
         check(r.maxTokens >= 1, "max_tokens must be at least 1");
         check(r.model.hasEncoder(), "translation trains an encoder-decoder model");
+    } else if (r.task == TaskKind::LanguageModel) {
+        check(!r.corpus.empty() && !r.valid.empty(),
+              "a language-model recipe names its 'corpus' and 'valid' text files");
+        check(r.bpeVocabSize >= 260, "bpe_vocab_size must be at least 260 (4 specials and 256 bytes first)");
+        check(!r.model.hasEncoder(), "a language model is decoder_only");
     } else {
         check(r.model.tokenizer == TokenizerKind::Char,
               "tasks are spelled in characters: the model's tokenizer must be char");
@@ -180,6 +187,14 @@ ModelConfig TrainRecipe::modelConfig() const {
         c.maxLen = std::max(c.maxLen, maxTokens + 2);
         return c;
     }
+    if (task == TaskKind::LanguageModel) {
+        // max_len is the training window (<bos> included), as the recipe's model says.
+        c.tgtVocabSize = bpeVocabSize;
+        c.tokenizer = TokenizerKind::ByteBpe;
+        c.tgtVocabFile = "vocab.json";
+        c.mergesFile = "merges.txt";
+        return c;
+    }
     const auto t = makeTask();
     const int vocab = static_cast<int>(t.alphabet().size()) + 4; // + <pad> <bos> <eos> <unk>
     c.srcVocabSize = vocab;
@@ -221,6 +236,11 @@ std::string TrainRecipe::toJson() const {
         j["spm_vocab_size"] = spmVocabSize;
         j["spm_model_type"] = spmModelType;
         j["max_tokens"] = maxTokens;
+    }
+    if (task == TaskKind::LanguageModel) {
+        j["corpus"] = corpus;
+        j["valid"] = valid;
+        j["bpe_vocab_size"] = bpeVocabSize;
     }
     return j.dump(2) + "\n";
 }

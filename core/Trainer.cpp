@@ -3,12 +3,13 @@
 #include "core/Errors.h"
 #include "core/Files.h"
 #include "core/FlatAdam.h"
+#include "core/LanguageModelData.h"
 #include "core/ModelImpl.h"
-#include "core/ParallelCorpus.h"
+#include "core/Perplexity.h"
 #include "core/Runtime.h"
 #include "core/Safetensors.h"
-#include "core/SentencePieceTokenizer.h"
 #include "core/TaskEval.h"
+#include "core/TranslationData.h"
 #include "core/TranslationMetrics.h"
 #include "core/WeightIO.h"
 
@@ -42,11 +43,7 @@ uint64_t mix(uint64_t seed, uint64_t index) {
     return z ^ (z >> 31);
 }
 
-// One example as ids, without <bos>/<eos>.
-struct Encoded {
-    std::vector<int64_t> src;
-    std::vector<int64_t> tgt;
-};
+using Encoded = EncodedPair;
 
 struct Batch {
     torch::Tensor src;    // (B, S), encoder–decoder only
@@ -70,61 +67,23 @@ struct Trainer::Impl {
     int64_t poolIndex = -1;
     std::deque<std::pair<int64_t, double>> recent; // (tokens, seconds) of the last steps, for a steady rate
     std::vector<Batch> pool;                       // the batches of the current pool, in training order
-    std::vector<Encoded> corpus;                   // translation: the training pairs, encoded once
-    std::vector<SentencePair> validPairs;          // translation: what the chrF checks translate
+    std::unique_ptr<TranslationData> translation;  // translation: the pairs, encoded once
+    std::unique_ptr<LanguageModelData> text;       // language model: vocabulary and token streams
 
     Impl(const TrainRecipe& r, const std::string& dir)
         : recipe(r), task(r.makeTask()), config(r.modelConfig()), out(dir) {
         if (task.generated()) {
             vocab = Vocabulary::fromTokens(task.alphabet());
             tokenizer = makeTokenizer(config, vocab);
+        } else if (task.kind() == TaskKind::LanguageModel) {
+            text = std::make_unique<LanguageModelData>(recipe, dir);
+            tokenizer = text->tokenizer().clone();
+            vocab = tokenizer->vocab();
         } else {
-            loadCorpus();
+            translation = std::make_unique<TranslationData>(recipe, dir);
+            tokenizer = translation->tokenizer().clone();
+            vocab = tokenizer->vocab();
         }
-    }
-
-    /// Translation: the pairs, and the SentencePiece model trained on them once and kept in the run
-    /// directory, so a resumed run tokenizes exactly as before.
-    void loadCorpus() {
-        const auto train = readSentencePairs(recipe.resolve(recipe.corpus));
-        validPairs = readSentencePairs(recipe.resolve(recipe.valid));
-        const auto spmPath = out / "spm.model";
-        if (!fs::exists(spmPath)) {
-            std::vector<std::string> sentences;
-            sentences.reserve(2 * train.size());
-            for (const auto& p : train) {
-                sentences.push_back(p.source);
-                sentences.push_back(p.target);
-            }
-            SentencePieceTokenizer::TrainOptions o;
-            o.vocabSize = recipe.spmVocabSize;
-            o.modelType = recipe.spmModelType;
-            o.threads = std::max(1, recipe.threads);
-            std::error_code ec;
-            fs::create_directories(out, ec);
-            writeFileAtomically(spmPath.string(), SentencePieceTokenizer::train(sentences, o));
-        }
-        tokenizer = SentencePieceTokenizer::fromFile(spmPath.string());
-        vocab = tokenizer->vocab();
-        if (vocab.size() != config.tgtVocabSize)
-            throw ModelError(spmPath.string() + ": holds " + std::to_string(vocab.size()) +
-                             " pieces but the recipe's spm_vocab_size is " +
-                             std::to_string(config.tgtVocabSize));
-        const auto encode = [&](const std::string& text) {
-            std::vector<int64_t> ids;
-            for (const auto& t : tokenizer->tokenize(text))
-                ids.push_back(t.id);
-            return ids;
-        };
-        for (const auto& p : train) {
-            Encoded e{encode(p.source), encode(p.target)};
-            if (!e.src.empty() && !e.tgt.empty() && static_cast<int>(e.src.size()) <= recipe.maxTokens &&
-                static_cast<int>(e.tgt.size()) <= recipe.maxTokens)
-                corpus.push_back(std::move(e));
-        }
-        if (corpus.empty())
-            throw InputError(recipe.resolve(recipe.corpus) + ": no pair fits max_tokens " +
-                             std::to_string(recipe.maxTokens));
     }
 
     void build() {
@@ -184,6 +143,18 @@ struct Trainer::Impl {
     /// The batch of step `step` (0-based): a function of the seed and the step alone, so a resumed run
     /// sees exactly the data the uninterrupted run would have seen.
     const Batch& batchFor(int64_t step) {
+        if (text) {
+            // Every window has the same length: no pools to sort by length.
+            const auto rows = paddedIds(text->batch(recipe.seed, step, recipe.batchSize, config.maxLen),
+                                        vocab.pad()); // (B, T+1)
+            Batch b;
+            b.input = rows.narrow(1, 0, config.maxLen);          // (B, T)
+            b.labels = rows.narrow(1, 1, config.maxLen).clone(); // (B, T)
+            b.tokens = (b.labels != vocab.pad()).sum().item<int64_t>();
+            pool.assign(1, std::move(b));
+            poolIndex = -1;
+            return pool.front();
+        }
         const int64_t p = step / recipe.lengthBuckets;
         if (p != poolIndex) {
             std::mt19937_64 rng(mix(recipe.seed, static_cast<uint64_t>(p)));
@@ -194,7 +165,8 @@ struct Trainer::Impl {
                     const auto ex = task.sample(rng);
                     e = {ids(ex.source), ids(ex.target)};
                 } else {
-                    e = corpus[std::uniform_int_distribution<std::size_t>(0, corpus.size() - 1)(rng)];
+                    const auto& pairs = translation->pairs();
+                    e = pairs[std::uniform_int_distribution<std::size_t>(0, pairs.size() - 1)(rng)];
                 }
             }
             // Grouped by length, so a batch carries little padding; then the batches are shuffled.
@@ -330,8 +302,10 @@ double Trainer::evaluate(int n, uint64_t seed) const {
     // The same greedy decoding a shipped model is checked with, on a copy of the current weights.
     if (impl_->task.generated())
         return taskAccuracy(*currentModel(), impl_->task, n, seed);
+    if (impl_->text) // perplexity of the first n windows of the held-out text
+        return perplexity(*currentModel(), impl_->text->valid(), n).perplexity;
     // Translation: chrF of the first n held-out pairs (the file's order is already a fair mix of sources).
-    const auto& pairs = impl_->validPairs;
+    const auto& pairs = impl_->translation->valid();
     std::vector<std::string> sources, references;
     for (std::size_t i = 0; i < pairs.size() && i < static_cast<std::size_t>(n); ++i) {
         sources.push_back(pairs[i].source);
@@ -342,6 +316,8 @@ double Trainer::evaluate(int n, uint64_t seed) const {
 }
 
 std::string Trainer::metricName() const {
+    if (impl_->text)
+        return "perplexity";
     return impl_->task.generated() ? "exact match" : "chrF";
 }
 

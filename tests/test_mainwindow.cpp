@@ -12,6 +12,7 @@
 #include "ui/ViewState.h"
 
 #include <QAbstractButton>
+#include <QAbstractItemView>
 #include <QAbstractSpinBox>
 #include <QAction>
 #include <QCheckBox>
@@ -340,6 +341,7 @@ void TestMainWindow::everyControlHasToolTip() {
                               qobject_cast<QAbstractSpinBox*>(w->parentWidget()) ||
                               qobject_cast<QComboBox*>(w->parentWidget()) ||
                               qobject_cast<QTabBar*>(w->parentWidget()) ||
+                              qobject_cast<QAbstractItemView*>(w->parentWidget()) ||
                               qobject_cast<QLineEdit*>(w->parentWidget());
         if (!control || internal)
             continue;

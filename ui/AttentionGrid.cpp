@@ -166,6 +166,14 @@ QString AttentionGrid::tileToolTip(int layer, int head) const {
     // Queries and keys are the same positions only in self-attention.
     if (kind_ != core::AttentionKind::Cross)
         tip += QLatin1Char('\n') + tr("Previous-token score: %1").arg(s.previousTokenScore, 0, 'f', 3);
+    // The induction score needs a repeated sequence, which the typed text rarely is: it comes from the
+    // model's own scoring on random tokens given twice.
+    if (kind_ == core::AttentionKind::Decoder && head != kMeanHead)
+        for (const auto& h : headScores_)
+            if (h.layer == layer && h.head == head)
+                tip += QLatin1Char('\n') +
+                       tr("Induction score: %1 (on random tokens given twice; see the Heads page)")
+                           .arg(h.inductionScore, 0, 'f', 3);
     // A pooled tile would otherwise pass for an average; saying it shows maxima explains why a tile can look
     // brighter than the detail view of the same head.
     const QSize shown = AttentionTiles::imageSize(b->queries, b->keys, tilePixels());

@@ -4,6 +4,7 @@
 // "mean over heads" column per layer. The images come from AttentionTiles, at the tiles' device pixels.
 
 #include "core/AttentionSnapshot.h"
+#include "core/HeadAnalysis.h"
 #include "ui/AttentionTiles.h"
 #include "ui/ColorMap.h"
 
@@ -12,6 +13,7 @@
 
 #include <memory>
 #include <utility>
+#include <vector>
 
 namespace ui {
 
@@ -43,6 +45,9 @@ public:
     /// per slice (tests).
     void setPoolBudgetMs(int ms) { poolBudgetMs_ = ms; }
     static constexpr int kPoolBudgetMs = 25;
+    /// The model's head scores on random repeated tokens (HeadTable), for the decoder tiles' tooltips;
+    /// empty until they are computed.
+    void setHeadScores(std::vector<core::HeadScores> scores) { headScores_ = std::move(scores); }
     /// A query row marked in every tile (the token being produced); -1 for none.
     void setHighlightedQuery(int query);
 
@@ -95,6 +100,7 @@ private:
     void poolSlice();
     QTimer resizeSettle_; // running while the widget's size is still changing
     QString message_;
+    std::vector<core::HeadScores> headScores_;
     // Where things go, recomputed on resize and rebuild only, so painting does no layout work.
     QPoint origin_; // top-left of the first tile
     QSize tileSize_;

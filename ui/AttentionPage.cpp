@@ -192,6 +192,10 @@ void AttentionPage::setModelKinds(bool hasEncoder) {
     state_->setKind(static_cast<AttentionKind>(kind_->currentData().toInt()));
 }
 
+void AttentionPage::setHeadScores(const std::vector<core::HeadScores>& scores) {
+    grid_->setHeadScores(scores);
+}
+
 void AttentionPage::selectKind(AttentionKind kind) {
     const int idx = kind_->findData(static_cast<int>(kind));
     if (idx >= 0)

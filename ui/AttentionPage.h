@@ -4,9 +4,12 @@
 // goes back to the ViewState, so every view stays in step without knowing the others.
 
 #include "core/AttentionSnapshot.h"
+#include "core/HeadAnalysis.h"
 #include "ui/RunResult.h"
 
 #include <QWidget>
+
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -34,6 +37,8 @@ public:
     void showResult(const RunResultPtr& result);
     /// Nothing to show (the text is empty).
     void clear();
+    /// The model's head scores (HeadTable), shown in the decoder tiles' tooltips.
+    void setHeadScores(const std::vector<core::HeadScores>& scores);
     /// Picks a kind in the selector when the model offers it (the View menu's Ctrl+1/2/3).
     void selectKind(core::AttentionKind kind);
 

@@ -9,6 +9,7 @@
 #include "ui/CandidatesChart.h"
 #include "ui/DecodePanel.h"
 #include "ui/ExportActions.h"
+#include "ui/HeadTable.h"
 #include "ui/ModelLoader.h"
 #include "ui/ModelPicker.h"
 #include "ui/PositionalView.h"
@@ -92,6 +93,11 @@ void MainWindow::buildWidgets() {
     train_ = new TrainPage(QDir(modelsDir_).filePath(QStringLiteral("../recipes")), tabs_);
     train_->setObjectName(QStringLiteral("trainPage"));
     tabs_->addTab(train_, tr("&Train"));
+    heads_ = new HeadTable(tabs_);
+    heads_->setObjectName(QStringLiteral("headTable"));
+    tabs_->addTab(heads_, tr("&Heads"));
+    tabs_->setTabToolTip(3, tr("Every decoder self-attention head scored on random tokens given twice: "
+                               "induction, previous-token, first-token, entropy, distance (Alt+4)"));
     tabs_->setTabToolTip(2, tr("Train a small model on a task and watch its attention form (Alt+3)"));
     tabs_->setTabToolTip(0, tr("Every layer and head of the chosen attention, one head in detail, and "
                                "decoding step by step (Alt+1)"));
@@ -145,6 +151,8 @@ void MainWindow::buildMenus() {
         ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
     view->addAction(tr("&Train"), this, [this] { showPage(Page::Train); })
         ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
+    view->addAction(tr("&Heads"), this, [this] { showPage(Page::Heads); })
+        ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_4));
 
     auto* decode = menuBar()->addMenu(tr("&Decode"));
     const auto* panel = attention_->decodePanel();
@@ -201,6 +209,12 @@ void MainWindow::wire() {
             [this](const QString& t) { statusBar()->showMessage(t, 8000); });
     connect(attention_, &AttentionPage::hint, this,
             [this](const QString& t) { statusBar()->showMessage(t, 3000); });
+    connect(heads_, &HeadTable::scoresChanged, attention_, &AttentionPage::setHeadScores);
+    connect(heads_, &HeadTable::headActivated, this, [this](int layer, int head) {
+        attention_->selectKind(AttentionKind::Decoder);
+        state_->setSelection(layer, head);
+        showPage(Page::Attention);
+    });
 
     // View state → what is remembered and what depends on the kind.
     connect(state_, &ViewState::kindChanged, exports_, &ExportActions::updateEnabled);
@@ -248,6 +262,7 @@ void MainWindow::applyModel(const QString& dir, std::shared_ptr<const core::Mode
     source_->setPlaceholderText(c.hasEncoder() ? tr("Type a sentence…") : tr("Type a prompt…"));
     attention_->setModelKinds(c.hasEncoder());
     positional_->setModel(model_);
+    heads_->setModel(model_);
     controller_->setModel(model_);
     // Built-in models are named as such; a folder of the user's is shown with its path.
     const QString where =
@@ -269,13 +284,14 @@ void MainWindow::setSourceText(const QString& text) {
 }
 
 void MainWindow::showPage(Page page) {
-    tabs_->setCurrentIndex(page == Page::Attention ? 0 : page == Page::Positional ? 1 : 2);
+    tabs_->setCurrentIndex(static_cast<int>(page)); // the tabs are in the enum's order
 }
 
 void MainWindow::showResult(const RunResultPtr& r) {
     clearError();
     attention_->showResult(r);
     exports_->updateEnabled();
+    heads_->ensureScores(); // after the first result, so scoring never delays it
     const auto& snap = *r->snapshot;
     timing_->setText(
         snap.srcTokens.empty()
@@ -321,7 +337,7 @@ QString MainWindow::shortcutsText() {
         {"Ctrl+K", "per-head colour scale"},
         {"Ctrl+L", "edit the source text"},
         {"Enter (in the source field)", "decode to the end"},
-        {"Alt+1, Alt+2, Alt+3", "Attention, Positional encodings, Train"},
+        {"Alt+1 … Alt+4", "Attention, Positional encodings, Train, Heads"},
         {"Ctrl+O", "open a model folder"},
         {"Ctrl+E, Ctrl+Shift+E", "export the page as a picture, every head as JSON"},
         {"Click, Shift+click a token", "mark its row, its column in the heatmap"},

@@ -22,6 +22,7 @@ class AnalysisController;
 class AttentionPage;
 class ExportActions;
 class ModelLoader;
+class HeadTable;
 class ModelPicker;
 class PositionalView;
 class TrainPage;
@@ -30,7 +31,7 @@ class ViewState;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Page { Attention, Positional, Train };
+    enum class Page { Attention, Positional, Train, Heads };
 
     /// modelsDir: where the built-in models live (listed in the model picker).
     explicit MainWindow(const QString& modelsDir = QString(), QWidget* parent = nullptr);
@@ -93,6 +94,7 @@ private:
     AttentionPage* attention_ = nullptr;
     PositionalView* positional_ = nullptr;
     TrainPage* train_ = nullptr;
+    HeadTable* heads_ = nullptr;
     QLabel* timing_ = nullptr;
     QLabel* busy_ = nullptr;
 };

@@ -67,7 +67,9 @@ def fortune_text(entry):
     return text
 
 
-def fortunes(stats):
+def fortune_entries():
+    """Every fortune of the text files (not the pictures and jokes skipped above), files sorted,
+    entries in file order."""
     names = sorted(n for n in os.listdir(FORTUNES_DIR)
                    if "." not in n and n not in FORTUNES_SKIPPED
                    and os.path.isfile(os.path.join(FORTUNES_DIR, n))
@@ -76,14 +78,18 @@ def fortunes(stats):
         with open(os.path.join(FORTUNES_DIR, name), "rb") as f:
             raw = f.read().decode("utf-8", errors="replace")
         for entry in re.split(r"^%$", raw, flags=re.M):
-            if not entry.strip():
-                continue
-            stats["entries"] = stats.get("entries", 0) + 1
-            text = fortune_text(entry)
-            if text is None:
-                stats["rejected_shape"] = stats.get("rejected_shape", 0) + 1
-                continue
-            yield text
+            if entry.strip():
+                yield entry
+
+
+def fortunes(stats):
+    for entry in fortune_entries():
+        stats["entries"] = stats.get("entries", 0) + 1
+        text = fortune_text(entry)
+        if text is None:
+            stats["rejected_shape"] = stats.get("rejected_shape", 0) + 1
+            continue
+        yield text
 
 
 # Early Modern English the Spanish side would render badly even when apertium knows the
