@@ -9,7 +9,8 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& va
         if (valued.count(a)) {
             if (i + 1 >= argv.size())
                 throw UsageError(a + " needs a value");
-            // "--screenshot --help" forgot the file name; taking "--help" as one would write a file of that name.
+            // "--screenshot --help" forgot the file name; taking "--help" as one would write a file of that
+            // name.
             if (valued.count(argv[i + 1]) || flags.count(argv[i + 1]))
                 throw UsageError(a + " needs a value, not the option " + argv[i + 1]);
             values_[a] = argv[++i];

@@ -92,6 +92,8 @@ long         GPT-2 small's shape (random weights, max_len raised to T) given a t
   --greedy N      add the greedy row, N from 1 to 4096 (scripts/bench-vs-seed.sh compares it with the
                   seed's decoding loop)
   --long-length N the long section's T, 2 to 4096 (default 2048)
+  --long-model DIR  a decoder-only model for the long section instead of the random GPT-2 shape (a
+                  GPT-2 checkpoint, say), its weights and max_len as they are
   --only PART     translation, table, keystroke or long: run that section alone
   --no-gui        leave out what paints widgets: the paint rows and the keystroke and long sections
   --json          print the same as one JSON object
@@ -156,6 +158,7 @@ struct Options {
     bool keystroke = true;
     bool longInput = true;
     int longLength = kLongDefaultLength;
+    std::string longModel; // empty: GPT-2 small's shape on random weights
     Plan longPlan = kLongPlan;
     bool gui = true;
     bool json = false;
@@ -182,6 +185,7 @@ Options parse(const Args& a) {
     o.longPlan.runs = a.has("--runs") ? o.plan.runs : quick ? 1 : kLongPlan.runs;
     o.longPlan.warmup = a.has("--warmup") ? o.plan.warmup : quick ? 0 : kLongPlan.warmup;
     o.longLength = boundedInt(a, "--long-length", kLongDefaultLength, 2, 4096);
+    o.longModel = a.get("--long-model", "");
     const auto only = a.get("--only", "");
     if (!only.empty() && only != "translation" && only != "table" && only != "keystroke" && only != "long")
         throw UsageError("--only expects translation, table, keystroke or long, got '" + only + "'");
@@ -265,7 +269,7 @@ int runBench(const std::vector<std::string>& args) {
     try {
         const Args a(args,
                      {"--model", "--src", "--runs", "--warmup", "--threads", "--sizes", "--lengths",
-                      "--greedy", "--only", "--long-length"},
+                      "--greedy", "--only", "--long-length", "--long-model"},
                      {"--json", "--quick", "--no-gui", "--help", "-h"});
         if (a.has("--help") || a.has("-h")) {
             std::cout << kHelp;
@@ -327,10 +331,13 @@ int runBench(const std::vector<std::string>& args) {
         std::optional<LongReport> longInput;
         if (o.longInput) {
             if (!o.json) {
-                std::printf("\n== Long input: %d tokens through GPT-2 small's shape\n", o.longLength);
+                if (o.longModel.empty())
+                    std::printf("\n== Long input: %d tokens through GPT-2 small's shape\n", o.longLength);
+                else
+                    std::printf("\n== Long input: %d tokens through %s\n", o.longLength, o.longModel.c_str());
                 std::fflush(stdout);
             }
-            longInput = measureLong(o.longLength, o.longPlan, o.threads, progress);
+            longInput = measureLong(o.longLength, o.longPlan, o.threads, progress, o.longModel);
             progress.done();
             if (!o.json)
                 printText(*longInput);

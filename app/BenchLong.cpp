@@ -64,10 +64,11 @@ void measureSnapshot(const core::AttentionSnapshot& s, LongReport& r) {
 } // namespace
 
 LongReport measureLong(int length, const Plan& plan, int threads,
-                       const std::function<void(const std::string&)>& progress) {
+                       const std::function<void(const std::string&)>& progress, const std::string& modelDir) {
     const auto what = "long T=" + std::to_string(length);
-    progress(what + " (making the model)");
-    const auto size = makeGpt2Size(length, threads);
+    progress(what + (modelDir.empty() ? " (making the model)" : " (loading the model)"));
+    const auto size =
+        modelDir.empty() ? makeGpt2Size(length, threads) : loadLongSize(modelDir, length, threads);
     const auto& c = size.model->config();
     LongReport r;
     r.modelName = c.name;

@@ -47,11 +47,13 @@ struct LongReport {
     std::vector<LongTarget> targets;
 };
 
-/// Makes GPT-2 small's shape on random weights with max_len raised to fit `length` (not timed), then times
-/// the runs of `plan`. `threads` as for core::configureThreads. Throws core::Error when the page cannot
-/// show the text.
+/// Makes GPT-2 small's shape on random weights with max_len raised to fit `length` (not timed), or loads the
+/// decoder-only model in `modelDir` when one is given (a GPT-2 checkpoint, say; its max_len must fit), then
+/// times the runs of `plan`. `threads` as for core::configureThreads. Throws core::Error when the page
+/// cannot show the text.
 LongReport measureLong(int length, const Plan& plan, int threads,
-                       const std::function<void(const std::string&)>& progress);
+                       const std::function<void(const std::string&)>& progress,
+                       const std::string& modelDir = {});
 
 void printText(const LongReport& r);
 nlohmann::ordered_json toJson(const LongReport& r);

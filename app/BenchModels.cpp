@@ -1,5 +1,6 @@
 #include "BenchModels.h"
 
+#include "core/Errors.h"
 #include "core/Runtime.h"
 
 #include <algorithm>
@@ -97,6 +98,20 @@ BenchSize makeGpt2Size(int length, int threads) {
     if (c.maxLen != shapeMaxLen)
         size.note = "max_len raised from " + std::to_string(shapeMaxLen) + " to " + std::to_string(c.maxLen);
     core::configureThreads(threads);
+    return size;
+}
+
+BenchSize loadLongSize(const std::string& dir, int length, int threads) {
+    core::configureThreads(threads);
+    BenchSize size{dir, dir, {}, core::Model::load(dir)};
+    const auto& c = size.model->config();
+    if (c.hasEncoder())
+        throw core::InputError("--long-model " + dir +
+                               " is an encoder-decoder model; the long section takes a "
+                               "decoder-only one");
+    if (c.maxLen < length)
+        throw core::InputError("--long-model " + dir + " takes at most " + std::to_string(c.maxLen) +
+                               " tokens; --long-length is " + std::to_string(length));
     return size;
 }
 

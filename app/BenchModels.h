@@ -34,6 +34,9 @@ BenchSize makeBenchSize(const std::string& entry, const std::string& defaultMode
 /// raised to `length` when that is longer than 1024 (the note says so). Sets the intra-op thread count as
 /// makeBenchSize does.
 BenchSize makeGpt2Size(int length, int threads);
+/// A decoder-only model directory for the long section, its weights as they are. Throws core::InputError when
+/// it has an encoder or its max_len is below `length`.
+BenchSize loadLongSize(const std::string& dir, int length, int threads);
 
 /// n token ids for vocabulary size `vocab`, different for each salt and never one of the specials 0..3:
 /// id_i = 4 + ((i + 1)·7919 + salt·104729) mod (vocab − 4).

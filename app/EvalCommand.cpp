@@ -1,5 +1,6 @@
 // `attnscope eval`: translation quality of a model on sentence pairs, as sacreBLEU scores it: corpus BLEU
-// (13a tokenizer) and chrF of greedy decoding, overall and for each source of sentences.
+// (13a tokenizer) and chrF of greedy decoding, overall and for each source of sentences; or a language
+// model's perplexity on held-out text.
 
 #include "Args.h"
 #include "Commands.h"
@@ -8,7 +9,9 @@
 #include "core/Files.h"
 #include "core/Model.h"
 #include "core/ParallelCorpus.h"
+#include "core/Perplexity.h"
 #include "core/TaskEval.h"
+#include "core/TextCorpus.h"
 #include "core/TranslationMetrics.h"
 
 #include <algorithm>
@@ -21,12 +24,31 @@
 namespace {
 
 const char* kHelp = R"(usage: attnscope eval --model DIR --pairs FILE.tsv [--limit N] [--out FILE.tsv]
+       attnscope eval --model DIR --text FILE.txt
 
 Translates the first column of FILE.tsv (source<TAB>reference[<TAB>tag]) greedily and scores the output
 against the second column: sacreBLEU's corpus BLEU (13a tokenizer, exp smoothing) and chrF (character
 6-grams, beta 2), for all pairs and for each tag. --limit scores only the first N pairs; --out writes
 source, reference, output and tag as TSV.
+
+With --text (a decoder-only model): the perplexity of FILE.txt, one document a line, read in windows of
+max_len tokens that start at a document behind <bos> (every token predicted once), and the same loss in
+bits per byte of text.
 )";
+
+int perplexityOfText(const core::Model& model, const std::string& path) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const core::TextCorpus corpus(core::TextCorpus::readDocuments(path), model.targetTokenizer());
+    const auto r = core::perplexity(model, corpus);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("%zu documents, %lld tokens, %lld bytes (%.2f bytes per token)\n", corpus.documents(),
+                static_cast<long long>(r.tokens), static_cast<long long>(r.bytes),
+                static_cast<double>(r.bytes) / static_cast<double>(std::max<int64_t>(r.tokens, 1)));
+    std::printf("perplexity %.2f per token (%.4f nats), %.4f bits per byte\n", r.perplexity, r.nllPerToken,
+                r.bitsPerByte);
+    std::printf("measured in %.1f s\n", secs);
+    return 0;
+}
 
 void row(const std::string& name, const std::vector<std::string>& hyp, const std::vector<std::string>& ref) {
     const auto bleu = core::corpusBleu(hyp, ref);
@@ -38,17 +60,24 @@ void row(const std::string& name, const std::vector<std::string>& hyp, const std
 
 int runEval(const std::vector<std::string>& args) {
     try {
-        const Args a(args, {"--model", "--pairs", "--limit", "--out"}, {"--help"});
+        const Args a(args, {"--model", "--pairs", "--text", "--limit", "--out"}, {"--help"});
         if (a.has("--help")) {
             std::cout << kHelp;
             return 0;
         }
-        if (!a.has("--model") || !a.has("--pairs"))
-            throw UsageError("--model DIR and --pairs FILE.tsv are required");
+        if (!a.has("--model") || a.has("--pairs") == a.has("--text"))
+            throw UsageError("--model DIR and one of --pairs FILE.tsv or --text FILE.txt are required");
         const auto limit = a.getInt("--limit", 0);
         if (limit < 0)
             throw UsageError("--limit must be positive");
         const auto model = core::Model::load(a.get("--model"));
+        if (a.has("--text")) {
+            if (model->config().hasEncoder())
+                throw UsageError(a.get("--model") +
+                                 " is an encoder-decoder model; --text measures a decoder-only "
+                                 "language model's perplexity (use --pairs)");
+            return perplexityOfText(*model, a.get("--text"));
+        }
         if (!model->config().hasEncoder())
             throw UsageError(a.get("--model") + " is a decoder-only model; eval scores translation models");
         auto pairs = core::readSentencePairs(a.get("--pairs"));

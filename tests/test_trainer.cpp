@@ -166,6 +166,23 @@ void TestTrainer::recipeErrors_data() {
                                     << "must be char";
     QTest::newRow("not json") << "{"
                               << "not valid JSON";
+    // A language-model recipe with the given fields, its model decoder-only unless they say otherwise.
+    const auto lm = [](const char* fields, const char* arch = "decoder_only") {
+        return QStringLiteral(R"({"task": "language_model", "model": {"architecture": "%1"}, %2})")
+            .arg(QString::fromUtf8(arch), QString::fromUtf8(fields));
+    };
+    QTest::newRow("no corpus") << lm(R"("valid": "v.txt")") << "names its 'corpus' and 'valid' text files";
+    QTest::newRow("no valid") << lm(R"("corpus": "c.txt")") << "names its 'corpus' and 'valid' text files";
+    QTest::newRow("encoder-decoder") << lm(R"("corpus": "c.txt", "valid": "v.txt")", "encoder_decoder")
+                                     << "a language model is decoder_only";
+    QTest::newRow("default architecture")
+        << R"({"task": "language_model", "corpus": "c.txt", "valid": "v.txt"})"
+        << "a language model is decoder_only";
+    QTest::newRow("bpe_vocab_size 259") << lm(R"("corpus": "c.txt", "valid": "v.txt", "bpe_vocab_size": 259)")
+                                        << "bpe_vocab_size must be at least 260";
+    QTest::newRow("bpe_vocab_size not a number")
+        << lm(R"("corpus": "c.txt", "valid": "v.txt", "bpe_vocab_size": "big")")
+        << "'bpe_vocab_size' must be an integer";
 }
 
 void TestTrainer::recipeErrors() {

@@ -1,5 +1,7 @@
 #include "ui/SessionWorker.h"
 
+#include "ui/TokenText.h"
+
 #include "core/Errors.h"
 #include "core/Model.h"
 #include "core/Session.h"
@@ -153,7 +155,7 @@ void SessionWorker::emitResult(const Request& r) {
                       [&](int64_t a, int64_t b) { return lp[std::size_t(a)] > lp[std::size_t(b)]; });
     const auto& vocab = model_->targetTokenizer().vocab();
     for (std::size_t i = 0; i < k; ++i)
-        res->top.push_back({order[i], QString::fromStdString(vocab.token(order[i])),
+        res->top.push_back({order[i], utf8WithByteMarks(vocab.token(order[i])),
                             std::exp(static_cast<double>(lp[std::size_t(order[i])]))});
     Q_EMIT resultReady(std::move(res));
 }
