@@ -51,8 +51,14 @@ PerplexityResult perplexity(const Model& model, const TextCorpus& corpus, int64_
     m.net->eval();
     const int64_t length = m.config.maxLen; // predicted tokens per window, as in training
     auto windows = plan(corpus, length);
-    if (maxWindows > 0 && static_cast<int64_t>(windows.size()) > maxWindows)
-        windows.resize(static_cast<std::size_t>(maxWindows));
+    if (maxWindows > 0 && static_cast<int64_t>(windows.size()) > maxWindows) {
+        // Spread over the whole text: its sources follow one another, and the first windows would be one.
+        std::vector<Window> picked;
+        const auto n = static_cast<int64_t>(windows.size());
+        for (int64_t i = 0; i < maxWindows; ++i)
+            picked.push_back(windows[static_cast<std::size_t>(i * n / maxWindows)]);
+        windows = std::move(picked);
+    }
     const auto& vocab = m.tgtTokenizer->vocab();
     std::vector<int64_t> tokenBytes(static_cast<std::size_t>(vocab.size()),
                                     1); // specials: the newline of <eos>

@@ -19,7 +19,7 @@ struct PerplexityResult {
 
 /// Windows of max_len tokens start at documents and overlap where a window ends inside a document, so every
 /// token is predicted once, with at least the context of its own document before it. maxWindows > 0 reads
-/// only the first windows (a quick check while training). Throws InputError for an encoder–decoder model.
+/// that many windows spread evenly over the text (a quick check while training). Throws InputError for an encoder–decoder model.
 PerplexityResult perplexity(const Model& model, const TextCorpus& corpus, int64_t maxWindows = 0);
 
 } // namespace core

@@ -302,7 +302,7 @@ double Trainer::evaluate(int n, uint64_t seed) const {
     // The same greedy decoding a shipped model is checked with, on a copy of the current weights.
     if (impl_->task.generated())
         return taskAccuracy(*currentModel(), impl_->task, n, seed);
-    if (impl_->text) // perplexity of the first n windows of the held-out text
+    if (impl_->text) // perplexity of n windows spread over the held-out text
         return perplexity(*currentModel(), impl_->text->valid(), n).perplexity;
     // Translation: chrF of the first n held-out pairs (the file's order is already a fair mix of sources).
     const auto& pairs = impl_->translation->valid();

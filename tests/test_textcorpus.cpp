@@ -201,10 +201,15 @@ void TestTextCorpus::perplexityShortWindows() {
     }
     QVERIFY2(std::abs(r.nllPerToken - sum / static_cast<double>(n)) < 1e-4,
              qPrintable(QStringLiteral("%1 vs %2").arg(r.nllPerToken).arg(sum / static_cast<double>(n))));
-    // A quick check reads only the first window: max_len tokens.
+    // A quick check reads windows spread over the text; one is the first window: max_len tokens.
     const auto first = core::perplexity(*model, corpus, 1);
     QCOMPARE(first.tokens, int64_t(8));
     QVERIFY(first.bytes >= 8 && first.bytes < corpus.bytes());
+    // Two are the first and the middle one, which scores only the tokens past the window before it:
+    // [previous start + L, start + L), start − previous start of them.
+    const auto middle = windows.size() / 2;
+    const auto two = core::perplexity(*model, corpus, 2);
+    QCOMPARE(two.tokens, L + windows[middle] - windows[middle - 1]);
 }
 
 void TestTextCorpus::perplexityNeedsDecoderOnly() {
