@@ -25,6 +25,8 @@ usage: attnscope [--model DIR] [--src TEXT]
                                         write a model again with its weights as F16 (half the size)
        attnscope eval --model DIR --pairs FILE.tsv
                                         BLEU and chrF of a translation model, overall and per source
+       attnscope eval --model DIR --text FILE.txt
+                                        a language model's perplexity on held-out text
        attnscope heads --model DIR [--sort COLUMN] [--top N] [--json]
                                         score every decoder head: entropy, distance, first-token,
                                         previous-token and induction scores
@@ -36,7 +38,8 @@ usage: attnscope [--model DIR] [--src TEXT]
        attnscope bench-train --recipe FILE.json [--steps N]
                                         training throughput (scripts/bench-train-vs-seed.sh)
        attnscope train --recipe FILE.json [--out DIR] [--steps N]
-                                        train a model on a task; Ctrl-C saves, --resume continues
+                                        train a model on a task, a translation corpus or English text;
+                                        Ctrl-C saves, --resume continues
        attnscope --version
 Run `attnscope COMMAND --help` for a command's options.
 )";

@@ -29,7 +29,7 @@ namespace {
 const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup-time]
        attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N]
                  [--tab attention|positional|heads] [--kind encoder|decoder|cross]
-                 [--layer L] [--head H|mean] [--scale fixed|per-head] [--colormap NAME]
+                 [--layer L] [--head H|mean] [--scale fixed|per-head|log] [--colormap NAME]
                  [--size WxH]
 
 Opens the window on DIR (default: the model used last, else the built-in default) with TEXT in the
@@ -99,8 +99,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         size = a.get("--size", "1500x950");
         scale = a.get("--scale");
         colormap = a.get("--colormap");
-        if (!scale.empty() && scale != "fixed" && scale != "per-head")
-            throw UsageError("--scale must be fixed or per-head, not '" + scale + "'");
+        if (!scale.empty() && scale != "fixed" && scale != "per-head" && scale != "log")
+            throw UsageError("--scale must be fixed, per-head or log, not '" + scale + "'");
         if (!colormap.empty() && !ui::ColorMap::names().contains(QString::fromStdString(colormap)))
             throw UsageError("--colormap must be one of " +
                              ui::ColorMap::names().join(QStringLiteral(", ")).toStdString() + ", not '" +
@@ -198,7 +198,9 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     }
     window.viewState()->setSelection(static_cast<int>(layer), head);
     if (!scale.empty())
-        window.viewState()->setScaleMode(scale == "per-head" ? ui::ScaleMode::PerHead : ui::ScaleMode::Fixed);
+        window.viewState()->setScaleMode(scale == "per-head" ? ui::ScaleMode::PerHead
+                                         : scale == "log"    ? ui::ScaleMode::Log
+                                                             : ui::ScaleMode::Fixed);
     if (!colormap.empty())
         window.viewState()->setColorMap(QString::fromStdString(colormap));
     window.showPage(tab == "positional" ? ui::MainWindow::Page::Positional

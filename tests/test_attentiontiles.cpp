@@ -41,6 +41,7 @@ private Q_SLOTS:
     void pooledValues_data();
     void pooledValues();
     void caching();
+    void logScale();
     void poolingInSlices_data();
     void poolingInSlices();
 };
@@ -105,6 +106,28 @@ void TestAttentionTiles::pooledValues() {
     }
     QVERIFY(tiles.image(1, 0).isNull());
     QVERIFY(tiles.image(0, 3).isNull());
+}
+
+void TestAttentionTiles::logScale() {
+    // One head's weights at whole decades: 1 is the top of the log scale, 10^-2 its middle, the floor
+    // 10^-4 and anything below it the bottom.
+    AttentionBlock b;
+    b.resize(1, 1, 1, 5);
+    const float weights[] = {1.0f, 1e-2f, 1e-3f, 1e-4f, 1e-6f};
+    std::copy(std::begin(weights), std::end(weights), b.data.begin());
+    AttentionTiles tiles;
+    tiles.setBlock(&b, false);
+    tiles.setPixelSize(QSize(40, 40));
+    const auto map = ui::ColorMap::byName(QStringLiteral("viridis"));
+    tiles.setColorMap(map);
+    tiles.setScaleMode(ui::ScaleMode::Log);
+    const QImage img = tiles.image(0, 0);
+    const double expected[] = {1.0, 0.5, 0.25, 0.0, 0.0};
+    for (int k = 0; k < 5; ++k)
+        QCOMPARE(img.pixel(k, 0), map.color(expected[k]));
+    // The fixed scale paints every weight but the first near its bottom.
+    tiles.setScaleMode(ui::ScaleMode::Fixed);
+    QCOMPARE(tiles.image(0, 0).pixel(1, 0), map.color(0.01));
 }
 
 void TestAttentionTiles::caching() {

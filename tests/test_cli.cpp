@@ -204,7 +204,7 @@ void TestCli::badArguments_data() {
                                               QString(600, QLatin1Char('a'))}
                                << "at most 512";
     QTest::newRow("shot scale") << QStringList{shot, png, QStringLiteral("--scale"), QStringLiteral("log")}
-                                << "--scale must be fixed or per-head";
+                                << "--scale must be fixed, per-head or log";
     QTest::newRow("shot colormap") << QStringList{shot, png, QStringLiteral("--colormap"),
                                                   QStringLiteral("jet")}
                                    << "--colormap must be one of viridis";

@@ -153,6 +153,8 @@ void TestHeatmapView::colorRange() {
         }
     QVERIFY(dlo > 0.0f && dhi < 1.0f);
     QCOMPARE(view.colorRange(), std::make_pair(double(dlo), double(dhi)));
+    view.setScaleMode(ui::ScaleMode::Log);
+    QCOMPARE(view.colorRange(), std::make_pair(double(ui::kLogScaleFloor), 1.0));
     view.setScaleMode(ui::ScaleMode::Fixed);
     QCOMPARE(view.colorRange(), std::make_pair(0.0, 1.0));
 }

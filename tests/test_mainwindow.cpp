@@ -275,6 +275,22 @@ void TestMainWindow::settingsRemembered() {
     // Put the defaults back for the other tests.
     w.findChild<QComboBox*>(QStringLiteral("colorMapCombo"))->setCurrentText(QStringLiteral("viridis"));
     w.findChild<QCheckBox*>(QStringLiteral("perHeadCheck"))->setChecked(false);
+    // One scale at a time: the log scale's box unticks the per-head one, and the choice is remembered.
+    auto* perHead = w.findChild<QCheckBox*>(QStringLiteral("perHeadCheck"));
+    auto* log = w.findChild<QCheckBox*>(QStringLiteral("logScaleCheck"));
+    perHead->setChecked(true);
+    log->setChecked(true);
+    QCOMPARE(w.viewState()->scaleMode(), ui::ScaleMode::Log);
+    QVERIFY(!perHead->isChecked());
+    {
+        ui::MainWindow again(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models"));
+        again.restoreSettings();
+        QCOMPARE(again.viewState()->scaleMode(), ui::ScaleMode::Log);
+    }
+    perHead->setChecked(true);
+    QVERIFY(!log->isChecked());
+    perHead->setChecked(false);
+    QCOMPARE(w.viewState()->scaleMode(), ui::ScaleMode::Fixed);
 }
 
 void TestMainWindow::dropFolderOpensModel() {

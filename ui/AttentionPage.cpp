@@ -47,11 +47,17 @@ void AttentionPage::build() {
     perHead_->setObjectName(QStringLiteral("perHeadCheck"));
     perHead_->setToolTip(tr("Off: every head on the same [0, 1] scale, so heads compare. On: each head "
                             "stretched to its own range, so faint structure shows (Ctrl+K)"));
+    logScale_ = new QCheckBox(tr("Log scale"), this);
+    logScale_->setObjectName(QStringLiteral("logScaleCheck"));
+    logScale_->setToolTip(tr("Colours by orders of magnitude, from 10\u207b\u2074 to 1: over a long text "
+                             "most weights are near 1/length, which the [0, 1] scale paints all alike "
+                             "(Ctrl+Shift+K)"));
     controls->addWidget(kind_);
     controls->addSpacing(8);
     controls->addWidget(new QLabel(tr("Colours"), this));
     controls->addWidget(colorMap_);
     controls->addWidget(perHead_);
+    controls->addWidget(logScale_);
     controls->addStretch(1);
     col->addLayout(controls);
 
@@ -128,6 +134,8 @@ void AttentionPage::follow() {
     connect(colorMap_, &QComboBox::currentTextChanged, state_, &ViewState::setColorMap);
     connect(perHead_, &QCheckBox::toggled, state_,
             [this](bool on) { state_->setScaleMode(on ? ScaleMode::PerHead : ScaleMode::Fixed); });
+    connect(logScale_, &QCheckBox::toggled, state_,
+            [this](bool on) { state_->setScaleMode(on ? ScaleMode::Log : ScaleMode::Fixed); });
     connect(grid_, &AttentionGrid::tileClicked, state_, &ViewState::setSelection);
     connect(grid_, &AttentionGrid::navigate, state_, &ViewState::navigate);
     connect(heatmap_, &HeatmapView::navigate, state_, &ViewState::navigate);
@@ -161,8 +169,10 @@ void AttentionPage::follow() {
         heatmap_->setSelection(l, h);
     });
     connect(state_, &ViewState::scaleModeChanged, this, [this](ScaleMode m) {
-        const QSignalBlocker block(perHead_);
+        // One mode at a time: each box shows whether its mode is the one on.
+        const QSignalBlocker block(perHead_), blockLog(logScale_);
         perHead_->setChecked(m == ScaleMode::PerHead);
+        logScale_->setChecked(m == ScaleMode::Log);
         grid_->setScaleMode(m);
         heatmap_->setScaleMode(m);
     });

@@ -45,6 +45,7 @@ public:
     DecodePanel* decodePanel() const { return decode_; }
     CandidatesChart* candidates() const { return candidates_; }
     QCheckBox* perHeadCheck() const { return perHead_; }
+    QCheckBox* logScaleCheck() const { return logScale_; }
     QComboBox* colorMapCombo() const { return colorMap_; }
     QSplitter* splitter() const { return splitter_; }
 
@@ -68,6 +69,7 @@ private:
     QComboBox* kind_ = nullptr;
     QComboBox* colorMap_ = nullptr;
     QCheckBox* perHead_ = nullptr;
+    QCheckBox* logScale_ = nullptr;
     DecodePanel* decode_ = nullptr;
     TokenStrip* srcStrip_ = nullptr;
     TokenStrip* tgtStrip_ = nullptr;

@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace ui {
@@ -44,6 +45,23 @@ void extend(const float* w, int n, int seen, float* lo, float* hi, float* allLo)
     }
     for (int k = 0; k < n; ++k)
         allLo[k] = w[k] < allLo[k] ? w[k] : allLo[k];
+}
+
+// Weights to [0, 1] by orders of magnitude: kLogScaleFloor and below → 0, 1 → 1.
+QImage colourLog(const std::vector<float>& values, const QSize& size, const QVector<QRgb>& lut) {
+    const float decades = -std::log10(kLogScaleFloor);
+    QImage img(size, QImage::Format_RGB32);
+    const int cols = size.width();
+    for (int r = 0; r < size.height(); ++r) {
+        auto* line = reinterpret_cast<QRgb*>(img.scanLine(r));
+        const float* v = values.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(cols);
+        for (int c = 0; c < cols; ++c) {
+            const float t =
+                std::clamp(std::log10(std::max(v[c], kLogScaleFloor)) / decades + 1.0f, 0.0f, 1.0f);
+            line[c] = lut[qBound(0, static_cast<int>(t * 255.0f + 0.5f), 255)];
+        }
+    }
+    return img;
 }
 
 QImage colour(const std::vector<float>& values, const QSize& size, float lo, float hi,
@@ -127,8 +145,9 @@ const QImage& AttentionTiles::image(int layer, int column) {
     Tile& t = tiles_[static_cast<std::size_t>(layer) * static_cast<std::size_t>(block_->heads + 1) +
                      static_cast<std::size_t>(column)];
     if (t.image.isNull())
-        t.image =
-            perHead ? colour(t.values, size_, t.lo, t.hi, lut_) : colour(t.values, size_, 0.0f, 1.0f, lut_);
+        t.image = perHead                   ? colour(t.values, size_, t.lo, t.hi, lut_)
+                  : mode_ == ScaleMode::Log ? colourLog(t.values, size_, lut_)
+                                            : colour(t.values, size_, 0.0f, 1.0f, lut_);
     return t.image;
 }
 

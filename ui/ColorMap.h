@@ -11,8 +11,13 @@ class QCPColorGradient;
 
 namespace ui {
 
-/// How weights map to colours: fixed [0, 1] keeps heads comparable; per-head stretches each head's range.
-enum class ScaleMode { Fixed, PerHead };
+/// How weights map to colours: fixed [0, 1] keeps heads comparable; per-head stretches each head's range; log
+/// spreads [kLogScaleFloor, 1] by orders of magnitude, so the ~1/T weights of a long input are not all the
+/// darkest colour.
+enum class ScaleMode { Fixed, PerHead, Log };
+
+/// The log scale's low end: weights at or below it take the scale's first colour.
+constexpr float kLogScaleFloor = 1e-4f;
 
 class ColorMap {
 public:

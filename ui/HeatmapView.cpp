@@ -132,6 +132,20 @@ void HeatmapView::setColorMap(const ColorMap& map) {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void HeatmapView::setLogarithmic(bool log) {
+    const auto type = log ? QCPAxis::stLogarithmic : QCPAxis::stLinear;
+    if (scale_->dataScaleType() == type)
+        return;
+    scale_->setDataScaleType(type); // also the map's
+    if (log)
+        scale_->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    else
+        scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    // "10⁻³" on a log scale; QCPAxis's own defaults on a linear one.
+    scale_->axis()->setNumberFormat(log ? QStringLiteral("eb") : QStringLiteral("gb"));
+    scale_->axis()->setNumberPrecision(log ? 0 : 6);
+}
+
 void HeatmapView::setScaleMode(ScaleMode mode) {
     if (mode == scaleMode_)
         return;
@@ -227,6 +241,8 @@ void HeatmapView::rebuild() {
     const int cols = std::min(keys_, kMaxMapSide), rows = std::min(queries_, kMaxMapSide);
     const bool pooled = cols < keys_ || rows < queries_;
     const bool perHead = scaleMode_ == ScaleMode::PerHead;
+    // A log scale has no 0: the cells hold at least its floor (the tooltips read the weights themselves).
+    const bool log = scaleMode_ == ScaleMode::Log;
     // The weights shown, whole: the block's own for a dense head, else the mean or an expanded compact
     // head, kept for the tooltips. A compact head shown pooled at the fixed scale is read a row at a time
     // instead (16 MB and ~10 ms saved at 2,048 tokens), and its tooltips read the block.
@@ -257,7 +273,7 @@ void HeatmapView::rebuild() {
         for (int q = 0; q < queries_; ++q) {
             const float* row = rowOf(q);
             for (int k = 0; k < keys_; ++k)
-                cells->setCell(k, q, row[k]);
+                cells->setCell(k, q, log ? std::max(row[k], kLogScaleFloor) : row[k]);
         }
     } else {
         // The cell range's ends are the centres of the first and last cells, so each token goes to the
@@ -283,7 +299,8 @@ void HeatmapView::rebuild() {
                 }
             }
             for (int c = 0; c < cols; ++c)
-                cells->setCell(c, r, rowMax[std::size_t(c)]);
+                cells->setCell(
+                    c, r, log ? std::max(rowMax[std::size_t(c)], kLogScaleFloor) : rowMax[std::size_t(c)]);
         }
     }
     // Only the per-head scale needs the head's range.
@@ -292,6 +309,8 @@ void HeatmapView::rebuild() {
                 : std::pair<float, float>(0.0f, 1.0f);
     if (scaleMode_ == ScaleMode::Fixed) {
         range_ = {0.0, 1.0};
+    } else if (log) {
+        range_ = {kLogScaleFloor, 1.0};
     } else if (hi > lo) {
         range_ = {lo, hi};
     } else {
@@ -299,6 +318,7 @@ void HeatmapView::rebuild() {
         range_ = {lo - 1e-6, hi + 1e-6};
     }
     map_->setGradient(colorMap_.gradient());
+    setLogarithmic(log);
     map_->setDataRange(QCPRange(range_.first, range_.second));
 
     plot_->xAxis->setRange(-0.5, keys_ - 0.5);

@@ -62,6 +62,8 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    /// The legend's and the map's scale: logarithmic for ScaleMode::Log.
+    void setLogarithmic(bool log);
     void rebuild();
     void updateMarks();
     /// Labels every n-th token so tick labels never overlap; runs after each layout, when the axis rect's

@@ -138,6 +138,8 @@ void MainWindow::buildMenus() {
     view->addSeparator();
     view->addAction(tr("Per-head Colour &Scale"), attention_->perHeadCheck(), &QCheckBox::toggle)
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    view->addAction(tr("&Logarithmic Colour Scale"), attention_->logScaleCheck(), &QCheckBox::toggle)
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
     view->addAction(tr("Edit &Source"), this,
                     [this] {
                         source_->setFocus();
@@ -220,6 +222,7 @@ void MainWindow::wire() {
     connect(state_, &ViewState::kindChanged, exports_, &ExportActions::updateEnabled);
     connect(state_, &ViewState::scaleModeChanged, this, [](ScaleMode m) {
         QSettings().setValue(QStringLiteral("view/perHeadScale"), m == ScaleMode::PerHead);
+        QSettings().setValue(QStringLiteral("view/logScale"), m == ScaleMode::Log);
     });
     connect(state_, &ViewState::colorMapChanged, this, [this](const ColorMap& m) {
         positional_->setColorMap(m);
@@ -335,6 +338,7 @@ QString MainWindow::shortcutsText() {
         {"Ctrl+End, Ctrl+Home", "Run to end, Reset"},
         {"Ctrl+1, Ctrl+2, Ctrl+3", "encoder self, decoder self, cross-attention"},
         {"Ctrl+K", "per-head colour scale"},
+        {"Ctrl+Shift+K", "logarithmic colour scale"},
         {"Ctrl+L", "edit the source text"},
         {"Enter (in the source field)", "decode to the end"},
         {"Alt+1 … Alt+4", "Attention, Positional encodings, Train, Heads"},
@@ -363,6 +367,7 @@ void MainWindow::restoreSettings() {
     QSettings s;
     state_->setColorMap(s.value(QStringLiteral("view/colorMap"), ColorMap::names().front()).toString());
     state_->setScaleMode(s.value(QStringLiteral("view/perHeadScale"), false).toBool() ? ScaleMode::PerHead
+                         : s.value(QStringLiteral("view/logScale"), false).toBool()   ? ScaleMode::Log
                                                                                       : ScaleMode::Fixed);
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
