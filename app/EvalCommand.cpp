@@ -33,13 +33,13 @@ source, reference, output and tag as TSV.
 
 With --text (a decoder-only model): the perplexity of FILE.txt, one document a line, read in windows of
 max_len tokens that start at a document behind <bos> (every token predicted once), and the same loss in
-bits per byte of text.
+bits per byte of text; --limit N reads only N windows spread over the text (the training log's check).
 )";
 
-int perplexityOfText(const core::Model& model, const std::string& path) {
+int perplexityOfText(const core::Model& model, const std::string& path, int64_t windows) {
     const auto t0 = std::chrono::steady_clock::now();
     const core::TextCorpus corpus(core::TextCorpus::readDocuments(path), model.targetTokenizer());
-    const auto r = core::perplexity(model, corpus);
+    const auto r = core::perplexity(model, corpus, windows);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("%zu documents, %lld tokens, %lld bytes (%.2f bytes per token)\n", corpus.documents(),
                 static_cast<long long>(r.tokens), static_cast<long long>(r.bytes),
@@ -76,7 +76,7 @@ int runEval(const std::vector<std::string>& args) {
                 throw UsageError(a.get("--model") +
                                  " is an encoder-decoder model; --text measures a decoder-only "
                                  "language model's perplexity (use --pairs)");
-            return perplexityOfText(*model, a.get("--text"));
+            return perplexityOfText(*model, a.get("--text"), limit);
         }
         if (!model->config().hasEncoder())
             throw UsageError(a.get("--model") + " is a decoder-only model; eval scores translation models");

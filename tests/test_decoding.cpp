@@ -47,6 +47,7 @@ private Q_SLOTS:
     void runToEndAndReset();
     void enterInSourceRunsToEnd();
     void longDecodeKeepsWindowWidth();
+    void languageModelContinuesThePrompt();
 
 private:
     std::unique_ptr<WindowFixture> open(const QString& dir, const QString& text) {
@@ -191,6 +192,50 @@ void TestDecoding::longDecodeKeepsWindowWidth() {
     // The decoded text wraps in its label instead of asking for a window wider than the screen.
     QVERIFY2(f->window.minimumSizeHint().width() < 1400,
              qPrintable(QString::number(f->window.minimumSizeHint().width())));
+}
+
+void TestDecoding::languageModelContinuesThePrompt() {
+    // The built-in language model: the prompt is the decoder's input, and stepping continues it.
+    const QString lm = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-lm");
+    const QString prompt = QStringLiteral("And God said unto Moses");
+    auto f = open(lm, prompt);
+    QVERIFY(f);
+    auto* kinds = f->window.findChild<QComboBox*>(QStringLiteral("kindCombo"));
+    QCOMPARE(kinds->count(), 1); // decoder self-attention only
+    QCOMPARE(f->window.viewState()->kind(), core::AttentionKind::Decoder);
+    const auto promptTokens = f->window.model()->targetTokens(prompt.toStdString());
+    const auto first = f->controller->current();
+    QCOMPARE(first->snapshot->tgtTokens.size(), promptTokens.size());
+    QVERIFY(first->snapshot->encoder.empty() && first->snapshot->cross.empty());
+    for (int i = 0; i < 6; ++i) {
+        f->controller->step();
+        QVERIFY(f->controller->waitUntilIdle());
+    }
+    const auto r = f->controller->current();
+    QCOMPARE(r->snapshot->tgtTokens.size(), promptTokens.size() + 6);
+    for (std::size_t i = 0; i < promptTokens.size(); ++i)
+        QCOMPARE(r->snapshot->tgtTokens[i].id, promptTokens[i].id); // the prompt stays as typed
+    const auto& d = r->snapshot->decoder;
+    QCOMPARE(d.queries, static_cast<int>(promptTokens.size()) + 6);
+    // Sampling with a seed continues the same prompt the same way twice.
+    auto sampled = [&](int seed) {
+        auto g = open(lm, QString());
+        g->window.findChild<QCheckBox*>(QStringLiteral("sampleCheck"))->setChecked(true);
+        g->window.findChild<QSpinBox*>(QStringLiteral("seed"))->setValue(seed);
+        QTest::keyClicks(g->edit, prompt);
+        g->controller->waitUntilIdle();
+        for (int i = 0; i < 8; ++i) {
+            g->controller->step();
+            g->controller->waitUntilIdle();
+        }
+        std::vector<int64_t> ids;
+        for (const auto& t : g->controller->current()->snapshot->tgtTokens)
+            ids.push_back(t.id);
+        return ids;
+    };
+    const auto a = sampled(3), b = sampled(3);
+    QCOMPARE(a.size(), promptTokens.size() + 8);
+    QCOMPARE(a, b);
 }
 
 QTEST_MAIN(TestDecoding)
