@@ -35,6 +35,12 @@ private Q_SLOTS:
         t.unknown = unknown;
         QCOMPARE(ui::tokenDisplayText(t), shown);
     }
+    void elision() {
+        QCOMPARE(ui::elided(QStringLiteral("short"), 14), QStringLiteral("short"));
+        QCOMPARE(ui::elided(QStringLiteral("exactly14chars"), 14), QStringLiteral("exactly14chars"));
+        QCOMPARE(ui::elided(QString(60, QLatin1Char('-')), 14),
+                 QString(13, QLatin1Char('-')) + QChar(0x2026));
+    }
 };
 
 QTEST_MAIN(TestTokenText)

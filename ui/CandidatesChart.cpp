@@ -10,6 +10,10 @@
 
 namespace ui {
 
+namespace {
+constexpr int kTickChars = 14; // characters of a token in the bars' labels
+} // namespace
+
 CandidatesChart::CandidatesChart(QWidget* parent) : QWidget(parent) {
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("candidatesPlot"));
@@ -61,9 +65,11 @@ void CandidatesChart::setCandidates(const std::vector<Candidate>& top, bool fini
         const auto& c = top_[std::size_t(i)];
         keys << i;
         values << c.probability;
-        ticker->addTick(i, QStringLiteral("%1  %2")
-                               .arg(tokenDisplayText({c.id, c.text.toStdString(), false, false}))
-                               .arg(c.probability, 0, 'f', 3));
+        // The tooltip has the whole token.
+        ticker->addTick(
+            i, QStringLiteral("%1  %2")
+                   .arg(elided(tokenDisplayText({c.id, c.text.toStdString(), false, false}), kTickChars))
+                   .arg(c.probability, 0, 'f', 3));
     }
     bars_->setData(keys, values, true);
     plot_->yAxis->setTicker(ticker);

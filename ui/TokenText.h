@@ -42,6 +42,12 @@ inline QString utf8WithByteMarks(const std::string& bytes) {
     return out;
 }
 
+/// At most maxChars characters, the last of them "…" when some were cut: a 50,000-token vocabulary has
+/// tokens of 60 dashes, which would take a chart's width from its bars.
+inline QString elided(const QString& s, int maxChars) {
+    return s.size() <= maxChars ? s : s.left(maxChars - 1) + QChar(0x2026);
+}
+
 inline QString tokenDisplayText(const core::Token& t) {
     QString s = utf8WithByteMarks(t.text);
     s.replace(QLatin1Char(' '), QChar(0x2423));  // ␣
