@@ -18,10 +18,12 @@ Vocabulary vocabularyOf(const ByteLevelBpe& bpe) {
 
 } // namespace
 
-// Copied, not moved: the order in which the two arguments are evaluated is unspecified, and GCC builds the
-// shared copy first, which would leave vocabularyOf an empty, moved-from vocabulary.
 BpeTokenizer::BpeTokenizer(ByteLevelBpe bpe)
-    : BpeTokenizer(vocabularyOf(bpe), std::make_shared<const ByteLevelBpe>(bpe)) {}
+    : BpeTokenizer(std::make_shared<const ByteLevelBpe>(std::move(bpe))) {}
+
+// The vocabulary is read from the shared tables, not from a by-value argument: the order in which a call's
+// arguments are evaluated is unspecified, and a move in one would empty the other.
+BpeTokenizer::BpeTokenizer(std::shared_ptr<const ByteLevelBpe> bpe) : BpeTokenizer(vocabularyOf(*bpe), bpe) {}
 
 BpeTokenizer::BpeTokenizer(Vocabulary vocab, std::shared_ptr<const ByteLevelBpe> bpe)
     : Tokenizer(std::move(vocab)), bpe_(std::move(bpe)) {}

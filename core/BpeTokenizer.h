@@ -34,6 +34,7 @@ public:
     const ByteLevelBpe& bpe() const { return *bpe_; }
 
 private:
+    explicit BpeTokenizer(std::shared_ptr<const ByteLevelBpe> bpe);
     BpeTokenizer(Vocabulary vocab, std::shared_ptr<const ByteLevelBpe> bpe);
     std::shared_ptr<const ByteLevelBpe> bpe_; // immutable, so copies share it
 };

@@ -68,7 +68,7 @@ struct Trainer::Impl {
     std::deque<std::pair<int64_t, double>> recent; // (tokens, seconds) of the last steps, for a steady rate
     std::vector<Batch> pool;                       // the batches of the current pool, in training order
     std::unique_ptr<TranslationData> translation;  // translation: the pairs, encoded once
-    std::unique_ptr<LanguageModelData> text;       // language model: vocabulary and token streams
+    std::unique_ptr<LanguageModelData> language;   // language model: vocabulary and token streams
 
     Impl(const TrainRecipe& r, const std::string& dir)
         : recipe(r), task(r.makeTask()), config(r.modelConfig()), out(dir) {
@@ -76,8 +76,8 @@ struct Trainer::Impl {
             vocab = Vocabulary::fromTokens(task.alphabet());
             tokenizer = makeTokenizer(config, vocab);
         } else if (task.kind() == TaskKind::LanguageModel) {
-            text = std::make_unique<LanguageModelData>(recipe, dir);
-            tokenizer = text->tokenizer().clone();
+            language = std::make_unique<LanguageModelData>(recipe, dir);
+            tokenizer = language->tokenizer().clone();
             vocab = tokenizer->vocab();
         } else {
             translation = std::make_unique<TranslationData>(recipe, dir);
@@ -143,9 +143,9 @@ struct Trainer::Impl {
     /// The batch of step `step` (0-based): a function of the seed and the step alone, so a resumed run
     /// sees exactly the data the uninterrupted run would have seen.
     const Batch& batchFor(int64_t step) {
-        if (text) {
+        if (language) {
             // Every window has the same length: no pools to sort by length.
-            const auto rows = paddedIds(text->batch(recipe.seed, step, recipe.batchSize, config.maxLen),
+            const auto rows = paddedIds(language->batch(recipe.seed, step, recipe.batchSize, config.maxLen),
                                         vocab.pad()); // (B, T+1)
             Batch b;
             b.input = rows.narrow(1, 0, config.maxLen);          // (B, T)
@@ -302,8 +302,8 @@ double Trainer::evaluate(int n, uint64_t seed) const {
     // The same greedy decoding a shipped model is checked with, on a copy of the current weights.
     if (impl_->task.generated())
         return taskAccuracy(*currentModel(), impl_->task, n, seed);
-    if (impl_->text) // perplexity of n windows spread over the held-out text
-        return perplexity(*currentModel(), impl_->text->valid(), n).perplexity;
+    if (impl_->language) // perplexity of n windows spread over the held-out text
+        return perplexity(*currentModel(), impl_->language->valid(), n).perplexity;
     // Translation: chrF of the first n held-out pairs (the file's order is already a fair mix of sources).
     const auto& pairs = impl_->translation->valid();
     std::vector<std::string> sources, references;
@@ -316,7 +316,7 @@ double Trainer::evaluate(int n, uint64_t seed) const {
 }
 
 std::string Trainer::metricName() const {
-    if (impl_->text)
+    if (impl_->language)
         return "perplexity";
     return impl_->task.generated() ? "exact match" : "chrF";
 }

@@ -47,39 +47,35 @@ void extend(const float* w, int n, int seen, float* lo, float* hi, float* allLo)
         allLo[k] = w[k] < allLo[k] ? w[k] : allLo[k];
 }
 
-// Weights to [0, 1] by orders of magnitude: kLogScaleFloor and below → 0, 1 → 1.
-QImage colourLog(const std::vector<float>& values, const QSize& size, const QVector<QRgb>& lut) {
-    const float decades = -std::log10(kLogScaleFloor);
+// Each value through toUnit (a weight to [0, 1]) and then the colour map's 256 entries.
+template <typename ToUnit>
+QImage colour(const std::vector<float>& values, const QSize& size, const QVector<QRgb>& lut, ToUnit toUnit) {
     QImage img(size, QImage::Format_RGB32);
     const int cols = size.width();
     for (int r = 0; r < size.height(); ++r) {
         auto* line = reinterpret_cast<QRgb*>(img.scanLine(r));
         const float* v = values.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(cols);
-        for (int c = 0; c < cols; ++c) {
-            const float t =
-                std::clamp(std::log10(std::max(v[c], kLogScaleFloor)) / decades + 1.0f, 0.0f, 1.0f);
-            line[c] = lut[qBound(0, static_cast<int>(t * 255.0f + 0.5f), 255)];
-        }
+        for (int c = 0; c < cols; ++c)
+            line[c] = lut[qBound(0, static_cast<int>(toUnit(v[c]) * 255.0f + 0.5f), 255)];
     }
     return img;
 }
 
-QImage colour(const std::vector<float>& values, const QSize& size, float lo, float hi,
-              const QVector<QRgb>& lut) {
+QImage colourLinear(const std::vector<float>& values, const QSize& size, float lo, float hi,
+                    const QVector<QRgb>& lut) {
     // A constant matrix (one key, say) has no range to stretch; show it mid-scale rather than divide by 0.
     const float span = hi > lo ? hi - lo : 0.0f;
-    QImage img(size, QImage::Format_RGB32);
-    const int cols = size.width();
-    for (int r = 0; r < size.height(); ++r) {
-        auto* line = reinterpret_cast<QRgb*>(img.scanLine(r));
-        const float* v = values.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(cols);
-        for (int c = 0; c < cols; ++c) {
-            const float t =
-                span > 0.0f ? std::clamp((v[c] - lo) / span, 0.0f, 1.0f) : (hi > 0.0f ? 0.5f : 0.0f);
-            line[c] = lut[qBound(0, static_cast<int>(t * 255.0f + 0.5f), 255)];
-        }
-    }
-    return img;
+    const float flat = hi > 0.0f ? 0.5f : 0.0f;
+    return colour(values, size, lut,
+                  [=](float w) { return span > 0.0f ? std::clamp((w - lo) / span, 0.0f, 1.0f) : flat; });
+}
+
+// By orders of magnitude: kLogScaleFloor and below → 0, 1 → 1.
+QImage colourLog(const std::vector<float>& values, const QSize& size, const QVector<QRgb>& lut) {
+    const float decades = -std::log10(kLogScaleFloor);
+    return colour(values, size, lut, [=](float w) {
+        return std::clamp(std::log10(std::max(w, kLogScaleFloor)) / decades + 1.0f, 0.0f, 1.0f);
+    });
 }
 
 } // namespace
@@ -145,9 +141,9 @@ const QImage& AttentionTiles::image(int layer, int column) {
     Tile& t = tiles_[static_cast<std::size_t>(layer) * static_cast<std::size_t>(block_->heads + 1) +
                      static_cast<std::size_t>(column)];
     if (t.image.isNull())
-        t.image = perHead                   ? colour(t.values, size_, t.lo, t.hi, lut_)
+        t.image = perHead                   ? colourLinear(t.values, size_, t.lo, t.hi, lut_)
                   : mode_ == ScaleMode::Log ? colourLog(t.values, size_, lut_)
-                                            : colour(t.values, size_, 0.0f, 1.0f, lut_);
+                                            : colourLinear(t.values, size_, 0.0f, 1.0f, lut_);
     return t.image;
 }
 

@@ -32,8 +32,11 @@ QString probeFor(core::TaskKind kind) {
         return QStringLiteral("5318026497");
     case core::TaskKind::Addition:
         return QStringLiteral("4721+385");
-    case core::TaskKind::Translation: // trained from the command line (hours, not minutes); not offered here
+    // Both are trained from the command line (an hour or more, not minutes); not offered here.
+    case core::TaskKind::Translation:
         return QStringLiteral("the red car");
+    case core::TaskKind::LanguageModel:
+        return QStringLiteral("And God said");
     }
     return {};
 }

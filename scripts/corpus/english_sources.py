@@ -26,18 +26,23 @@ def sentences_in(text):
     return _SENTENCE_END.split(text)
 
 
-def wordnet(stats):
-    """The example sentences in the glosses: `... | definition; "example"; "example"`."""
+def wordnet_synsets():
+    """(head, gloss) of every synset of the data files, nouns first: `offset ... words ... | gloss`."""
     for pos in ("noun", "verb", "adj", "adv"):
         with open(os.path.join(WORDNET_DIR, "data." + pos), encoding="utf-8") as f:
             for line in f:
                 if line.startswith("  "):  # licence header
                     continue
-                _, bar, gloss = line.partition(" | ")
-                if not bar:
-                    continue
-                for example in _QUOTED.findall(gloss):
-                    yield example
+                head, bar, gloss = line.partition(" | ")
+                if bar:
+                    yield head, gloss
+
+
+def wordnet(stats):
+    """The example sentences in the glosses: `... | definition; "example"; "example"`."""
+    for _, gloss in wordnet_synsets():
+        for example in _QUOTED.findall(gloss):
+            yield example
 
 
 def fortune_text(entry):

@@ -15,7 +15,7 @@ import sys
 import unicodedata
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from english_sources import WORDNET_DIR, fortune_entries  # noqa: E402
+from english_sources import fortune_entries, wordnet_synsets  # noqa: E402
 
 HELD_OUT_EVERY = 50
 MAX_FORTUNE_CHARS = 800
@@ -54,18 +54,13 @@ def fortunes():
 def wordnet():
     """Each synset that has an example sentence, as "lemma, lemma: gloss; "example"", the way a
     dictionary reads. The synsets without one would make the dictionary most of the text."""
-    for pos in ("noun", "verb", "adj", "adv"):
-        with open(os.path.join(WORDNET_DIR, "data." + pos), encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("  "):  # licence header
-                    continue
-                head, bar, gloss = line.partition(" | ")
-                if not bar or '"' not in gloss:
-                    continue
-                fields = head.split()
-                count = int(fields[3], 16)
-                lemmas = [re.sub(r"\(\w+\)$", "", w).replace("_", " ") for w in fields[4:4 + 2 * count:2]]
-                yield clean(", ".join(lemmas[:3]) + ": " + gloss)
+    for head, gloss in wordnet_synsets():
+        if '"' not in gloss:
+            continue
+        fields = head.split()
+        count = int(fields[3], 16)
+        lemmas = [re.sub(r"\(\w+\)$", "", w).replace("_", " ") for w in fields[4:4 + 2 * count:2]]
+        yield clean(", ".join(lemmas[:3]) + ": " + gloss)
 
 
 def main():
