@@ -5,8 +5,8 @@
 #include "AppMain.h"
 #include "Commands.h"
 
-#include "core/BlasCore.h"
-#include "core/Runtime.h"
+#include "core/base/BlasCore.h"
+#include "core/base/Runtime.h"
 
 #include <cstring>
 #include <iostream>

@@ -13,9 +13,9 @@
 #include "BenchTable.h"
 #include "BenchTranslation.h"
 #include "Commands.h"
+#include "RunCommand.h"
 
-#include "core/Errors.h"
-#include "core/Runtime.h"
+#include "core/base/Runtime.h"
 
 #include <QApplication>
 
@@ -266,113 +266,107 @@ void printHeader(const Machine& m, const Options& o) {
 } // namespace
 
 int runBench(const std::vector<std::string>& args) {
-    try {
-        const Args a(args,
-                     {"--model", "--src", "--runs", "--warmup", "--threads", "--sizes", "--lengths",
-                      "--greedy", "--only", "--long-length", "--long-model"},
-                     {"--json", "--quick", "--no-gui", "--help", "-h"});
-        if (a.has("--help") || a.has("-h")) {
-            std::cout << kHelp;
-            return 0;
-        }
-        const auto o = parse(a);
-        const Progress progress(o.json);
-        std::unique_ptr<QApplication> app;
-        if (o.gui && (o.tables || o.keystroke || o.longInput))
-            app = offscreenApplication();
+    return runCommand(
+        "bench", kHelp,
+        {{"--model", "--src", "--runs", "--warmup", "--threads", "--sizes", "--lengths", "--greedy", "--only",
+          "--long-length", "--long-model"},
+         {"--json", "--quick", "--no-gui"},
+         [] {
+             if (isatty(STDERR_FILENO))
+                 std::fprintf(stderr, "\r\033[K"); // the progress line
+         }},
+        args, [&](const Args& a) {
+            const auto o = parse(a);
+            const Progress progress(o.json);
+            std::unique_ptr<QApplication> app;
+            if (o.gui && (o.tables || o.keystroke || o.longInput))
+                app = offscreenApplication();
 
-        std::optional<TranslationReport> translation;
-        if (o.translation)
-            translation = measureTranslation(o.modelDir, o.src, o.plan, o.threads);
-        else
-            core::configureThreads(o.threads);
-        auto machine = thisMachine(); // after the thread count is set
-        if (translation)
-            machine.device = translation->device;
-        if (!o.json) {
-            printHeader(machine, o);
-            if (translation) {
-                std::printf("\n");
-                printText(*translation);
-            }
-            if (o.tables)
-                std::printf("\n== Analysis and decoding by model size and length T\n%s", kTableLegend);
-            std::fflush(stdout);
-        }
-
-        std::vector<SizeReport> sizes;
-        if (o.tables) {
-            const auto longest = *std::max_element(o.table.lengths.begin(), o.table.lengths.end());
-            for (const auto& entry : o.sizes) {
-                progress(entry + " (making the model)");
-                const auto size = makeBenchSize(entry, o.modelDir, longest, o.threads);
-                sizes.push_back(measureSize(size, o.table, progress));
-                progress.done();
-                if (!o.json) {
+            std::optional<TranslationReport> translation;
+            if (o.translation)
+                translation = measureTranslation(o.modelDir, o.src, o.plan, o.threads);
+            else
+                core::configureThreads(o.threads);
+            auto machine = thisMachine(); // after the thread count is set
+            if (translation)
+                machine.device = translation->device;
+            if (!o.json) {
+                printHeader(machine, o);
+                if (translation) {
                     std::printf("\n");
-                    printText(sizes.back());
-                    std::fflush(stdout);
+                    printText(*translation);
+                }
+                if (o.tables)
+                    std::printf("\n== Analysis and decoding by model size and length T\n%s", kTableLegend);
+                std::fflush(stdout);
+            }
+
+            std::vector<SizeReport> sizes;
+            if (o.tables) {
+                const auto longest = *std::max_element(o.table.lengths.begin(), o.table.lengths.end());
+                for (const auto& entry : o.sizes) {
+                    progress(entry + " (making the model)");
+                    const auto size = makeBenchSize(entry, o.modelDir, longest, o.threads);
+                    sizes.push_back(measureSize(size, o.table, progress));
+                    progress.done();
+                    if (!o.json) {
+                        std::printf("\n");
+                        printText(sizes.back());
+                        std::fflush(stdout);
+                    }
                 }
             }
-        }
 
-        std::optional<KeystrokeReport> keystroke;
-        if (o.keystroke) {
-            if (!o.json) {
-                std::printf("\n== Keystroke to repaint\n");
-                std::fflush(stdout);
+            std::optional<KeystrokeReport> keystroke;
+            if (o.keystroke) {
+                if (!o.json) {
+                    std::printf("\n== Keystroke to repaint\n");
+                    std::fflush(stdout);
+                }
+                keystroke = measureKeystroke(o.modelDir, o.plan, o.threads, progress);
+                progress.done();
+                if (!o.json)
+                    printText(*keystroke);
             }
-            keystroke = measureKeystroke(o.modelDir, o.plan, o.threads, progress);
-            progress.done();
-            if (!o.json)
-                printText(*keystroke);
-        }
 
-        std::optional<LongReport> longInput;
-        if (o.longInput) {
-            if (!o.json) {
-                if (o.longModel.empty())
-                    std::printf("\n== Long input: %d tokens through GPT-2 small's shape\n", o.longLength);
-                else
-                    std::printf("\n== Long input: %d tokens through %s\n", o.longLength, o.longModel.c_str());
-                std::fflush(stdout);
+            std::optional<LongReport> longInput;
+            if (o.longInput) {
+                if (!o.json) {
+                    if (o.longModel.empty())
+                        std::printf("\n== Long input: %d tokens through GPT-2 small's shape\n", o.longLength);
+                    else
+                        std::printf("\n== Long input: %d tokens through %s\n", o.longLength,
+                                    o.longModel.c_str());
+                    std::fflush(stdout);
+                }
+                longInput = measureLong(o.longLength, o.longPlan, o.threads, progress, o.longModel);
+                progress.done();
+                if (!o.json)
+                    printText(*longInput);
             }
-            longInput = measureLong(o.longLength, o.longPlan, o.threads, progress, o.longModel);
-            progress.done();
-            if (!o.json)
-                printText(*longInput);
-        }
 
-        if (o.json) {
-            nlohmann::ordered_json j;
-            j["machine"] = toJson(machine);
-            // A long section run alone follows its own plan; with others, its JSON carries it.
-            const bool longOnly = !o.translation && !o.tables && !o.keystroke;
-            j["warmup"] = longOnly ? o.longPlan.warmup : o.plan.warmup;
-            j["runs"] = longOnly ? o.longPlan.runs : o.plan.runs;
-            if (translation)
-                j["translation"] = toJson(*translation);
-            if (o.tables) {
-                j["lengths"] = o.table.lengths;
-                j["greedy"] = o.table.greedy;
-                j["sizes"] = nlohmann::ordered_json::array();
-                for (const auto& s : sizes)
-                    j["sizes"].push_back(toJson(s));
+            if (o.json) {
+                nlohmann::ordered_json j;
+                j["machine"] = toJson(machine);
+                // A long section run alone follows its own plan; with others, its JSON carries it.
+                const bool longOnly = !o.translation && !o.tables && !o.keystroke;
+                j["warmup"] = longOnly ? o.longPlan.warmup : o.plan.warmup;
+                j["runs"] = longOnly ? o.longPlan.runs : o.plan.runs;
+                if (translation)
+                    j["translation"] = toJson(*translation);
+                if (o.tables) {
+                    j["lengths"] = o.table.lengths;
+                    j["greedy"] = o.table.greedy;
+                    j["sizes"] = nlohmann::ordered_json::array();
+                    for (const auto& s : sizes)
+                        j["sizes"].push_back(toJson(s));
+                }
+                if (keystroke)
+                    j["keystroke"] = toJson(*keystroke);
+                if (longInput)
+                    j["long"] = toJson(*longInput);
+                std::cout << j.dump(2) << "\n";
             }
-            if (keystroke)
-                j["keystroke"] = toJson(*keystroke);
-            if (longInput)
-                j["long"] = toJson(*longInput);
-            std::cout << j.dump(2) << "\n";
-        }
-        return 0;
-    } catch (const UsageError& e) {
-        std::cerr << "attnscope bench: " << e.what() << " (see attnscope bench --help)\n";
-        return 2;
-    } catch (const core::Error& e) {
-        if (isatty(STDERR_FILENO))
-            std::fprintf(stderr, "\r\033[K"); // the progress line
-        std::cerr << "attnscope bench: " << e.what() << "\n";
-        return 2;
-    }
+            return 0;
+        });
 }

@@ -3,8 +3,8 @@
 #include "BenchMeasure.h"
 #include "BenchTranslation.h"
 
-#include "core/Errors.h"
-#include "core/Model.h"
+#include "core/base/Errors.h"
+#include "core/model/Model.h"
 #include "ui/AnalysisController.h"
 #include "ui/AttentionPage.h"
 #include "ui/AttentionText.h"

@@ -2,8 +2,8 @@
 
 #include "BenchHarness.h"
 
-#include "core/Model.h"
-#include "core/Runtime.h"
+#include "core/base/Runtime.h"
+#include "core/model/Model.h"
 #include "ui/AnalysisController.h"
 
 #include <QSize>

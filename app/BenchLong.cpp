@@ -3,9 +3,9 @@
 #include "BenchHarness.h"
 #include "BenchModels.h"
 
-#include "core/AttentionSnapshot.h"
-#include "core/Errors.h"
-#include "core/Model.h"
+#include "core/base/Errors.h"
+#include "core/model/Model.h"
+#include "core/run/AttentionSnapshot.h"
 
 #include <QSize>
 

@@ -1,7 +1,7 @@
 #include "BenchMeasure.h"
 
-#include "core/BlasCore.h"
-#include "core/Runtime.h"
+#include "core/base/BlasCore.h"
+#include "core/base/Runtime.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,7 +1,7 @@
 #include "BenchModels.h"
 
-#include "core/Errors.h"
-#include "core/Runtime.h"
+#include "core/base/Errors.h"
+#include "core/base/Runtime.h"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // The models of the size table and the token ids fed to them. The ids come from a formula rather than a
 // random generator so that scripts/bench_vs_seed.py feeds the seed's code exactly the same ones.
 
-#include "core/Model.h"
+#include "core/model/Model.h"
 
 #include <cstdint>
 #include <memory>

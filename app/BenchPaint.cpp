@@ -1,6 +1,6 @@
 #include "BenchPaint.h"
 
-#include "core/Errors.h"
+#include "core/base/Errors.h"
 #include "ui/AttentionGrid.h"
 #include "ui/HeatmapView.h"
 #include "ui/QCustomPlotInclude.h"

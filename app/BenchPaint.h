@@ -4,7 +4,7 @@
 
 #include "BenchMeasure.h"
 
-#include "core/AttentionSnapshot.h"
+#include "core/run/AttentionSnapshot.h"
 
 #include <vector>
 

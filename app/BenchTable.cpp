@@ -1,6 +1,7 @@
 #include "BenchTable.h"
 
-#include "core/IncrementalDecoder.h"
+#include "core/run/Analyze.h"
+#include "core/run/IncrementalDecoder.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -44,12 +45,12 @@ void measureAnalysis(const core::Model& model, const Inputs& in, const TableOpti
         Pair p;
         auto t0 = BenchClock::now();
         {
-            const auto plain = model.analyze(in.src, in.tgt, false);
+            const auto plain = core::analyze(model, in.src, in.tgt, false);
             p.off = msSince(t0);
         }
         kept = {};
         t0 = BenchClock::now();
-        auto captured = model.analyze(in.src, in.tgt, true);
+        auto captured = core::analyze(model, in.src, in.tgt, true);
         p.on = msSince(t0);
         kept = std::move(captured);
         return p;

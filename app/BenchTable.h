@@ -5,8 +5,8 @@
 #include "BenchMeasure.h"
 #include "BenchModels.h"
 
-#include "core/AttentionSnapshot.h"
-#include "core/ModelConfig.h"
+#include "core/model/ModelConfig.h"
+#include "core/run/AttentionSnapshot.h"
 
 #include <cstddef>
 #include <cstdint>

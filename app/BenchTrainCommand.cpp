@@ -3,18 +3,17 @@
 
 #include "Args.h"
 #include "Commands.h"
+#include "RunCommand.h"
 
-#include "core/BlasCore.h"
-#include "core/Errors.h"
-#include "core/Files.h"
-#include "core/Runtime.h"
-#include "core/Trainer.h"
+#include "core/base/BlasCore.h"
+#include "core/base/Files.h"
+#include "core/base/Runtime.h"
+#include "core/train/Trainer.h"
 
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <string>
 
 namespace {
@@ -35,60 +34,51 @@ void put(std::string& out, int64_t v) {
 } // namespace
 
 int runBenchTrain(const std::vector<std::string>& args) {
-    try {
-        const Args a(args, {"--recipe", "--steps", "--warmup", "--batches"}, {"--help"});
-        if (a.has("--help")) {
-            std::cout << kHelp;
-            return 0;
-        }
-        if (!a.has("--recipe"))
-            throw UsageError("--recipe FILE is required");
-        const auto steps = a.getInt("--steps", 100);
-        const auto warmup = a.getInt("--warmup", 5);
-        if (steps < 1 || warmup < 0)
-            throw UsageError("--steps must be at least 1 and --warmup at least 0");
-        auto recipe = core::TrainRecipe::fromFile(a.get("--recipe"));
-        recipe.steps = steps + warmup;
-        const auto dir = std::filesystem::temp_directory_path() /
-                         ("attnscope-bench-" +
-                          std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-        core::Trainer trainer(recipe, dir.string());
-        if (a.has("--batches")) {
-            std::string out;
-            put(out, recipe.steps);
-            for (int64_t s = 0; s < recipe.steps; ++s) {
-                const auto b = trainer.batchIds(s);
-                put(out, b.rows);
-                put(out, b.srcLen);
-                put(out, b.tgtLen);
-                for (const auto* v : {&b.src, &b.input, &b.labels})
-                    for (auto x : *v)
-                        put(out, x);
+    return runCommand(
+        "bench-train", kHelp, {{"--recipe", "--steps", "--warmup", "--batches"}, {}}, args,
+        [&](const Args& a) {
+            if (!a.has("--recipe"))
+                throw UsageError("--recipe FILE is required");
+            const auto steps = a.getInt("--steps", 100);
+            const auto warmup = a.getInt("--warmup", 5);
+            if (steps < 1 || warmup < 0)
+                throw UsageError("--steps must be at least 1 and --warmup at least 0");
+            auto recipe = core::TrainRecipe::fromFile(a.get("--recipe"));
+            recipe.steps = steps + warmup;
+            const auto dir = std::filesystem::temp_directory_path() /
+                             ("attnscope-bench-" +
+                              std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+            core::Trainer trainer(recipe, dir.string());
+            if (a.has("--batches")) {
+                std::string out;
+                put(out, recipe.steps);
+                for (int64_t s = 0; s < recipe.steps; ++s) {
+                    const auto b = trainer.batchIds(s);
+                    put(out, b.rows);
+                    put(out, b.srcLen);
+                    put(out, b.tgtLen);
+                    for (const auto* v : {&b.src, &b.input, &b.labels})
+                        for (auto x : *v)
+                            put(out, x);
+                }
+                core::writeFileAtomically(a.get("--batches"), out);
             }
-            core::writeFileAtomically(a.get("--batches"), out);
-        }
-        for (int64_t s = 0; s < warmup; ++s)
-            trainer.trainStep();
-        int64_t tokens = 0;
-        for (int64_t s = warmup; s < recipe.steps; ++s)
-            tokens += trainer.batchIds(s).tokens;
-        const auto t0 = std::chrono::steady_clock::now();
-        for (int64_t s = warmup; s < recipe.steps; ++s)
-            trainer.trainStep();
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::filesystem::remove_all(dir);
-        const auto blas = core::blasCoreName();
-        std::printf(
-            "ours: %lld steps, %lld target tokens in %.3f s: %.0f tokens/s (%d threads, OpenBLAS %s)\n",
-            static_cast<long long>(steps), static_cast<long long>(tokens), secs,
-            static_cast<double>(tokens) / secs, core::threadCount(),
-            blas.empty() ? "not in use" : blas.c_str());
-        return 0;
-    } catch (const UsageError& e) {
-        std::cerr << "attnscope bench-train: " << e.what() << "\n";
-        return 2;
-    } catch (const core::Error& e) {
-        std::cerr << "attnscope bench-train: " << e.what() << "\n";
-        return 2;
-    }
+            for (int64_t s = 0; s < warmup; ++s)
+                trainer.trainStep();
+            int64_t tokens = 0;
+            for (int64_t s = warmup; s < recipe.steps; ++s)
+                tokens += trainer.batchIds(s).tokens;
+            const auto t0 = std::chrono::steady_clock::now();
+            for (int64_t s = warmup; s < recipe.steps; ++s)
+                trainer.trainStep();
+            const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            std::filesystem::remove_all(dir);
+            const auto blas = core::blasCoreName();
+            std::printf(
+                "ours: %lld steps, %lld target tokens in %.3f s: %.0f tokens/s (%d threads, OpenBLAS %s)\n",
+                static_cast<long long>(steps), static_cast<long long>(tokens), secs,
+                static_cast<double>(tokens) / secs, core::threadCount(),
+                blas.empty() ? "not in use" : blas.c_str());
+            return 0;
+        });
 }

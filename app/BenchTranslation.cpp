@@ -1,8 +1,8 @@
 #include "BenchTranslation.h"
 
-#include "core/Model.h"
-#include "core/Runtime.h"
-#include "core/Session.h"
+#include "core/base/Runtime.h"
+#include "core/model/Model.h"
+#include "core/run/Session.h"
 
 #include <algorithm>
 #include <cstdio>

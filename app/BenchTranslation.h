@@ -4,7 +4,7 @@
 
 #include "BenchMeasure.h"
 
-#include "core/ModelConfig.h"
+#include "core/model/ModelConfig.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,14 +3,13 @@
 
 #include "Args.h"
 #include "Commands.h"
+#include "RunCommand.h"
 
-#include "core/Errors.h"
-#include "core/Model.h"
+#include "core/model/Model.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -53,12 +52,7 @@ std::uintmax_t weightBytes(const std::string& dir) {
 } // namespace
 
 int runConvert(const std::vector<std::string>& argv) {
-    try {
-        const Args a(argv, {"--model", "--out", "--dtype"}, {"--help", "-h"});
-        if (a.has("--help") || a.has("-h")) {
-            std::cout << kHelp;
-            return 0;
-        }
+    return runCommand("convert", kHelp, {{"--model", "--out", "--dtype"}, {}}, argv, [&](const Args& a) {
         if (!a.has("--model") || !a.has("--out"))
             throw UsageError("--model DIR and --out DIR are required");
         const auto dtype = parseDtype(a.get("--dtype", "f16"));
@@ -74,11 +68,5 @@ int runConvert(const std::vector<std::string>& argv) {
                     core::dtypeName(dtype), static_cast<double>(weightBytes(out)) / 1024.0,
                     static_cast<double>(weightBytes(in)) / 1024.0);
         return 0;
-    } catch (const UsageError& e) {
-        std::cerr << "attnscope convert: " << e.what() << " (see attnscope convert --help)\n";
-        return 2;
-    } catch (const core::Error& e) {
-        std::cerr << "attnscope convert: " << e.what() << "\n";
-        return 2;
-    }
+    });
 }

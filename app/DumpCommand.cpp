@@ -1,11 +1,11 @@
 #include "Args.h"
 #include "Commands.h"
+#include "RunCommand.h"
 
-#include "core/Errors.h"
-#include "core/Files.h"
-#include "core/Model.h"
-#include "core/Session.h"
-#include "core/SnapshotJson.h"
+#include "core/base/Files.h"
+#include "core/model/Model.h"
+#include "core/run/Session.h"
+#include "core/run/SnapshotJson.h"
 
 #include <iostream>
 #include <sstream>
@@ -38,73 +38,64 @@ std::vector<int64_t> toIds(const std::vector<long long>& v) {
 } // namespace
 
 int runDump(const std::vector<std::string>& argv) {
-    try {
-        const Args a(argv,
-                     {"--model", "--src", "--src-ids", "--tgt", "--tgt-ids", "--greedy", "--out", "--device"},
-                     {"--help", "-h"});
-        if (a.has("--help") || a.has("-h")) {
-            std::cout << kDumpHelp;
-            return 0;
-        }
-        if (!a.has("--model"))
-            throw UsageError("--model DIR is required");
-        if (a.has("--src") == a.has("--src-ids"))
-            throw UsageError("give exactly one of --src and --src-ids");
-        if (int(a.has("--tgt")) + int(a.has("--tgt-ids")) + int(a.has("--greedy")) > 1)
-            throw UsageError("give at most one of --tgt, --tgt-ids and --greedy");
-        const auto greedy = a.getInt("--greedy", 0);
-        if (greedy < 0)
-            throw UsageError("--greedy expects N >= 0");
+    return runCommand(
+        "dump", kDumpHelp,
+        {{"--model", "--src", "--src-ids", "--tgt", "--tgt-ids", "--greedy", "--out", "--device"}, {}}, argv,
+        [&](const Args& a) {
+            if (!a.has("--model"))
+                throw UsageError("--model DIR is required");
+            if (a.has("--src") == a.has("--src-ids"))
+                throw UsageError("give exactly one of --src and --src-ids");
+            if (int(a.has("--tgt")) + int(a.has("--tgt-ids")) + int(a.has("--greedy")) > 1)
+                throw UsageError("give at most one of --tgt, --tgt-ids and --greedy");
+            const auto greedy = a.getInt("--greedy", 0);
+            if (greedy < 0)
+                throw UsageError("--greedy expects N >= 0");
 
-        const auto model = core::Model::load(a.get("--model"), core::parseDevice(a.get("--device", "auto")));
-        const bool enc = model->config().hasEncoder();
-        if (!enc && (a.has("--tgt") || a.has("--tgt-ids")))
-            throw UsageError("a decoder-only model takes its prompt through --src or --src-ids");
+            const auto model =
+                core::Model::load(a.get("--model"), core::parseDevice(a.get("--device", "auto")));
+            const bool enc = model->config().hasEncoder();
+            if (!enc && (a.has("--tgt") || a.has("--tgt-ids")))
+                throw UsageError("a decoder-only model takes its prompt through --src or --src-ids");
 
-        core::Session session(model);
-        std::string srcText = a.get("--src");
-        if (a.has("--src")) {
-            if (srcText.empty())
-                throw UsageError("--src is empty");
-            if (a.has("--tgt-ids")) {
-                std::vector<int64_t> src;
-                for (const auto& t : model->sourceTokens(srcText))
-                    src.push_back(t.id);
-                session.analyzeIds(src, toIds(parseIdList("--tgt-ids", a.get("--tgt-ids"))));
+            core::Session session(model);
+            std::string srcText = a.get("--src");
+            if (a.has("--src")) {
+                if (srcText.empty())
+                    throw UsageError("--src is empty");
+                if (a.has("--tgt-ids")) {
+                    std::vector<int64_t> src;
+                    for (const auto& t : model->sourceTokens(srcText))
+                        src.push_back(t.id);
+                    session.analyzeIds(src, toIds(parseIdList("--tgt-ids", a.get("--tgt-ids"))));
+                } else {
+                    session.analyze(srcText, a.get("--tgt"));
+                }
             } else {
-                session.analyze(srcText, a.get("--tgt"));
+                const auto src = toIds(parseIdList("--src-ids", a.get("--src-ids")));
+                std::vector<int64_t> tgt;
+                if (a.has("--tgt-ids"))
+                    tgt = toIds(parseIdList("--tgt-ids", a.get("--tgt-ids")));
+                else if (a.has("--tgt"))
+                    for (const auto& t : model->targetTokens(a.get("--tgt")))
+                        tgt.push_back(t.id);
+                session.analyzeIds(src, tgt);
+                srcText = model->sourceTokenizer().detokenize(src);
             }
-        } else {
-            const auto src = toIds(parseIdList("--src-ids", a.get("--src-ids")));
-            std::vector<int64_t> tgt;
-            if (a.has("--tgt-ids"))
-                tgt = toIds(parseIdList("--tgt-ids", a.get("--tgt-ids")));
-            else if (a.has("--tgt"))
-                for (const auto& t : model->targetTokens(a.get("--tgt")))
-                    tgt.push_back(t.id);
-            session.analyzeIds(src, tgt);
-            srcText = model->sourceTokenizer().detokenize(src);
-        }
-        for (long long i = 0; i < greedy && session.step() >= 0; ++i) {
-        }
+            for (long long i = 0; i < greedy && session.step() >= 0; ++i) {
+            }
 
-        const auto snap = session.snapshot();
-        std::vector<int64_t> tgtIds;
-        for (const auto& t : snap.tgtTokens)
-            tgtIds.push_back(t.id);
-        const auto tgtText = enc ? model->targetTokenizer().detokenize(tgtIds) : session.decodedText();
-        std::ostringstream json;
-        core::writeSnapshotJson(json, snap, srcText, tgtText);
-        if (a.has("--out"))
-            core::writeFileAtomically(a.get("--out"), json.str());
-        else
-            std::cout << json.str();
-        return 0;
-    } catch (const UsageError& e) {
-        std::cerr << "attnscope dump: " << e.what() << " (see attnscope dump --help)\n";
-        return 2;
-    } catch (const core::Error& e) {
-        std::cerr << "attnscope dump: " << e.what() << "\n";
-        return 2;
-    }
+            const auto snap = session.snapshot();
+            std::vector<int64_t> tgtIds;
+            for (const auto& t : snap.tgtTokens)
+                tgtIds.push_back(t.id);
+            const auto tgtText = enc ? model->targetTokenizer().detokenize(tgtIds) : session.decodedText();
+            std::ostringstream json;
+            core::writeSnapshotJson(json, snap, srcText, tgtText);
+            if (a.has("--out"))
+                core::writeFileAtomically(a.get("--out"), json.str());
+            else
+                std::cout << json.str();
+            return 0;
+        });
 }

@@ -4,20 +4,19 @@
 
 #include "Args.h"
 #include "Commands.h"
+#include "RunCommand.h"
 
-#include "core/Errors.h"
-#include "core/Files.h"
-#include "core/Model.h"
-#include "core/ParallelCorpus.h"
-#include "core/Perplexity.h"
-#include "core/TaskEval.h"
-#include "core/TextCorpus.h"
-#include "core/TranslationMetrics.h"
+#include "core/analysis/Perplexity.h"
+#include "core/analysis/TranslationMetrics.h"
+#include "core/base/Files.h"
+#include "core/model/Model.h"
+#include "core/text/ParallelCorpus.h"
+#include "core/text/TextCorpus.h"
+#include "core/train/TaskEval.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <iostream>
 #include <map>
 #include <string>
 
@@ -59,69 +58,61 @@ void row(const std::string& name, const std::vector<std::string>& hyp, const std
 } // namespace
 
 int runEval(const std::vector<std::string>& args) {
-    try {
-        const Args a(args, {"--model", "--pairs", "--text", "--limit", "--out"}, {"--help"});
-        if (a.has("--help")) {
-            std::cout << kHelp;
-            return 0;
-        }
-        if (!a.has("--model") || a.has("--pairs") == a.has("--text"))
-            throw UsageError("--model DIR and one of --pairs FILE.tsv or --text FILE.txt are required");
-        const auto limit = a.getInt("--limit", 0);
-        if (limit < 0)
-            throw UsageError("--limit must be positive");
-        const auto model = core::Model::load(a.get("--model"));
-        if (a.has("--text")) {
-            if (model->config().hasEncoder())
+    return runCommand(
+        "eval", kHelp, {{"--model", "--pairs", "--text", "--limit", "--out"}, {}}, args, [&](const Args& a) {
+            if (!a.has("--model") || a.has("--pairs") == a.has("--text"))
+                throw UsageError("--model DIR and one of --pairs FILE.tsv or --text FILE.txt are required");
+            const auto limit = a.getInt("--limit", 0);
+            if (limit < 0)
+                throw UsageError("--limit must be positive");
+            const auto model = core::Model::load(a.get("--model"));
+            if (a.has("--text")) {
+                if (model->config().hasEncoder())
+                    throw UsageError(a.get("--model") +
+                                     " is an encoder-decoder model; --text measures a decoder-only "
+                                     "language model's perplexity (use --pairs)");
+                return perplexityOfText(*model, a.get("--text"), limit);
+            }
+            if (!model->config().hasEncoder())
                 throw UsageError(a.get("--model") +
-                                 " is an encoder-decoder model; --text measures a decoder-only "
-                                 "language model's perplexity (use --pairs)");
-            return perplexityOfText(*model, a.get("--text"), limit);
-        }
-        if (!model->config().hasEncoder())
-            throw UsageError(a.get("--model") + " is a decoder-only model; eval scores translation models");
-        auto pairs = core::readSentencePairs(a.get("--pairs"));
-        if (limit > 0 && static_cast<std::size_t>(limit) < pairs.size())
-            pairs.resize(static_cast<std::size_t>(limit));
-        std::vector<std::string> sources, references;
-        for (const auto& p : pairs) {
-            sources.push_back(p.source);
-            references.push_back(p.target);
-        }
-        // An output longer than twice the longest source (plus a margin) is a model that never stops; cutting
-        // it there keeps an untrained model's evaluation from running to max_len on every sentence.
-        std::size_t longest = 0;
-        for (const auto& src : sources)
-            longest = std::max(longest, model->sourceTokens(src).size());
-        const int maxAnswer = std::min(model->config().maxLen - 2, static_cast<int>(2 * longest + 10));
-        const auto t0 = std::chrono::steady_clock::now();
-        const auto outputs = core::greedyAnswers(*model, sources, maxAnswer);
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> byTag;
-        for (std::size_t i = 0; i < pairs.size(); ++i) {
-            auto& [hyp, ref] = byTag[pairs[i].tag.empty() ? "(untagged)" : pairs[i].tag];
-            hyp.push_back(outputs[i]);
-            ref.push_back(references[i]);
-        }
-        std::printf("%-12s %7s %7s %7s\n", "source", "pairs", "BLEU", "chrF");
-        for (const auto& [tag, hr] : byTag)
-            row(tag, hr.first, hr.second);
-        row("all", outputs, references);
-        std::printf("%zu pairs translated in %.1f s (%.1f ms per sentence, batched)\n", pairs.size(), secs,
-                    1000.0 * secs / static_cast<double>(std::max<std::size_t>(1, pairs.size())));
-        if (a.has("--out")) {
-            std::string tsv;
-            for (std::size_t i = 0; i < pairs.size(); ++i)
-                tsv +=
-                    pairs[i].source + "\t" + references[i] + "\t" + outputs[i] + "\t" + pairs[i].tag + "\n";
-            core::writeFileAtomically(a.get("--out"), tsv);
-        }
-        return 0;
-    } catch (const UsageError& e) {
-        std::cerr << "attnscope eval: " << e.what() << "\n";
-        return 2;
-    } catch (const core::Error& e) {
-        std::cerr << "attnscope eval: " << e.what() << "\n";
-        return 2;
-    }
+                                 " is a decoder-only model; eval scores translation models");
+            auto pairs = core::readSentencePairs(a.get("--pairs"));
+            if (limit > 0 && static_cast<std::size_t>(limit) < pairs.size())
+                pairs.resize(static_cast<std::size_t>(limit));
+            std::vector<std::string> sources, references;
+            for (const auto& p : pairs) {
+                sources.push_back(p.source);
+                references.push_back(p.target);
+            }
+            // An output longer than twice the longest source (plus a margin) is a model that never stops;
+            // cutting it there keeps an untrained model's evaluation from running to max_len on every
+            // sentence.
+            std::size_t longest = 0;
+            for (const auto& src : sources)
+                longest = std::max(longest, model->sourceTokens(src).size());
+            const int maxAnswer = std::min(model->config().maxLen - 2, static_cast<int>(2 * longest + 10));
+            const auto t0 = std::chrono::steady_clock::now();
+            const auto outputs = core::greedyAnswers(*model, sources, maxAnswer);
+            const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> byTag;
+            for (std::size_t i = 0; i < pairs.size(); ++i) {
+                auto& [hyp, ref] = byTag[pairs[i].tag.empty() ? "(untagged)" : pairs[i].tag];
+                hyp.push_back(outputs[i]);
+                ref.push_back(references[i]);
+            }
+            std::printf("%-12s %7s %7s %7s\n", "source", "pairs", "BLEU", "chrF");
+            for (const auto& [tag, hr] : byTag)
+                row(tag, hr.first, hr.second);
+            row("all", outputs, references);
+            std::printf("%zu pairs translated in %.1f s (%.1f ms per sentence, batched)\n", pairs.size(),
+                        secs, 1000.0 * secs / static_cast<double>(std::max<std::size_t>(1, pairs.size())));
+            if (a.has("--out")) {
+                std::string tsv;
+                for (std::size_t i = 0; i < pairs.size(); ++i)
+                    tsv += pairs[i].source + "\t" + references[i] + "\t" + outputs[i] + "\t" + pairs[i].tag +
+                           "\n";
+                core::writeFileAtomically(a.get("--out"), tsv);
+            }
+            return 0;
+        });
 }

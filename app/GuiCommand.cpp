@@ -2,7 +2,7 @@
 #include "Commands.h"
 #include "StartupProbe.h"
 
-#include "core/Model.h"
+#include "core/model/Model.h"
 #include "ui/AnalysisController.h"
 #include "ui/AttentionGrid.h"
 #include "ui/ColorMap.h"

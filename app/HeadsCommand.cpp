@@ -1,11 +1,12 @@
-// `attnscope heads`: every decoder self-attention head's scores (core/HeadAnalysis.h) as a table or JSON.
+// `attnscope heads`: every decoder self-attention head's scores (core/analysis/HeadAnalysis.h) as a table or
+// JSON.
 
 #include "Args.h"
 #include "Commands.h"
+#include "RunCommand.h"
 
-#include "core/Errors.h"
-#include "core/HeadAnalysis.h"
-#include "core/Model.h"
+#include "core/analysis/HeadAnalysis.h"
+#include "core/model/Model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -48,73 +49,65 @@ const std::map<std::string, Getter>& columns() {
 } // namespace
 
 int runHeads(const std::vector<std::string>& argv) {
-    try {
-        const Args a(argv, {"--model", "--length", "--sequences", "--seed", "--sort", "--top"},
-                     {"--json", "--help", "-h"});
-        if (a.has("--help") || a.has("-h")) {
-            std::cout << kHeadsHelp;
-            return 0;
-        }
-        if (!a.has("--model"))
-            throw UsageError("--model DIR is required");
-        core::HeadAnalysisSettings settings;
-        settings.repeatLength = static_cast<int>(a.getInt("--length", settings.repeatLength));
-        settings.sequences = static_cast<int>(a.getInt("--sequences", settings.sequences));
-        const auto seed = a.getInt("--seed", 0);
-        const auto top = a.getInt("--top", 0);
-        if (settings.repeatLength < 2 || settings.sequences < 1 || seed < 0 || top < 0)
-            throw UsageError("--length expects 2 or more, --sequences 1 or more, --seed and --top 0 or more");
-        settings.seed = static_cast<uint64_t>(seed);
-        const auto sortBy = a.get("--sort", "induction");
-        const auto column = columns().find(sortBy);
-        if (column == columns().end())
-            throw UsageError("--sort expects entropy, distance, first, previous or induction, not '" +
-                             sortBy + "'");
+    return runCommand(
+        "heads", kHeadsHelp,
+        {{"--model", "--length", "--sequences", "--seed", "--sort", "--top"}, {"--json"}}, argv,
+        [&](const Args& a) {
+            if (!a.has("--model"))
+                throw UsageError("--model DIR is required");
+            core::HeadAnalysisSettings settings;
+            settings.repeatLength = static_cast<int>(a.getInt("--length", settings.repeatLength));
+            settings.sequences = static_cast<int>(a.getInt("--sequences", settings.sequences));
+            const auto seed = a.getInt("--seed", 0);
+            const auto top = a.getInt("--top", 0);
+            if (settings.repeatLength < 2 || settings.sequences < 1 || seed < 0 || top < 0)
+                throw UsageError(
+                    "--length expects 2 or more, --sequences 1 or more, --seed and --top 0 or more");
+            settings.seed = static_cast<uint64_t>(seed);
+            const auto sortBy = a.get("--sort", "induction");
+            const auto column = columns().find(sortBy);
+            if (column == columns().end())
+                throw UsageError("--sort expects entropy, distance, first, previous or induction, not '" +
+                                 sortBy + "'");
 
-        const auto model = core::Model::load(a.get("--model"));
-        auto scores = core::analyzeHeads(*model, settings);
-        const int repeat = core::fittedRepeatLength(*model, settings);
-        std::stable_sort(scores.begin(), scores.end(),
-                         [&](const core::HeadScores& x, const core::HeadScores& y) {
-                             return column->second(x) > column->second(y);
-                         });
-        if (top > 0 && static_cast<std::size_t>(top) < scores.size())
-            scores.resize(static_cast<std::size_t>(top));
+            const auto model = core::Model::load(a.get("--model"));
+            auto scores = core::analyzeHeads(*model, settings);
+            const int repeat = core::fittedRepeatLength(*model, settings);
+            std::stable_sort(scores.begin(), scores.end(),
+                             [&](const core::HeadScores& x, const core::HeadScores& y) {
+                                 return column->second(x) > column->second(y);
+                             });
+            if (top > 0 && static_cast<std::size_t>(top) < scores.size())
+                scores.resize(static_cast<std::size_t>(top));
 
-        if (a.has("--json")) {
-            nlohmann::ordered_json j;
-            j["model"] = model->config().name;
-            j["repeat_length"] = repeat;
-            j["sequences"] = settings.sequences;
-            j["seed"] = settings.seed;
-            j["sorted_by"] = sortBy;
-            j["heads"] = nlohmann::ordered_json::array();
+            if (a.has("--json")) {
+                nlohmann::ordered_json j;
+                j["model"] = model->config().name;
+                j["repeat_length"] = repeat;
+                j["sequences"] = settings.sequences;
+                j["seed"] = settings.seed;
+                j["sorted_by"] = sortBy;
+                j["heads"] = nlohmann::ordered_json::array();
+                for (const auto& s : scores)
+                    j["heads"].push_back({{"layer", s.layer},
+                                          {"head", s.head},
+                                          {"entropy_bits", s.entropyBits},
+                                          {"distance", s.meanDistance},
+                                          {"first_token", s.firstTokenWeight},
+                                          {"previous_token", s.previousTokenScore},
+                                          {"induction", s.inductionScore}});
+                std::cout << j.dump(2) << "\n";
+                return 0;
+            }
+            std::printf("%s: decoder self-attention heads on %d random sequences of <bos> + 2 x %d tokens "
+                        "(seed %llu), "
+                        "by %s\n",
+                        model->config().name.c_str(), settings.sequences, repeat,
+                        static_cast<unsigned long long>(settings.seed), sortBy.c_str());
+            std::printf("layer  head  entropy  distance   first  previous  induction\n");
             for (const auto& s : scores)
-                j["heads"].push_back({{"layer", s.layer},
-                                      {"head", s.head},
-                                      {"entropy_bits", s.entropyBits},
-                                      {"distance", s.meanDistance},
-                                      {"first_token", s.firstTokenWeight},
-                                      {"previous_token", s.previousTokenScore},
-                                      {"induction", s.inductionScore}});
-            std::cout << j.dump(2) << "\n";
+                std::printf("%5d  %4d  %7.3f  %8.2f  %6.3f  %8.3f  %9.3f\n", s.layer, s.head, s.entropyBits,
+                            s.meanDistance, s.firstTokenWeight, s.previousTokenScore, s.inductionScore);
             return 0;
-        }
-        std::printf(
-            "%s: decoder self-attention heads on %d random sequences of <bos> + 2 x %d tokens (seed %llu), "
-            "by %s\n",
-            model->config().name.c_str(), settings.sequences, repeat,
-            static_cast<unsigned long long>(settings.seed), sortBy.c_str());
-        std::printf("layer  head  entropy  distance   first  previous  induction\n");
-        for (const auto& s : scores)
-            std::printf("%5d  %4d  %7.3f  %8.2f  %6.3f  %8.3f  %9.3f\n", s.layer, s.head, s.entropyBits,
-                        s.meanDistance, s.firstTokenWeight, s.previousTokenScore, s.inductionScore);
-        return 0;
-    } catch (const UsageError& e) {
-        std::cerr << "attnscope heads: " << e.what() << " (see attnscope heads --help)\n";
-        return 2;
-    } catch (const core::Error& e) {
-        std::cerr << "attnscope heads: " << e.what() << "\n";
-        return 2;
-    }
+        });
 }

@@ -1,8 +1,8 @@
 #include "Args.h"
 #include "Commands.h"
+#include "RunCommand.h"
 
-#include "core/Errors.h"
-#include "core/Model.h"
+#include "core/model/Model.h"
 
 #include <iostream>
 
@@ -16,12 +16,7 @@ seed's sinusoidal buffers are included, so the seed's load_state_dict(strict=Tru
 } // namespace
 
 int runInit(const std::vector<std::string>& argv) {
-    try {
-        const Args a(argv, {"--config", "--out", "--seed"}, {"--help", "-h"});
-        if (a.has("--help") || a.has("-h")) {
-            std::cout << kInitHelp;
-            return 0;
-        }
+    return runCommand("init", kInitHelp, {{"--config", "--out", "--seed"}, {}}, argv, [&](const Args& a) {
         if (!a.has("--config") || !a.has("--out"))
             throw UsageError("--config FILE and --out DIR are required");
         const auto seed = a.getInt("--seed", 0);
@@ -41,11 +36,5 @@ int runInit(const std::vector<std::string>& argv) {
         model->save(a.get("--out"));
         std::cout << "wrote " << a.get("--out") << "\n";
         return 0;
-    } catch (const UsageError& e) {
-        std::cerr << "attnscope init: " << e.what() << " (see attnscope init --help)\n";
-        return 2;
-    } catch (const core::Error& e) {
-        std::cerr << "attnscope init: " << e.what() << "\n";
-        return 2;
-    }
+    });
 }

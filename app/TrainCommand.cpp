@@ -1,14 +1,15 @@
 #include "Args.h"
 #include "Commands.h"
+#include "RunCommand.h"
 
-#include "core/Errors.h"
-#include "core/TrainRecipe.h"
-#include "core/Trainer.h"
+#include "core/base/Errors.h"
+#include "core/train/TrainRecipe.h"
+#include "core/train/Trainer.h"
+#include "core/train/TrainingRun.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -18,7 +19,6 @@
 #include <memory>
 #include <sstream>
 #include <string>
-#include <system_error>
 
 #include <unistd.h>
 
@@ -44,11 +44,6 @@ of greedy decoding on fresh examples for the generated tasks, chrF for translati
 perplexity for a language model (whose run also keeps the BPE vocabulary learned from its corpus in bpe/). Exit status: 0 done, 2 bad arguments or input, 130 after Ctrl-C
 (143 after SIGTERM) with the checkpoint saved.
 )";
-
-// Evaluation draws from its own stream, so accuracy is measured on examples the model may never have
-// trained on, and on the same examples at every check (so the numbers are comparable over the run).
-// Without a terminal (a pipe, a log file) one line per this many steps; the CSV log gets a row each time.
-constexpr int64_t kReportEvery = 10;
 
 volatile std::sig_atomic_t gStopSignal = 0;
 
@@ -157,163 +152,114 @@ std::string recipeDifferences(const core::TrainRecipe& a, const core::TrainRecip
     return fields;
 }
 
-bool hasCheckpoint(const std::string& dir) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    // checkpoint.old/ is what a crash in the middle of replacing checkpoint/ leaves; resume reads it too.
-    return fs::exists(fs::path(dir) / "checkpoint" / "state.json", ec) ||
-           fs::exists(fs::path(dir) / "checkpoint.old" / "state.json", ec);
-}
-
-// Fail before any training rather than after the first checkpoint_every steps.
-void makeWritableDir(const std::string& dir) {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec)
-        throw core::IoError("cannot create --out " + dir + ": " + ec.message());
-    if (access(dir.c_str(), W_OK) != 0)
-        throw core::IoError("cannot write into --out " + dir + ": " +
-                            std::error_code(errno, std::generic_category()).message());
-}
-
 } // namespace
 
 int runTrain(const std::vector<std::string>& argv) {
-    try {
-        const Args a(argv, {"--recipe", "--out", "--steps"}, {"--resume", "--help", "-h"});
-        if (a.has("--help") || a.has("-h")) {
-            std::cout << kTrainHelp;
-            return 0;
-        }
-        const bool resume = a.has("--resume");
-        if (!resume && !a.has("--recipe"))
-            throw UsageError("--recipe FILE.json is required (or --resume --out DIR)");
-        if (resume && !a.has("--out") && !a.has("--recipe"))
-            throw UsageError("--resume needs --out DIR (or --recipe, for runs/<recipe name>)");
-        const auto steps = a.getInt("--steps", 0);
-        if (a.has("--steps") && steps < 1)
-            throw UsageError("--steps expects N >= 1");
+    return runCommand(
+        "train", kTrainHelp, {{"--recipe", "--out", "--steps"}, {"--resume"}}, argv, [&](const Args& a) {
+            const bool resume = a.has("--resume");
+            if (!resume && !a.has("--recipe"))
+                throw UsageError("--recipe FILE.json is required (or --resume --out DIR)");
+            if (resume && !a.has("--out") && !a.has("--recipe"))
+                throw UsageError("--resume needs --out DIR (or --recipe, for runs/<recipe name>)");
+            const auto steps = a.getInt("--steps", 0);
+            if (a.has("--steps") && steps < 1)
+                throw UsageError("--steps expects N >= 1");
 
-        std::unique_ptr<core::TrainRecipe> given;
-        if (a.has("--recipe"))
-            given = std::make_unique<core::TrainRecipe>(core::TrainRecipe::fromFile(a.get("--recipe")));
-        const auto out = a.has("--out") ? a.get("--out") : "runs/" + given->name;
+            std::unique_ptr<core::TrainRecipe> given;
+            if (a.has("--recipe"))
+                given = std::make_unique<core::TrainRecipe>(core::TrainRecipe::fromFile(a.get("--recipe")));
+            const auto out = a.has("--out") ? a.get("--out") : "runs/" + given->name;
 
-        std::unique_ptr<core::Trainer> trainer;
-        int64_t total = 0;
-        if (resume) {
-            trainer = core::Trainer::resume(out);
-            if (given) {
-                const auto diff = recipeDifferences(*given, trainer->recipe());
-                if (!diff.empty())
-                    throw UsageError(a.get("--recipe") + " differs from the recipe of the run in " + out +
-                                     " (" + diff + "); resume without --recipe, or train into another --out");
-            }
-            const auto done = trainer->stats().step;
-            if (steps > 0 && steps < done)
-                throw UsageError("the run in " + out + " is already at step " + std::to_string(done) +
-                                 "; --steps must be at least that");
-            if (steps > 0)
-                trainer->setSteps(steps); // saved with the next checkpoint, so a later resume ends there too
-            total = trainer->recipe().steps;
-        } else {
-            if (hasCheckpoint(out))
-                throw UsageError(out +
-                                 " already holds a run; continue it with --resume or choose another --out");
-            makeWritableDir(out);
-            auto recipe = *given;
-            if (steps > 0)
-                recipe.steps = steps; // stored with the checkpoint, so a resume trains to the same end
-            total = recipe.steps;
-            trainer = std::make_unique<core::Trainer>(recipe, out);
-        }
-
-        const auto& recipe = trainer->recipe();
-        const auto config = recipe.modelConfig();
-        std::cerr << (resume ? "resuming " : "training ") << recipe.name << ": "
-                  << core::Task::toString(recipe.task) << " " << recipe.minLen << "–" << recipe.maxLen
-                  << ", ";
-        if (config.hasEncoder())
-            std::cerr << config.encoderLayers << "+";
-        std::cerr << config.decoderLayers << " layers, d_model " << config.dModel << ", " << config.heads
-                  << " heads, batch " << recipe.batchSize << "; step " << trainer->stats().step << " of "
-                  << total << " → " << out << "\n";
-
-        StopSignals signals;
-        Progress progress(total);
-        const auto start = std::chrono::steady_clock::now();
-        const int64_t firstStep = trainer->stats().step;
-        int64_t lastLogged = -1,
-                lastKept = -1; // steps of the last log row and of the last line left on screen
-        auto lastDraw = start - std::chrono::seconds(1);
-        const auto metric = trainer->metricName();
-        auto score = [&](double value) {
-            if (metric == "perplexity")
-                return "held-out perplexity " + fixed(value, 2);
-            return metric == "chrF" ? "chrF " + fixed(100.0 * value, 1) : "accuracy " + percent(value);
-        };
-        auto lineNow = [&] {
-            const auto& s = trainer->stats();
-            const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
-            return progress.line(s, s.step - firstStep, wall.count());
-        };
-
-        while (trainer->stats().step < total && !gStopSignal) {
-            const auto s = trainer->trainStep();
-            if (s.step == total)
-                break; // the final checkpoint, evaluation and log row follow the loop
-            const auto now = std::chrono::steady_clock::now();
-            const bool evaluated = s.step % recipe.evalEvery == 0;
-            if (evaluated) {
-                const double acc = trainer->evaluate(recipe.evalExamples, core::Trainer::kEvalSeed);
-                trainer->log(acc);
-                lastLogged = lastKept = s.step;
-                progress.show(lineNow() + "  " + score(acc), true);
-            } else if (s.step % kReportEvery == 0) {
-                trainer->log();
-                lastLogged = s.step;
-                if (!progress.tty()) {
-                    progress.show(lineNow(), false);
-                    lastKept = s.step;
+            StopSignals signals; // before the run is made: a Ctrl-C from here on stops between two steps
+            std::unique_ptr<core::TrainingRun> run;
+            if (resume) {
+                run = core::TrainingRun::resume(out);
+                auto& trainer = run->trainer();
+                if (given) {
+                    const auto diff = recipeDifferences(*given, trainer.recipe());
+                    if (!diff.empty())
+                        throw UsageError(a.get("--recipe") + " differs from the recipe of the run in " + out +
+                                         " (" + diff +
+                                         "); resume without --recipe, or train into another --out");
                 }
+                const auto done = trainer.stats().step;
+                if (steps > 0 && steps < done)
+                    throw UsageError("the run in " + out + " is already at step " + std::to_string(done) +
+                                     "; --steps must be at least that");
+                if (steps > 0)
+                    trainer.setSteps(
+                        steps); // saved with the next checkpoint, so a later resume ends there too
+            } else {
+                auto recipe = *given;
+                if (steps > 0)
+                    recipe.steps = steps; // stored with the checkpoint, so a resume trains to the same end
+                run = core::TrainingRun::start(recipe, out);
             }
+            auto& trainer = run->trainer();
+            const auto& recipe = trainer.recipe();
+            const int64_t total = recipe.steps;
+            const auto config = recipe.modelConfig();
+            std::cerr << (resume ? "resuming " : "training ") << recipe.name << ": "
+                      << core::Task::toString(recipe.task) << " " << recipe.minLen << "–" << recipe.maxLen
+                      << ", ";
+            if (config.hasEncoder())
+                std::cerr << config.encoderLayers << "+";
+            std::cerr << config.decoderLayers << " layers, d_model " << config.dModel << ", " << config.heads
+                      << " heads, batch " << recipe.batchSize << "; step " << trainer.stats().step << " of "
+                      << total << " → " << out << "\n";
+
+            Progress progress(total);
+            const auto start = std::chrono::steady_clock::now();
+            const int64_t firstStep = trainer.stats().step;
+            int64_t lastKept = -1; // the step of the last line left on screen
+            auto lastDraw = start - std::chrono::seconds(1);
+            const auto metric = trainer.metricName();
+            auto score = [&](double value) {
+                if (metric == "perplexity")
+                    return "held-out perplexity " + fixed(value, 2);
+                return metric == "chrF" ? "chrF " + fixed(100.0 * value, 1) : "accuracy " + percent(value);
+            };
+            auto lineNow = [&] {
+                const auto& s = trainer.stats();
+                const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
+                return progress.line(s, s.step - firstStep, wall.count());
+            };
+
+            core::RunCallbacks cb;
+            cb.stopRequested = [] { return gStopSignal != 0; };
             // On a terminal the line follows every step, but no faster than the eye can read.
-            if (progress.tty() && !evaluated && now - lastDraw > std::chrono::milliseconds(100)) {
-                progress.show(lineNow(), false);
-                lastDraw = now;
+            cb.onStep = [&](const core::TrainStats&) {
+                const auto now = std::chrono::steady_clock::now();
+                if (progress.tty() && now - lastDraw > std::chrono::milliseconds(100)) {
+                    progress.show(lineNow(), false);
+                    lastDraw = now;
+                }
+            };
+            // An evaluation stays on screen; without a terminal every row does (one line per 10 steps).
+            cb.onLogged = [&](const core::RunProgress& p) {
+                if (p.last)
+                    return; // the final line, with its score, follows the run
+                if (p.metric >= 0 || !progress.tty()) {
+                    progress.show(lineNow() + (p.metric >= 0 ? "  " + score(p.metric) : std::string()), true);
+                    lastKept = p.stats.step;
+                }
+            };
+            if (run->run(cb) == core::RunEnd::Stopped) {
+                if (lastKept != trainer.stats().step)
+                    progress.show(lineNow(), true);
+                std::cerr << "interrupted at step " << trainer.stats().step
+                          << "; checkpoint saved; continue with: attnscope train --resume --out " << out
+                          << "\n";
+                return 128 + gStopSignal;
             }
-            if (s.step % recipe.checkpointEvery == 0)
-                trainer->saveCheckpoint();
-        }
-
-        if (gStopSignal && trainer->stats().step < total) {
-            if (lastKept != trainer->stats().step)
-                progress.show(lineNow(), true);
-            trainer->saveCheckpoint();
-            if (lastLogged != trainer->stats().step)
-                trainer->log();
-            std::cerr << "interrupted at step " << trainer->stats().step
-                      << "; checkpoint saved; continue with: attnscope train --resume --out " << out << "\n";
-            return 128 + gStopSignal;
-        }
-
-        trainer->saveCheckpoint();
-        trainer->exportModel();
-        const double acc = trainer->evaluate(recipe.evalExamples, core::Trainer::kEvalSeed);
-        if (trainer->stats().step > firstStep) // resuming a finished run adds no second row for its last step
-            trainer->log(acc);
-        progress.show(lineNow() + "  " + score(acc), true);
-        std::cout << score(acc) << " on " << recipe.evalExamples
-                  << (metric == "chrF"         ? " held-out pairs\n"
-                      : metric == "perplexity" ? " held-out windows\n"
-                                               : " fresh examples\n")
-                  << "model: " << (std::filesystem::path(out) / "model").string() << "\n";
-        return 0;
-    } catch (const UsageError& e) {
-        std::cerr << "attnscope train: " << e.what() << " (see attnscope train --help)\n";
-        return 2;
-    } catch (const core::Error& e) {
-        std::cerr << "attnscope train: " << e.what() << "\n";
-        return 2;
-    }
+            const double acc = run->finalMetric();
+            progress.show(lineNow() + "  " + score(acc), true);
+            std::cout << score(acc) << " on " << recipe.evalExamples
+                      << (metric == "chrF"         ? " held-out pairs\n"
+                          : metric == "perplexity" ? " held-out windows\n"
+                                                   : " fresh examples\n")
+                      << "model: " << (std::filesystem::path(out) / "model").string() << "\n";
+            return 0;
+        });
 }

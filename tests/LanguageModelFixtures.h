@@ -1,8 +1,8 @@
 #pragma once
 // Byte-level BPE fixtures shared by the BPE trainer and text corpus tests.
 
-#include "core/BpeTrainer.h"
-#include "core/ByteLevelBpe.h"
+#include "core/text/BpeTrainer.h"
+#include "core/text/ByteLevelBpe.h"
 
 #include <string>
 #include <vector>

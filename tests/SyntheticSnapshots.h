@@ -2,7 +2,7 @@
 // Snapshots with made-up but valid attention (softmax rows), for widget tests that need known weights of
 // any shape without running a model.
 
-#include "core/AttentionSnapshot.h"
+#include "core/run/AttentionSnapshot.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Small random models of every architecture variant, shared by the core tests.
 
-#include "core/Model.h"
+#include "core/model/Model.h"
 
 #include <QTest>
 

@@ -3,9 +3,10 @@
 
 #include "TestModels.h"
 
-#include "core/AttentionStats.h"
-#include "core/IncrementalDecoder.h"
-#include "core/Session.h"
+#include "core/analysis/AttentionStats.h"
+#include "core/run/Analyze.h"
+#include "core/run/IncrementalDecoder.h"
+#include "core/run/Session.h"
 
 #include <QtTest>
 
@@ -68,7 +69,7 @@ private Q_SLOTS:
 
 void TestAttentionBlock::smallBlocksStayDense() {
     const auto model = randomModel(smallConfig(Architecture::EncoderDecoder, PositionalEncoding::Sinusoidal));
-    const auto snap = model->analyze({1, 5, 6, 7, 2}, {1, 8, 9, 10});
+    const auto snap = core::analyze(*model, {1, 5, 6, 7, 2}, {1, 8, 9, 10});
     for (const auto* b : {&snap.encoder, &snap.decoder, &snap.cross}) {
         QVERIFY(!b->empty());
         QVERIFY(!b->compact());
@@ -92,9 +93,9 @@ void TestAttentionBlock::compactMatchesDense() {
     std::vector<int64_t> tgt{1};
     for (int i = 0; i < 20; ++i)
         tgt.push_back(4 + (i * 7) % 30);
-    const auto dense = model->analyze(src, tgt);
+    const auto dense = core::analyze(*model, src, tgt);
     AttentionBlock::setDenseLimit(0); // every block compact
-    const auto compact = model->analyze(src, tgt);
+    const auto compact = core::analyze(*model, src, tgt);
     if (arch == Architecture::EncoderDecoder) {
         compareBlocks(dense.encoder, compact.encoder);
         compareBlocks(dense.cross, compact.cross);

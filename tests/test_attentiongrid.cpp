@@ -4,8 +4,8 @@
 
 #include "SyntheticSnapshots.h"
 #include "TestModels.h"
-#include "core/AttentionStats.h"
-#include "core/Session.h"
+#include "core/analysis/AttentionStats.h"
+#include "core/run/Session.h"
 #include "ui/AttentionGrid.h"
 
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 // AttentionStats against hand-computed values and invariants: entropy in bits, distance, argmax, the mean
 // over heads.
 
-#include "core/AttentionStats.h"
+#include "core/analysis/AttentionStats.h"
 
 #include <QtTest>
 

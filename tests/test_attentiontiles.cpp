@@ -1,7 +1,7 @@
 // AttentionTiles on its own: the image size a block gets, max pooling of heads and of the mean over heads,
 // and which changes recolour (the weights, a pooled size, the colours) and which do not (anything else).
 
-#include "core/AttentionStats.h"
+#include "core/analysis/AttentionStats.h"
 #include "ui/AttentionTiles.h"
 
 #include <QElapsedTimer>

@@ -2,10 +2,10 @@
 
 #include "LanguageModelFixtures.h"
 
-#include "core/BpeTokenizer.h"
-#include "core/BpeTrainer.h"
-#include "core/ByteLevelBpe.h"
-#include "core/Errors.h"
+#include "core/base/Errors.h"
+#include "core/text/BpeTokenizer.h"
+#include "core/text/BpeTrainer.h"
+#include "core/text/ByteLevelBpe.h"
 
 #include <QtTest>
 

@@ -203,7 +203,8 @@ void TestCli::badArguments_data() {
                                               QStringLiteral("--src"),
                                               QString(600, QLatin1Char('a'))}
                                << "at most 512";
-    QTest::newRow("shot scale") << QStringList{shot, png, QStringLiteral("--scale"), QStringLiteral("decibel")}
+    QTest::newRow("shot scale") << QStringList{shot, png, QStringLiteral("--scale"),
+                                               QStringLiteral("decibel")}
                                 << "--scale must be fixed, per-head or log";
     QTest::newRow("shot colormap") << QStringList{shot, png, QStringLiteral("--colormap"),
                                                   QStringLiteral("jet")}

@@ -1,7 +1,7 @@
 // config.json parsing: defaults, every field, and invalid configs refused with the field named.
 
-#include "core/Errors.h"
-#include "core/ModelConfig.h"
+#include "core/base/Errors.h"
+#include "core/model/ModelConfig.h"
 
 #include <QtTest>
 

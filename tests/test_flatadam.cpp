@@ -2,8 +2,8 @@
 // shapes, the parameters really rebased (a module sees the new values), replaced gradients still counted,
 // and a checkpoint of the wrong size refused.
 
-#include "core/Errors.h"
-#include "core/FlatAdam.h"
+#include "core/base/Errors.h"
+#include "core/train/FlatAdam.h"
 
 #include <QtTest>
 

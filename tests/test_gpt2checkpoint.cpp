@@ -4,11 +4,13 @@
 
 #include "CliRunner.h"
 
-#include "core/Errors.h"
-#include "core/Files.h"
-#include "core/Gpt2Checkpoint.h"
-#include "core/Model.h"
-#include "core/Safetensors.h"
+#include "core/base/Errors.h"
+#include "core/base/Files.h"
+#include "core/model/Gpt2Checkpoint.h"
+#include "core/model/Model.h"
+#include "core/model/ModelDirectory.h"
+#include "core/model/Safetensors.h"
+#include "core/run/Analyze.h"
 
 #include <QtTest>
 
@@ -154,14 +156,14 @@ void TestGpt2Checkpoint::matchesReference() {
     // Every position's next-token distribution: analyze keeps only the last, so one call per prefix.
     double worstLogProb = 0.0;
     for (std::size_t t = 1; t <= ids.size(); ++t) {
-        const auto snap = model->analyze({}, {ids.begin(), ids.begin() + long(t)}, /*capture=*/false);
+        const auto snap = core::analyze(*model, {}, {ids.begin(), ids.begin() + long(t)}, /*capture=*/false);
         const auto& want = ref["logprobs"][t - 1];
         QCOMPARE(snap.nextTokenLogProbs.size(), want.size());
         for (std::size_t v = 0; v < want.size(); ++v)
             worstLogProb =
                 std::max(worstLogProb, std::abs(snap.nextTokenLogProbs[v] - want[v].get<double>()));
     }
-    const auto snap = model->analyze({}, ids);
+    const auto snap = core::analyze(*model, {}, ids);
     const auto& block = snap.decoder;
     const auto& att = ref["attention"];
     QCOMPARE(block.layers, int(att.size()));
@@ -241,15 +243,26 @@ void TestGpt2Checkpoint::configMapping() {
 }
 
 void TestGpt2Checkpoint::recognisesConfigs() {
-    QVERIFY(core::isGpt2Config(R"({"model_type": "gpt2"})"));
-    QVERIFY(core::isGpt2Config(R"({"n_embd": 768, "n_layer": 12, "n_head": 12})")); // the original release
-    QVERIFY(
-        !core::isGpt2Config(R"({"model_type": "gpt_bigcode", "n_embd": 768, "n_layer": 12, "n_head": 12})"));
-    QVERIFY(!core::isGpt2Config(R"({"name": "m", "architecture": "decoder_only", "d_model": 32})"));
-    QVERIFY(!core::isGpt2Config("not json"));
-    QCOMPARE(core::foreignModelType(R"({"model_type": "llama"})"), std::string("llama"));
-    QCOMPARE(core::foreignModelType(R"({"model_type": "gpt2"})"), std::string());
-    QCOMPARE(core::foreignModelType(R"({"d_model": 32})"), std::string());
+    const auto format = [](const char* text) {
+        return core::ModelDirectory::formatOf(nlohmann::json::parse(text), "config.json");
+    };
+    QCOMPARE(format(R"({"model_type": "gpt2"})"), core::ModelFormat::Gpt2);
+    QCOMPARE(format(R"({"n_embd": 768, "n_layer": 12, "n_head": 12})"),
+             core::ModelFormat::Gpt2); // the original release
+    QCOMPARE(format(R"({"name": "m", "architecture": "decoder_only", "d_model": 32})"),
+             core::ModelFormat::Attnscope);
+    QCOMPARE(format(R"({"d_model": 32})"), core::ModelFormat::Attnscope);
+    // Another Hugging Face model is named as such, even with GPT-2's keys beside its model_type.
+    for (const auto* text :
+         {R"({"model_type": "llama"})",
+          R"({"model_type": "gpt_bigcode", "n_embd": 768, "n_layer": 12, "n_head": 12})"}) {
+        try {
+            format(text);
+            QFAIL(text);
+        } catch (const core::ModelError& e) {
+            QVERIFY2(QString(e.what()).contains(QStringLiteral("a Hugging Face \"")), e.what());
+        }
+    }
 }
 
 void TestGpt2Checkpoint::refused_data() {
@@ -342,12 +355,12 @@ void TestGpt2Checkpoint::savesOurFormat() {
     const auto gpt2 = core::Model::load(base_, core::DeviceChoice::Cpu);
     const auto ours = tmp_.filePath(QStringLiteral("ours")).toStdString();
     gpt2->save(ours);
-    const auto config = core::readFile(ours + "/config.json");
-    QVERIFY(!core::isGpt2Config(config));
+    const auto config = nlohmann::json::parse(core::readFile(ours + "/config.json"));
+    QCOMPARE(core::ModelDirectory::formatOf(config, "config.json"), core::ModelFormat::Attnscope);
     const auto again = core::Model::load(ours, core::DeviceChoice::Cpu);
     QCOMPARE(again->config().toJson(), gpt2->config().toJson());
     const std::vector<int64_t> ids{263, 5, 260, 71, 258, 68};
-    const auto a = gpt2->analyze({}, ids), b = again->analyze({}, ids);
+    const auto a = core::analyze(*gpt2, {}, ids), b = core::analyze(*again, {}, ids);
     QCOMPARE(b.nextTokenLogProbs, a.nextTokenLogProbs);
     QCOMPARE(b.decoder.data, a.decoder.data);
     // The tokenizer came along: GPT-2's merges give " the" one token.

@@ -5,10 +5,10 @@
 // on hand-written cases, byte round trips (invalid UTF-8 too), files written and read back, malformed files
 // refused with their name, and the special token a vocabulary without <pad> <bos> <eos> <unk> uses.
 
-#include "core/BpeTokenizer.h"
-#include "core/ByteLevelBpe.h"
-#include "core/Errors.h"
-#include "core/Files.h"
+#include "core/base/Errors.h"
+#include "core/base/Files.h"
+#include "core/text/BpeTokenizer.h"
+#include "core/text/ByteLevelBpe.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -3,8 +3,8 @@
 
 #include "TestModels.h"
 
-#include "core/Errors.h"
-#include "core/HeadAnalysis.h"
+#include "core/analysis/HeadAnalysis.h"
+#include "core/base/Errors.h"
 
 #include <QtTest>
 

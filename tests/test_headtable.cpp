@@ -3,7 +3,8 @@
 
 #include "TestModels.h"
 
-#include "core/HeadAnalysis.h"
+#include "core/analysis/HeadAnalysis.h"
+#include "core/run/Analyze.h"
 #include "ui/AttentionGrid.h"
 #include "ui/HeadTable.h"
 
@@ -96,7 +97,7 @@ private Q_SLOTS:
         const auto model = decoderOnly();
         const auto scores = core::analyzeHeads(*model, core::HeadAnalysisSettings{});
         auto snap = std::make_shared<core::AttentionSnapshot>(
-            model->analyze({}, {model->targetTokenizer().vocab().bos(), 5, 6, 7, 8}));
+            core::analyze(*model, {}, {model->targetTokenizer().vocab().bos(), 5, 6, 7, 8}));
         ui::AttentionGrid grid;
         grid.setKind(core::AttentionKind::Decoder);
         grid.setSnapshot(snap);

@@ -3,9 +3,9 @@
 
 #include "SyntheticSnapshots.h"
 #include "TestModels.h"
-#include "core/AttentionStats.h"
-#include "core/Session.h"
-#include "core/SnapshotCsv.h"
+#include "core/analysis/AttentionStats.h"
+#include "core/run/Session.h"
+#include "core/run/SnapshotCsv.h"
 #include "ui/HeatmapView.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/TokenText.h"

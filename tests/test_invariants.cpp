@@ -1,6 +1,7 @@
 // Attention invariants on random models of every variant: rows sum to 1, the causal upper triangle is 0.
 
 #include "TestModels.h"
+#include "core/run/Analyze.h"
 
 #include <QtTest>
 
@@ -40,7 +41,7 @@ void TestInvariants::rows() {
     // The source ends in padding so masked keys are exercised too.
     const std::vector<int64_t> src{1, 10, 11, 12, 13, 2, 0, 0};
     const std::vector<int64_t> tgt{1, 20, 21, 22, 23, 24};
-    const auto snap = model->analyze(src, tgt);
+    const auto snap = core::analyze(*model, src, tgt);
     QCOMPARE(snap.decoder.queries, int(tgt.size()));
     QCOMPARE(snap.encoder.empty(), arch == Architecture::DecoderOnly);
     int rows = 0;

@@ -2,7 +2,8 @@
 
 #include "TestModels.h"
 
-#include "core/IncrementalDecoder.h"
+#include "core/run/Analyze.h"
+#include "core/run/IncrementalDecoder.h"
 
 #include <QThread>
 #include <QtTest>
@@ -45,7 +46,7 @@ void TestKvCache::stepEqualsRecompute() {
         const int64_t token = step == 0 ? 1 : 4 + (step * 7) % 30;
         prefix.push_back(token);
         const auto inc = dec.push(token);
-        const auto full = model->analyze(src, prefix);
+        const auto full = core::analyze(*model, src, prefix);
         QCOMPARE(inc.logProbs.size(), full.nextTokenLogProbs.size());
         for (std::size_t i = 0; i < inc.logProbs.size(); ++i)
             worst = std::max(worst, double(std::abs(inc.logProbs[i] - full.nextTokenLogProbs[i])));

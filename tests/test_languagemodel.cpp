@@ -1,13 +1,14 @@
 // Language-model training end to end: the recipe, learning, export, resume, batches and the kept vocabulary.
 
-#include "core/BpeTokenizer.h"
-#include "core/Errors.h"
-#include "core/Files.h"
-#include "core/LanguageModelData.h"
-#include "core/Model.h"
-#include "core/Perplexity.h"
-#include "core/TextCorpus.h"
-#include "core/Trainer.h"
+#include "core/analysis/Perplexity.h"
+#include "core/base/Errors.h"
+#include "core/base/Files.h"
+#include "core/model/Model.h"
+#include "core/run/Analyze.h"
+#include "core/text/BpeTokenizer.h"
+#include "core/text/TextCorpus.h"
+#include "core/train/LanguageModelData.h"
+#include "core/train/Trainer.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -170,8 +171,8 @@ void TestLanguageModel::exportLoadsBack() {
     const auto prompt = idsOf(loaded->targetTokens("the old man watches a wooden house."));
     QCOMPARE(prompt, idsOf(live->targetTokens("the old man watches a wooden house.")));
     QVERIFY(prompt.size() <= 32);
-    QCOMPARE(loaded->analyze({}, prompt, false).nextTokenLogProbs,
-             live->analyze({}, prompt, false).nextTokenLogProbs);
+    QCOMPARE(core::analyze(*loaded, {}, prompt, false).nextTokenLogProbs,
+             core::analyze(*live, {}, prompt, false).nextTokenLogProbs);
 }
 
 void TestLanguageModel::resumeIsExact() {

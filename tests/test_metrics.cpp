@@ -4,8 +4,8 @@
 // hand from sacreBLEU's rules, or values from a line-by-line Python transcription of sacreBLEU 2.x's
 // bleu.py / chrf.py (no sacreBLEU package exists for this machine), each saying which.
 
-#include "core/Errors.h"
-#include "core/TranslationMetrics.h"
+#include "core/analysis/TranslationMetrics.h"
+#include "core/base/Errors.h"
 
 #include <QtTest>
 

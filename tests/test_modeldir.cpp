@@ -2,7 +2,8 @@
 
 #include "TestModels.h"
 
-#include "core/Errors.h"
+#include "core/base/Errors.h"
+#include "core/run/Analyze.h"
 
 #include <QtTest>
 
@@ -38,8 +39,8 @@ void TestModelDir::roundTrip() {
     const auto a =
         randomModel(smallConfig(core::Architecture::EncoderDecoder, core::PositionalEncoding::Sinusoidal), 5);
     const auto b = core::Model::load(dir_, core::DeviceChoice::Cpu);
-    const auto sa = a->analyze({1, 5, 6, 2}, {1, 7});
-    const auto sb = b->analyze({1, 5, 6, 2}, {1, 7});
+    const auto sa = core::analyze(*a, {1, 5, 6, 2}, {1, 7});
+    const auto sb = core::analyze(*b, {1, 5, 6, 2}, {1, 7});
     QCOMPARE(sa.nextTokenLogProbs, sb.nextTokenLogProbs);
     QCOMPARE(sa.cross.data, sb.cross.data);
     QCOMPARE(b->config().toJson(), a->config().toJson());
@@ -58,8 +59,8 @@ void TestModelDir::variantsRoundTrip() {
             fs::remove_all(d);
             a->save(d);
             const auto b = Model::load(d, DeviceChoice::Cpu);
-            QCOMPARE(b->analyze({1, 5, 2}, {1, 6, 7}).nextTokenLogProbs,
-                     a->analyze({1, 5, 2}, {1, 6, 7}).nextTokenLogProbs);
+            QCOMPARE(core::analyze(*b, {1, 5, 2}, {1, 6, 7}).nextTokenLogProbs,
+                     core::analyze(*a, {1, 5, 2}, {1, 6, 7}).nextTokenLogProbs);
         }
 }
 

@@ -2,6 +2,7 @@
 // the seed's weights run here, and weights written here load into the seed with load_state_dict(strict=True).
 
 #include "TestModels.h"
+#include "core/run/Analyze.h"
 
 #include <QtTest>
 
@@ -57,7 +58,7 @@ bool TestParity::runPython(const QStringList& args, QString* error) {
 double TestParity::compareCase(const core::Model& model, const json& ref) {
     const auto src = ref["src_ids"].get<std::vector<int64_t>>();
     const auto tgt = ref["tgt_ids"].get<std::vector<int64_t>>();
-    const auto snap = model.analyze(src, tgt);
+    const auto snap = core::analyze(model, src, tgt);
     double worst = 0.0;
     for (auto kind :
          {core::AttentionKind::Encoder, core::AttentionKind::Decoder, core::AttentionKind::Cross}) {

@@ -1,7 +1,7 @@
 // The sinusoidal table against the formula, and the rotation property PE(pos+k) = R(k·ω_i)·PE(pos).
 
-#include "core/Positional.h"
-#include "core/PositionalAnalysis.h"
+#include "core/analysis/PositionalAnalysis.h"
+#include "core/model/Positional.h"
 
 #include <QtTest>
 

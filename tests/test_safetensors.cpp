@@ -3,8 +3,9 @@
 
 #include "TestModels.h"
 
-#include "core/Errors.h"
-#include "core/Safetensors.h"
+#include "core/base/Errors.h"
+#include "core/model/Safetensors.h"
+#include "core/run/Analyze.h"
 
 #include <QtTest>
 
@@ -295,8 +296,8 @@ void TestSafetensors::modelInHalf() {
 
     // Same greedy choice, nearly the same distribution.
     const std::vector<int64_t> src{1, 10, 11, 12, 2}, tgt{1, 20, 21};
-    const auto a = model->analyze(src, tgt, false).nextTokenLogProbs;
-    const auto b = reloaded->analyze(src, tgt, false).nextTokenLogProbs;
+    const auto a = core::analyze(*model, src, tgt, false).nextTokenLogProbs;
+    const auto b = core::analyze(*reloaded, src, tgt, false).nextTokenLogProbs;
     QCOMPARE(std::max_element(b.begin(), b.end()) - b.begin(),
              std::max_element(a.begin(), a.end()) - a.begin());
     for (std::size_t i = 0; i < a.size(); ++i)

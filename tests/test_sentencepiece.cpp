@@ -3,10 +3,10 @@
 
 #include "TestModels.h"
 
-#include "core/Errors.h"
-#include "core/Files.h"
-#include "core/SentencePieceTokenizer.h"
-#include "core/Session.h"
+#include "core/base/Errors.h"
+#include "core/base/Files.h"
+#include "core/run/Session.h"
+#include "core/text/SentencePieceTokenizer.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

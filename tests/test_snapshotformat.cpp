@@ -1,9 +1,9 @@
 // The export formats (CSV and the dump JSON): exact values, unique column names, and text that does not
 // change with the locale.
 
-#include "core/Errors.h"
-#include "core/SnapshotCsv.h"
-#include "core/SnapshotJson.h"
+#include "core/base/Errors.h"
+#include "core/run/SnapshotCsv.h"
+#include "core/run/SnapshotJson.h"
 
 #include <QtTest>
 

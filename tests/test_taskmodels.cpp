@@ -1,10 +1,11 @@
 // The shipped task models (resources/models/{copy,reverse,sort,addition}): each answers fresh examples
 // exactly, and the attention of copy and reverse shows the algorithm they learned.
 
-#include "core/Model.h"
-#include "core/SnapshotCsv.h"
-#include "core/TaskEval.h"
-#include "core/TrainRecipe.h"
+#include "core/model/Model.h"
+#include "core/run/Analyze.h"
+#include "core/run/SnapshotCsv.h"
+#include "core/train/TaskEval.h"
+#include "core/train/TrainRecipe.h"
 
 #include <QtTest>
 
@@ -73,7 +74,7 @@ void TestTaskModels::attentionShowsTheAlgorithm() {
             src.push_back(t.id);
         for (const auto& t : model->targetTokens(e.target))
             tgt.push_back(t.id); // <bos> + answer; the last row produces <eos>
-        const auto snap = model->analyze(src, tgt);
+        const auto snap = core::analyze(*model, src, tgt);
         const int n = static_cast<int>(e.source.size());
         for (int j = 0; j < n; ++j) {
             // Source position 0 is <bos>: character i sits at key i + 1.

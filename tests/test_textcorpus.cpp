@@ -3,12 +3,13 @@
 #include "LanguageModelFixtures.h"
 #include "TestModels.h"
 
-#include "core/BpeTokenizer.h"
-#include "core/ByteLevelBpe.h"
-#include "core/Errors.h"
-#include "core/Files.h"
-#include "core/Perplexity.h"
-#include "core/TextCorpus.h"
+#include "core/analysis/Perplexity.h"
+#include "core/base/Errors.h"
+#include "core/base/Files.h"
+#include "core/run/Analyze.h"
+#include "core/text/BpeTokenizer.h"
+#include "core/text/ByteLevelBpe.h"
+#include "core/text/TextCorpus.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -144,7 +145,7 @@ void TestTextCorpus::perplexityOneWindow() {
     double sum = 0.0;
     std::vector<int64_t> prefix{model->targetTokenizer().vocab().bos()};
     for (const auto id : stream) {
-        const auto snap = model->analyze({}, prefix, /*capture=*/false);
+        const auto snap = core::analyze(*model, {}, prefix, /*capture=*/false);
         sum -= snap.nextTokenLogProbs.at(static_cast<std::size_t>(id));
         prefix.push_back(id);
     }
@@ -196,7 +197,7 @@ void TestTextCorpus::perplexityShortWindows() {
         std::vector<int64_t> context{model->targetTokenizer().vocab().bos()};
         context.insert(context.end(), corpus.stream().begin() + w, corpus.stream().begin() + p);
         sum -=
-            model->analyze({}, context, false)
+            core::analyze(*model, {}, context, false)
                 .nextTokenLogProbs.at(static_cast<std::size_t>(corpus.stream()[static_cast<std::size_t>(p)]));
     }
     QVERIFY2(std::abs(r.nllPerToken - sum / static_cast<double>(n)) < 1e-4,

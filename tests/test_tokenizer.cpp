@@ -1,8 +1,8 @@
 // Character and word tokenizers: round trips, unknown pieces kept and marked, vocab.json checks.
 
-#include "core/CharTokenizer.h"
-#include "core/Errors.h"
-#include "core/WordTokenizer.h"
+#include "core/base/Errors.h"
+#include "core/text/CharTokenizer.h"
+#include "core/text/WordTokenizer.h"
 
 #include <QtTest>
 

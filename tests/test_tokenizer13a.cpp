@@ -1,8 +1,8 @@
 // sacreBLEU's 13a tokenizer (tokenizers/tokenizer_13a.py, tokenizer_re.py), which BLEU scores through, and
 // the strict UTF-8 decoding every metric shares.
 
-#include "core/Errors.h"
-#include "core/Tokenizer13a.h"
+#include "core/analysis/Tokenizer13a.h"
+#include "core/base/Errors.h"
 
 #include <QtTest>
 

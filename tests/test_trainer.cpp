@@ -1,10 +1,11 @@
 // Training: the recipe format, the generated tasks, the learning-rate schedule, reproducibility from the
 // seed, exact resumption from a checkpoint, and that a small model really learns.
 
-#include "core/Errors.h"
-#include "core/Files.h"
-#include "core/Tasks.h"
-#include "core/Trainer.h"
+#include "core/base/Errors.h"
+#include "core/base/Files.h"
+#include "core/run/Analyze.h"
+#include "core/train/Tasks.h"
+#include "core/train/Trainer.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -299,8 +300,8 @@ void TestTrainer::currentModelMatchesExport() {
     t.exportModel();
     const auto live = t.currentModel();
     const auto loaded = core::Model::load(dir.path().toStdString() + "/model", core::DeviceChoice::Cpu);
-    const auto a = live->analyze({1, 5, 6, 2}, {1, 7});
-    const auto b = loaded->analyze({1, 5, 6, 2}, {1, 7});
+    const auto a = core::analyze(*live, {1, 5, 6, 2}, {1, 7});
+    const auto b = core::analyze(*loaded, {1, 5, 6, 2}, {1, 7});
     QCOMPARE(a.cross.data, b.cross.data);
     QCOMPARE(a.nextTokenLogProbs, b.nextTokenLogProbs);
 }

@@ -2,9 +2,9 @@
 // nouns across the reordering ("the red car" → "el coche rojo"), and anything a user types is translated
 // or refused with a message, never a crash.
 
-#include "core/Errors.h"
-#include "core/Model.h"
-#include "core/Session.h"
+#include "core/base/Errors.h"
+#include "core/model/Model.h"
+#include "core/run/Session.h"
 
 #include <QtTest>
 

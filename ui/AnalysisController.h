@@ -3,7 +3,7 @@
 // own thread, drops results of superseded runs, and keeps the history of steps so Back and Reset show
 // a stored result at once instead of waiting for a recompute.
 
-#include "core/Sampler.h"
+#include "core/run/Sampler.h"
 #include "ui/RunResult.h"
 #include "ui/SessionWorker.h"
 

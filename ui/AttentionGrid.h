@@ -3,8 +3,8 @@
 // from QImage tiles in one widget (one plot widget per tile would not stay fluid at 12 × 12), plus a
 // "mean over heads" column per layer. The images come from AttentionTiles, at the tiles' device pixels.
 
-#include "core/AttentionSnapshot.h"
-#include "core/HeadAnalysis.h"
+#include "core/analysis/HeadAnalysis.h"
+#include "core/run/AttentionSnapshot.h"
 #include "ui/AttentionTiles.h"
 #include "ui/ColorMap.h"
 

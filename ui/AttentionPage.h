@@ -3,8 +3,8 @@
 // grid, the detail heatmap and the next-token chart. Its views follow the ViewState; user input on them
 // goes back to the ViewState, so every view stays in step without knowing the others.
 
-#include "core/AttentionSnapshot.h"
-#include "core/HeadAnalysis.h"
+#include "core/analysis/HeadAnalysis.h"
+#include "core/run/AttentionSnapshot.h"
 #include "ui/RunResult.h"
 
 #include <QWidget>

@@ -2,7 +2,7 @@
 // The words every attention view uses for the kinds and for "nothing to show", in one place so the grid,
 // the detail view and the selectors never disagree.
 
-#include "core/AttentionSnapshot.h"
+#include "core/run/AttentionSnapshot.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -21,6 +21,8 @@ public:
             return tr("decoder self-attention");
         case core::AttentionKind::Cross:
             return tr("cross-attention");
+        case core::AttentionKind::Pooling:
+            return tr("attention pooling");
         }
         return {};
     }
@@ -34,6 +36,8 @@ public:
             return tr("Decoder self-attention (masked)");
         case core::AttentionKind::Cross:
             return tr("Cross-attention");
+        case core::AttentionKind::Pooling:
+            return tr("Attention pooling");
         }
         return {};
     }

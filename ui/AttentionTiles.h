@@ -2,7 +2,7 @@
 // The images an AttentionGrid paints, kept apart from its layout and events: one per head of every layer
 // plus the layer's mean over heads, coloured at the resolution they are shown at.
 
-#include "core/AttentionSnapshot.h"
+#include "core/run/AttentionSnapshot.h"
 #include "ui/ColorMap.h"
 
 #include <QElapsedTimer>

@@ -2,7 +2,7 @@
 // The decoding controls: Step, Back, Run to end, Reset (as actions, so menus and shortcuts share them),
 // greedy or sampled decoding with temperature, top-k, top-p and a seed, and where the run stands.
 
-#include "core/Sampler.h"
+#include "core/run/Sampler.h"
 
 #include <QWidget>
 

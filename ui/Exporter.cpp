@@ -1,10 +1,10 @@
 #include "ui/Exporter.h"
 
-#include "core/AttentionStats.h"
-#include "core/Errors.h"
-#include "core/Files.h"
-#include "core/SnapshotCsv.h"
-#include "core/SnapshotJson.h"
+#include "core/analysis/AttentionStats.h"
+#include "core/base/Errors.h"
+#include "core/base/Files.h"
+#include "core/run/SnapshotCsv.h"
+#include "core/run/SnapshotJson.h"
 #include "ui/AttentionGrid.h"
 #include "ui/QCustomPlotInclude.h"
 

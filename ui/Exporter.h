@@ -3,7 +3,7 @@
 // and numbers (CSV, and JSON in the dump format). Every write is atomic: a failure leaves no half file
 // and the error names the path and the reason.
 
-#include "core/AttentionSnapshot.h"
+#include "core/run/AttentionSnapshot.h"
 
 #include <QString>
 

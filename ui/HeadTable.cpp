@@ -1,6 +1,6 @@
 #include "ui/HeadTable.h"
 
-#include "core/Model.h"
+#include "core/model/Model.h"
 
 #include <QCoreApplication>
 #include <QHBoxLayout>

@@ -4,7 +4,7 @@
 // first token, entropy, distance. The scores describe the model, not the typed text, so they are computed
 // once per model (off the GUI thread) and again only when R or the number of sequences changes.
 
-#include "core/HeadAnalysis.h"
+#include "core/analysis/HeadAnalysis.h"
 
 #include <QWidget>
 

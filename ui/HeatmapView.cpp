@@ -1,6 +1,6 @@
 #include "ui/HeatmapView.h"
 
-#include "core/AttentionStats.h"
+#include "core/analysis/AttentionStats.h"
 #include "ui/AttentionText.h"
 #include "ui/HeadNavigation.h"
 #include "ui/QCustomPlotInclude.h"

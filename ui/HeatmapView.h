@@ -3,7 +3,7 @@
 // interpolation, token labels on both axes with query rows top to bottom, a colour scale legend, and a
 // hover tooltip with the exact weight.
 
-#include "core/AttentionSnapshot.h"
+#include "core/run/AttentionSnapshot.h"
 #include "ui/ColorMap.h"
 
 #include <QWidget>

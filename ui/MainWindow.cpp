@@ -1,9 +1,9 @@
 #include "ui/MainWindow.h"
 
-#include "core/BlasCore.h"
-#include "core/Errors.h"
-#include "core/Model.h"
-#include "core/Runtime.h"
+#include "core/base/BlasCore.h"
+#include "core/base/Errors.h"
+#include "core/base/Runtime.h"
+#include "core/model/Model.h"
 #include "ui/AnalysisController.h"
 #include "ui/AttentionPage.h"
 #include "ui/CandidatesChart.h"

@@ -1,7 +1,7 @@
 #include "ui/ModelLoader.h"
 
-#include "core/Errors.h"
-#include "core/Model.h"
+#include "core/base/Errors.h"
+#include "core/model/Model.h"
 
 #include <QCoreApplication>
 #include <QDir>

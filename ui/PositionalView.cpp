@@ -1,7 +1,7 @@
 #include "ui/PositionalView.h"
 
-#include "core/Model.h"
-#include "core/PositionalAnalysis.h"
+#include "core/analysis/PositionalAnalysis.h"
+#include "core/model/Model.h"
 #include "ui/CurvePlot.h"
 #include "ui/PlotHelpers.h"
 #include "ui/PositionalControls.h"

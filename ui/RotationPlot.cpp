@@ -1,6 +1,6 @@
 #include "ui/RotationPlot.h"
 
-#include "core/PositionalAnalysis.h"
+#include "core/analysis/PositionalAnalysis.h"
 #include "ui/PlotHelpers.h"
 #include "ui/QCustomPlotInclude.h"
 

@@ -2,7 +2,7 @@
 // What the worker hands the window after each request: the snapshot and what the decoding controls show.
 // Immutable once made; shared between history and views.
 
-#include "core/AttentionSnapshot.h"
+#include "core/run/AttentionSnapshot.h"
 
 #include <QMetaType>
 #include <QString>

@@ -2,9 +2,9 @@
 
 #include "ui/TokenText.h"
 
-#include "core/Errors.h"
-#include "core/Model.h"
-#include "core/Session.h"
+#include "core/base/Errors.h"
+#include "core/model/Model.h"
+#include "core/run/Session.h"
 
 #include <QMetaObject>
 

@@ -3,7 +3,7 @@
 // and a newer analysis replaces every request still waiting (latest wins), so typing never queues stale
 // work.
 
-#include "core/Sampler.h"
+#include "core/run/Sampler.h"
 #include "ui/RunResult.h"
 
 #include <QObject>

@@ -3,7 +3,7 @@
 // tokens are muted, the marked token is filled, and the newest token can be outlined. Clicking a chip asks
 // for its row or column to be marked in the heatmap.
 
-#include "core/Token.h"
+#include "core/text/Token.h"
 
 #include <QWidget>
 

@@ -2,7 +2,7 @@
 // How a token is written on screen, the same in strips, axes and tooltips: whitespace made visible,
 // unknown pieces marked rather than dropped.
 
-#include "core/Token.h"
+#include "core/text/Token.h"
 
 #include <QString>
 

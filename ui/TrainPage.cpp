@@ -1,22 +1,29 @@
 #include "ui/TrainPage.h"
 
-#include "core/Errors.h"
-#include "core/TrainRecipe.h"
+#include "core/base/Errors.h"
+#include "core/train/TrainLog.h"
+#include "core/train/TrainRecipe.h"
+#include "core/train/TrainingRun.h"
 #include "ui/AttentionGrid.h"
 #include "ui/QCustomPlotInclude.h"
 
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QThread>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace ui {
 
@@ -68,6 +75,10 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     start_ = new QPushButton(tr("Start"), this);
     start_->setObjectName(QStringLiteral("trainStart"));
     start_->setToolTip(tr("Start a new training run"));
+    continue_ = new QPushButton(tr("Continue Run…"), this);
+    continue_->setObjectName(QStringLiteral("trainContinue"));
+    continue_->setToolTip(tr("Continue a saved run from its last checkpoint: one stopped here, one whose "
+                             "window closed or crashed, or one trained with attnscope train"));
     pause_ = new QPushButton(tr("Pause"), this);
     pause_->setObjectName(QStringLiteral("trainPause"));
     pause_->setToolTip(tr("Pause or resume between two steps"));
@@ -83,6 +94,7 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     controls->addWidget(size_);
     controls->addWidget(steps_);
     controls->addWidget(start_);
+    controls->addWidget(continue_);
     controls->addWidget(pause_);
     controls->addWidget(stop_);
     controls->addStretch(1);
@@ -136,6 +148,7 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     col->addWidget(split, 1);
 
     connect(start_, &QPushButton::clicked, this, &TrainPage::start);
+    connect(continue_, &QPushButton::clicked, this, &TrainPage::chooseRunToContinue);
     connect(pause_, &QPushButton::clicked, this, &TrainPage::togglePause);
     connect(stop_, &QPushButton::clicked, this, &TrainPage::stop);
     connect(slider_, &QSlider::valueChanged, this, &TrainPage::showFrame);
@@ -172,11 +185,54 @@ void TrainPage::start() {
         Q_EMIT message(tr("Cannot train: %1").arg(QString::fromStdString(e.what())));
         return;
     }
+    // Checkpoints often enough that a crash loses little of a classroom run (4,000 steps: every 200).
+    recipe.checkpointEvery = std::clamp<int64_t>(recipe.steps / 20, 20, recipe.checkpointEvery);
     runDir_ =
         QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
             .filePath(QStringLiteral("runs/%1-%2")
                           .arg(task_->currentText(),
                                QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-hhmmss"))));
+    // A frame every 1/40 of the run: enough to watch a pattern form, few enough to keep in memory.
+    launch(new TrainingWorker(recipe, runDir_, probeFor(recipe.task),
+                              static_cast<int>(std::max<int64_t>(1, recipe.steps / 40))),
+           recipe, tr("Training %1 (%2)…").arg(task_->currentText(), size_->currentText()));
+}
+
+void TrainPage::chooseRunToContinue() {
+    const QString last = QSettings().value(QStringLiteral("train/lastRun")).toString();
+    const QString start = !last.isEmpty()
+                              ? last
+                              : QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+                                    .filePath(QStringLiteral("runs"));
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Continue Run"), start);
+    if (!dir.isEmpty())
+        continueRun(dir);
+}
+
+void TrainPage::continueRun(const QString& dir) {
+    if (training())
+        return;
+    if (!core::TrainingRun::hasCheckpoint(dir.toStdString())) {
+        Q_EMIT message(tr("Cannot continue %1: it holds no checkpoint of a training run")
+                           .arg(QDir::toNativeSeparators(dir)));
+        return;
+    }
+    core::TrainRecipe recipe;
+    try {
+        recipe = core::TrainRecipe::fromFile(QDir(dir).filePath(QStringLiteral("recipe.json")).toStdString());
+    } catch (const core::Error& e) {
+        Q_EMIT message(tr("Cannot continue: %1").arg(QString::fromStdString(e.what())));
+        return;
+    }
+    runDir_ = dir;
+    // To the run's own end; `attnscope train --resume --steps N` extends a run.
+    auto* worker = TrainingWorker::resuming(recipe, runDir_, probeFor(recipe.task),
+                                            static_cast<int>(std::max<int64_t>(1, recipe.steps / 40)));
+    launch(worker, recipe, tr("Continuing %1…").arg(QDir::toNativeSeparators(dir)));
+}
+
+void TrainPage::launch(TrainingWorker* worker, const core::TrainRecipe& recipe, const QString& what) {
+    QSettings().setValue(QStringLiteral("train/lastRun"), runDir_);
     frames_.clear();
     lastStep_ = 0;
     plot_->graph(0)->data()->clear();
@@ -184,11 +240,15 @@ void TrainPage::start() {
     plot_->xAxis->setRange(0, static_cast<double>(recipe.steps));
     plot_->replot();
     slider_->setEnabled(false);
+    {
+        const QSignalBlocker block(steps_);
+        steps_->setValue(static_cast<int>(recipe.steps));
+    }
 
+    if (worker_)
+        worker_->deleteLater();
     thread_ = new QThread(this);
-    // A frame every 1/40 of the run: enough to watch a pattern form, few enough to keep in memory.
-    worker_ = new TrainingWorker(recipe, runDir_, probeFor(recipe.task),
-                                 static_cast<int>(std::max<int64_t>(1, recipe.steps / 40)));
+    worker_ = worker;
     worker_->moveToThread(thread_);
     connect(thread_, &QThread::started, worker_, &TrainingWorker::run);
     connect(worker_, &TrainingWorker::progress, this, &TrainPage::onProgress, Qt::QueuedConnection);
@@ -198,7 +258,7 @@ void TrainPage::start() {
         Qt::QueuedConnection);
     connect(worker_, &TrainingWorker::finished, this, &TrainPage::onFinished, Qt::QueuedConnection);
     thread_->start();
-    status_->setText(tr("Training %1 (%2)…").arg(task_->currentText(), size_->currentText()));
+    status_->setText(what);
     updateButtons();
     Q_EMIT trainingChanged(true);
 }
@@ -229,13 +289,18 @@ bool TrainPage::paused() const {
 bool TrainPage::save(QString* error) {
     if (!worker_)
         return true;
-    // Saving reads the weights the worker thread writes: end the run first, then save from here.
+    // The run saves itself when it stops, on its own thread; wait for that.
     worker_->stop();
     if (thread_) {
         thread_->quit();
         thread_->wait();
     }
-    return worker_->save(error);
+    if (!worker_->error().isEmpty()) {
+        if (error)
+            *error = worker_->error();
+        return false;
+    }
+    return true;
 }
 
 QString TrainPage::runDirectory() const {
@@ -295,11 +360,13 @@ void TrainPage::onProbed(int64_t step, std::shared_ptr<const core::AttentionSnap
 void TrainPage::onFinished(bool completed) {
     thread_->quit();
     thread_->wait();
-    status_->setText(status_->text() + (completed ? tr(" · done") : tr(" · stopped")) +
-                     tr(" · saved in %1").arg(QDir::toNativeSeparators(runDir_)));
-    QString error;
-    if (!worker_->save(&error))
-        Q_EMIT message(tr("Could not save the run: %1").arg(error));
+    if (worker_->error().isEmpty())
+        status_->setText(
+            status_->text() + (completed ? tr(" · done") : tr(" · stopped")) +
+            tr(" · saved in %1 (continue it with Continue Run… or attnscope train --resume --out %1)")
+                .arg(QDir::toNativeSeparators(runDir_)));
+    else
+        status_->setText(tr("The run failed: %1").arg(worker_->error()));
     updateButtons();
     Q_EMIT trainingChanged(false);
 }
@@ -307,6 +374,7 @@ void TrainPage::onFinished(bool completed) {
 void TrainPage::updateButtons() {
     const bool on = training();
     start_->setEnabled(!on);
+    continue_->setEnabled(!on);
     task_->setEnabled(!on);
     size_->setEnabled(!on);
     steps_->setEnabled(!on);

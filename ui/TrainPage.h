@@ -3,7 +3,8 @@
 // attention of a fixed probe example is captured every few steps, with a slider to scrub back through
 // those frames and watch the pattern (the anti-diagonal of reverse, say) form.
 
-#include "core/AttentionSnapshot.h"
+#include "core/run/AttentionSnapshot.h"
+#include "core/train/TrainRecipe.h"
 #include "ui/TrainingWorker.h"
 
 #include <QWidget>
@@ -31,11 +32,14 @@ public:
     ~TrainPage() override;
 
     void start();
+    /// Continues the run saved in dir to its own end, from its last checkpoint: a run stopped, or lost
+    /// with a crash, goes on where it was saved.
+    void continueRun(const QString& dir);
     void togglePause();
     void stop();
     bool training() const;
     bool paused() const;
-    /// Ends the run and saves it (checkpoint and model directory); false with a message when that failed.
+    /// Ends the run, which saves it (checkpoint and model directory); false with a message when that failed.
     bool save(QString* error);
     /// Where the current (or last) run writes.
     QString runDirectory() const;
@@ -58,12 +62,16 @@ private:
     void onProbed(int64_t step, std::shared_ptr<const core::AttentionSnapshot> snap);
     void onFinished(bool completed);
     void updateButtons();
+    void chooseRunToContinue();
+    /// Clears the curve and frames and runs `worker` on a new thread.
+    void launch(TrainingWorker* worker, const core::TrainRecipe& recipe, const QString& what);
 
     QString recipesDir_;
     QComboBox* task_ = nullptr;
     QComboBox* size_ = nullptr;
     QSpinBox* steps_ = nullptr;
     QPushButton* start_ = nullptr;
+    QPushButton* continue_ = nullptr;
     QPushButton* pause_ = nullptr;
     QPushButton* stop_ = nullptr;
     QLabel* status_ = nullptr;

@@ -1,80 +1,67 @@
 #include "ui/TrainingWorker.h"
 
-#include "core/Errors.h"
-#include "core/Model.h"
-#include "core/Trainer.h"
-
-#include <QThread>
+#include "core/base/Errors.h"
+#include "core/model/Model.h"
+#include "core/run/Analyze.h"
+#include "core/train/TrainLog.h"
+#include "core/train/TrainingRun.h"
 
 namespace ui {
-
-namespace {
-constexpr int kReportEvery = 5; // steps between progress signals: often enough for a smooth curve
-} // namespace
 
 TrainingWorker::TrainingWorker(core::TrainRecipe recipe, QString outDir, QString probe, int probeEvery)
     : recipe_(std::move(recipe)), outDir_(std::move(outDir)), probe_(std::move(probe)),
       probeEvery_(std::max(1, probeEvery)) {}
 
+TrainingWorker* TrainingWorker::resuming(core::TrainRecipe recipe, QString outDir, QString probe,
+                                         int probeEvery) {
+    auto* w = new TrainingWorker(std::move(recipe), std::move(outDir), std::move(probe), probeEvery);
+    w->resume_ = true;
+    return w;
+}
+
 TrainingWorker::~TrainingWorker() = default;
 
 void TrainingWorker::run() {
-    running_ = true;
     try {
-        if (!trainer_)
-            trainer_ = std::make_unique<core::Trainer>(recipe_, outDir_.toStdString());
-        probe(); // the untrained pattern, as the first frame of the film
-        while (!trainer_->done() && !stopped_) {
-            if (paused_) {
-                QThread::msleep(20);
-                continue;
-            }
-            const auto s = trainer_->trainStep();
-            const bool eval = s.step % recipe_.evalEvery == 0 || trainer_->done();
-            if (s.step % kReportEvery == 0 || eval) {
-                TrainProgress p{s.step, recipe_.steps, s.loss, s.tokensPerSecond, s.elapsedSeconds, -1.0};
-                if (eval)
-                    p.accuracy = trainer_->evaluate(recipe_.evalExamples, core::Trainer::kEvalSeed);
-                trainer_->log(p.accuracy);
-                Q_EMIT progress(p);
-            }
-            if (s.step % probeEvery_ == 0 || trainer_->done())
-                probe();
-        }
+        run_ = resume_ ? core::TrainingRun::resume(outDir_.toStdString())
+                       : core::TrainingRun::start(recipe_, outDir_.toStdString());
+        if (resume_) // the curve so far: the log as the resume left it, up to the checkpoint
+            for (const auto& row : core::TrainLog::read(run_->logPath()))
+                Q_EMIT progress(TrainProgress{row.stats.step, run_->trainer().recipe().steps, row.stats.loss,
+                                              row.stats.tokensPerSecond, row.stats.elapsedSeconds,
+                                              row.accuracy});
+        core::RunCallbacks cb;
+        cb.stopRequested = [this] { return stopped_.load(); };
+        cb.pauseRequested = [this] { return paused_.load() && !stopped_.load(); };
+        cb.onLogged = [this](const core::RunProgress& p) {
+            const auto& s = p.stats;
+            Q_EMIT progress(
+                TrainProgress{s.step, p.total, s.loss, s.tokensPerSecond, s.elapsedSeconds, p.metric});
+        };
+        // The probe is teacher-forced on the task's answer, which only generated tasks can give.
+        if (recipe_.makeTask().generated())
+            cb.onProbe = [this](int64_t step) { probe(step); };
+        core::RunOptions options;
+        options.probeEvery = probeEvery_;
+        options.exportOnStop = true; // a stopped run can be opened as a model
+        const auto end = run_->run(cb, options);
+        Q_EMIT finished(end == core::RunEnd::Completed);
     } catch (const std::exception& e) {
-        running_ = false;
-        Q_EMIT failed(QString::fromStdString(e.what()));
+        error_ = QString::fromStdString(e.what());
+        Q_EMIT failed(error_);
         Q_EMIT finished(false);
-        return;
     }
-    running_ = false;
-    Q_EMIT finished(trainer_->done());
 }
 
-void TrainingWorker::probe() {
-    const auto model = trainer_->currentModel();
+void TrainingWorker::probe(int64_t step) {
+    const auto model = run_->trainer().currentModel();
     std::vector<int64_t> src, tgt;
     for (const auto& t : model->sourceTokens(probe_.toStdString()))
         src.push_back(t.id);
     // Teacher-forced on the right answer, so every frame shows the same rows.
     for (const auto& t : model->targetTokens(recipe_.makeTask().solve(probe_.toStdString())))
         tgt.push_back(t.id);
-    auto snap = std::make_shared<core::AttentionSnapshot>(model->analyze(src, tgt));
-    Q_EMIT probed(trainer_->stats().step, std::move(snap));
-}
-
-bool TrainingWorker::save(QString* error) {
-    if (!trainer_)
-        return true; // nothing trained yet
-    try {
-        trainer_->saveCheckpoint();
-        trainer_->exportModel();
-        return true;
-    } catch (const core::Error& e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
-        return false;
-    }
+    Q_EMIT probed(step, std::make_shared<core::AttentionSnapshot>(core::analyze(*model, src, tgt)));
 }
 
 } // namespace ui

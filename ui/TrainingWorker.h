@@ -1,10 +1,11 @@
 #pragma once
-// Runs a core::Trainer on its own thread for the Train tab: steps in a loop that can be paused, resumed
-// and stopped between two steps, reporting progress and, every few steps, the attention of a fixed probe
-// example, so the window can show a pattern forming while the model learns.
+// Runs a core::TrainingRun on its own thread for the Train tab: the one training loop, paused and stopped
+// between two steps, reporting each log row and, every few steps, the attention of a fixed probe example,
+// so the window can show a pattern forming while the model learns. Checkpoints, the log and the model
+// directory are written on this thread by the run itself, so a crash loses at most checkpoint_every steps.
 
-#include "core/AttentionSnapshot.h"
-#include "core/TrainRecipe.h"
+#include "core/run/AttentionSnapshot.h"
+#include "core/train/TrainRecipe.h"
 
 #include <QObject>
 #include <QString>
@@ -13,7 +14,7 @@
 #include <memory>
 
 namespace core {
-class Trainer;
+class TrainingRun;
 }
 
 namespace ui {
@@ -24,14 +25,17 @@ struct TrainProgress {
     double loss = 0.0;
     double tokensPerSecond = 0.0;
     double elapsedSeconds = 0.0;
-    double accuracy = -1.0; ///< exact match on fresh examples when just measured, else negative
+    double accuracy = -1.0; ///< the run's metric when just measured, else negative
 };
 
 class TrainingWorker : public QObject {
     Q_OBJECT
 public:
-    /// probe: the source whose attention is captured every probeEvery steps.
+    /// A fresh run of `recipe` in outDir. probe: the source whose attention is captured every
+    /// probeEvery steps (generated tasks only).
     TrainingWorker(core::TrainRecipe recipe, QString outDir, QString probe, int probeEvery);
+    /// Continues the run saved in outDir (its recipe is `recipe`, as read from it) to its end.
+    static TrainingWorker* resuming(core::TrainRecipe recipe, QString outDir, QString probe, int probeEvery);
     ~TrainingWorker() override;
 
     /// Thread-safe flags, read between two steps.
@@ -40,10 +44,11 @@ public:
     void stop() { stopped_ = true; }
     bool paused() const { return paused_; }
 
-    /// Runs until done or stopped (call on the worker thread, e.g. connected to QThread::started).
+    /// Runs until done or stopped (call on the worker thread, e.g. connected to QThread::started). A
+    /// stopped run is saved (checkpoint and model directory) before this returns.
     void run();
-    /// Writes a checkpoint and the model directory; call on the worker thread or after run() returned.
-    bool save(QString* error);
+    /// Why the run failed, empty when it did not.
+    QString error() const { return error_; }
     QString outDir() const { return outDir_; }
 
 Q_SIGNALS:
@@ -54,16 +59,17 @@ Q_SIGNALS:
     void finished(bool completed);
 
 private:
-    void probe();
+    void probe(int64_t step);
 
     core::TrainRecipe recipe_;
     QString outDir_;
     QString probe_;
     int probeEvery_;
-    std::unique_ptr<core::Trainer> trainer_;
+    bool resume_ = false;
+    std::unique_ptr<core::TrainingRun> run_;
+    QString error_;
     std::atomic<bool> paused_{false};
     std::atomic<bool> stopped_{false};
-    std::atomic<bool> running_{false};
 };
 
 } // namespace ui

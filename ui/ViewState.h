@@ -2,7 +2,7 @@
 // The one small object every attention view listens to: which kind, layer and head are shown, how
 // colours are scaled, and which token is marked. Views never ask each other; they follow these signals.
 
-#include "core/AttentionSnapshot.h"
+#include "core/run/AttentionSnapshot.h"
 #include "ui/ColorMap.h"
 
 #include <QObject>

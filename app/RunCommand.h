@@ -1,0 +1,21 @@
+#pragma once
+// A terminal subcommand's frame: parses the options, prints --help (exit 0), and turns errors into exit
+// code 2 with "attnscope NAME: message" (plus a pointer to --help for a usage error). The body's return
+// value is the exit code, passed on unchanged (train's 130/143 after a signal).
+
+#include "Args.h"
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+struct CommandOptions {
+    std::set<std::string> valued; // options that take a value
+    std::set<std::string> flags;  // options that don't; --help and -h are added
+    /// Runs before an error is printed (bench: clears its progress line on a terminal).
+    std::function<void()> beforeError{};
+};
+
+int runCommand(const std::string& name, const char* help, const CommandOptions& options,
+               const std::vector<std::string>& argv, const std::function<int(const Args&)>& body);

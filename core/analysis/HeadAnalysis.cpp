@@ -1,0 +1,102 @@
+#include "core/analysis/HeadAnalysis.h"
+
+#include "core/analysis/AttentionStats.h"
+#include "core/base/Errors.h"
+#include "core/model/Model.h"
+#include "core/run/Analyze.h"
+#include "core/text/Vocabulary.h"
+
+#include <algorithm>
+#include <random>
+#include <string>
+
+namespace core {
+
+HeadScores scoreHead(const AttentionBlock& block, int layer, int head, int repeatLength) {
+    HeadScores s;
+    s.layer = layer;
+    s.head = head;
+    const int n = repeatLength, t = block.queries;
+    std::vector<float> scratch;
+    const float* w = block.head(layer, head, scratch); // t × keys
+    const auto stats = headStats(w, t, block.keys);
+    s.entropyBits = stats.meanEntropyBits;
+    s.meanDistance = stats.meanDistance;
+    s.firstTokenWeight = stats.firstTokenWeight;
+    s.previousTokenScore = stats.previousTokenScore;
+    auto at = [&](int q, int k) {
+        return double(w[std::size_t(q) * std::size_t(block.keys) + std::size_t(k)]);
+    };
+    int rows = 0;
+    for (int j = 0; j < n && 1 + n + j < t; ++j, ++rows)
+        s.inductionScore += at(1 + n + j, 2 + j);
+    if (rows > 0)
+        s.inductionScore /= rows;
+    return s;
+}
+
+int fittedRepeatLength(const Model& model, const HeadAnalysisSettings& settings) {
+    return std::min(settings.repeatLength, (static_cast<int>(model.config().maxLen) - 1) / 2);
+}
+
+std::vector<HeadScores> analyzeHeads(const Model& model, const HeadAnalysisSettings& settings) {
+    const auto& c = model.config();
+    const int n = fittedRepeatLength(model, settings);
+    if (n < 2)
+        throw InputError("max_len " + std::to_string(c.maxLen) +
+                         " leaves no room for a repeated sequence (it needs 1 + 2·R tokens, R ≥ 2)");
+    if (settings.sequences < 1)
+        throw InputError("the head analysis needs at least one sequence");
+    // Every id but the specials, so a sequence is ordinary text to the model.
+    auto ordinaryIds = [](const Vocabulary& v) {
+        std::vector<int64_t> ids;
+        for (int64_t id = 0; id < v.size(); ++id)
+            if (id != v.pad() && id != v.bos() && id != v.eos() && id != v.unk())
+                ids.push_back(id);
+        if (ids.empty())
+            throw InputError("the vocabulary has no tokens besides its special ones");
+        return ids;
+    };
+    const auto& vocab = model.targetTokenizer().vocab();
+    const auto ordinary = ordinaryIds(vocab);
+    const auto srcOrdinary = c.hasEncoder() ? ordinaryIds(model.sourceTokenizer().vocab()) : ordinary;
+    std::mt19937_64 rng(settings.seed);
+    std::uniform_int_distribution<std::size_t> pick(0, ordinary.size() - 1);
+    std::vector<HeadScores> sum;
+    for (int s = 0; s < settings.sequences; ++s) {
+        std::vector<int64_t> r(static_cast<std::size_t>(n));
+        for (auto& id : r)
+            id = ordinary[pick(rng)];
+        std::vector<int64_t> tgt{vocab.bos()};
+        tgt.insert(tgt.end(), r.begin(), r.end());
+        tgt.insert(tgt.end(), r.begin(), r.end());
+        std::vector<int64_t> src;
+        if (c.hasEncoder()) {
+            // The same sequence as the source, each token mapped into the source vocabulary's own ids.
+            const auto& sv = model.sourceTokenizer().vocab();
+            src.push_back(sv.bos());
+            for (std::size_t i = 0; i < r.size(); ++i)
+                src.push_back(srcOrdinary[static_cast<std::size_t>(r[i]) % srcOrdinary.size()]);
+            src.push_back(sv.eos());
+        }
+        const auto snap = core::analyze(model, src, tgt);
+        const auto& b = snap.decoder;
+        if (sum.empty())
+            sum.resize(static_cast<std::size_t>(b.layers) * static_cast<std::size_t>(b.heads));
+        for (int l = 0; l < b.layers; ++l)
+            for (int h = 0; h < b.heads; ++h) {
+                const auto one = scoreHead(b, l, h, n);
+                auto& acc = sum[static_cast<std::size_t>(l * b.heads + h)];
+                acc.layer = l;
+                acc.head = h;
+                acc.entropyBits += one.entropyBits / settings.sequences;
+                acc.meanDistance += one.meanDistance / settings.sequences;
+                acc.firstTokenWeight += one.firstTokenWeight / settings.sequences;
+                acc.previousTokenScore += one.previousTokenScore / settings.sequences;
+                acc.inductionScore += one.inductionScore / settings.sequences;
+            }
+    }
+    return sum;
+}
+
+} // namespace core

@@ -1,0 +1,248 @@
+#include "core/model/ModelConfig.h"
+
+#include "core/base/Errors.h"
+#include "core/base/Files.h"
+#include "core/base/JsonText.h"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+namespace core {
+
+using nlohmann::json;
+
+namespace {
+
+template <typename Enum, std::size_t N>
+Enum parseEnum(const json& j, const char* key, const std::pair<const char*, Enum> (&names)[N],
+               const std::string& source) {
+    if (!j.is_string())
+        throw ConfigError(source + ": field '" + key + "' must be a string");
+    const auto s = j.get<std::string>();
+    std::string allowed;
+    for (const auto& [name, value] : names) {
+        if (s == name)
+            return value;
+        allowed += (allowed.empty() ? "" : ", ") + std::string(name);
+    }
+    throw ConfigError(source + ": field '" + key + "' is \"" + s + "\"; expected one of " + allowed);
+}
+
+const std::pair<const char*, Architecture> kArch[] = {{"encoder_decoder", Architecture::EncoderDecoder},
+                                                      {"decoder_only", Architecture::DecoderOnly}};
+const std::pair<const char*, PositionalEncoding> kPos[] = {{"sinusoidal", PositionalEncoding::Sinusoidal},
+                                                           {"learned", PositionalEncoding::Learned},
+                                                           {"rope", PositionalEncoding::Rope},
+                                                           {"none", PositionalEncoding::None}};
+const std::pair<const char*, LayerNormKind> kNorm[] = {{"seed", LayerNormKind::Seed},
+                                                       {"standard", LayerNormKind::Standard}};
+const std::pair<const char*, Activation> kAct[] = {
+    {"relu", Activation::Relu}, {"gelu", Activation::Gelu}, {"gelu_tanh", Activation::GeluTanh}};
+const std::pair<const char*, TokenizerKind> kTok[] = {{"char", TokenizerKind::Char},
+                                                      {"word", TokenizerKind::Word},
+                                                      {"sentencepiece", TokenizerKind::SentencePiece},
+                                                      {"byte_bpe", TokenizerKind::ByteBpe}};
+
+template <typename Enum, std::size_t N>
+const char* enumName(Enum v, const std::pair<const char*, Enum> (&names)[N]) {
+    for (const auto& [name, value] : names)
+        if (value == v)
+            return name;
+    return "?";
+}
+
+int getInt(const json& j, const char* key, const std::string& source) {
+    if (!j.is_number_integer())
+        throw ConfigError(source + ": field '" + key + "' must be an integer");
+    const auto v = j.get<int64_t>();
+    if (v < INT32_MIN || v > INT32_MAX)
+        throw ConfigError(source + ": field '" + key + "' is out of range");
+    return static_cast<int>(v);
+}
+
+double getDouble(const json& j, const char* key, const std::string& source) {
+    if (!j.is_number())
+        throw ConfigError(source + ": field '" + key + "' must be a number");
+    return j.get<double>();
+}
+
+bool getBool(const json& j, const char* key, const std::string& source) {
+    if (!j.is_boolean())
+        throw ConfigError(source + ": field '" + key + "' must be true or false");
+    return j.get<bool>();
+}
+
+std::string getString(const json& j, const char* key, const std::string& source) {
+    if (!j.is_string())
+        throw ConfigError(source + ": field '" + key + "' must be a string");
+    return j.get<std::string>();
+}
+
+void parseTokenizer(const json& t, ModelConfig& c, const std::string& source) {
+    if (!t.is_object())
+        throw ConfigError(source + ": field 'tokenizer' must be an object");
+    for (const auto& [key, v] : t.items()) {
+        if (key == "type")
+            c.tokenizer = parseEnum(v, "tokenizer.type", kTok, source);
+        else if (key == "src_vocab")
+            c.srcVocabFile = getString(v, "tokenizer.src_vocab", source);
+        else if (key == "tgt_vocab")
+            c.tgtVocabFile = getString(v, "tokenizer.tgt_vocab", source);
+        else if (key == "lowercase")
+            c.lowercase = getBool(v, "tokenizer.lowercase", source);
+        else if (key == "merges")
+            c.mergesFile = getString(v, "tokenizer.merges", source);
+        else
+            throw ConfigError(source + ": unknown field 'tokenizer." + key + "'");
+    }
+}
+
+} // namespace
+
+const char* toString(Architecture v) {
+    return enumName(v, kArch);
+}
+const char* toString(PositionalEncoding v) {
+    return enumName(v, kPos);
+}
+const char* toString(LayerNormKind v) {
+    return enumName(v, kNorm);
+}
+const char* toString(Activation v) {
+    return enumName(v, kAct);
+}
+const char* toString(TokenizerKind v) {
+    return enumName(v, kTok);
+}
+
+ModelConfig ModelConfig::fromJson(const std::string& text, const std::string& source) {
+    return fromParsed(parseJsonObject(text, source), source);
+}
+
+ModelConfig ModelConfig::fromParsed(const json& j, const std::string& source) {
+    ModelConfig c;
+    // Unknown keys are refused: a misspelt field silently falling back to its default
+    // would load a different model than the one described.
+    for (const auto& [key, v] : j.items()) {
+        const char* k = key.c_str();
+        if (key == "name")
+            c.name = getString(v, k, source);
+        else if (key == "architecture")
+            c.architecture = parseEnum(v, k, kArch, source);
+        else if (key == "encoder_layers")
+            c.encoderLayers = getInt(v, k, source);
+        else if (key == "decoder_layers")
+            c.decoderLayers = getInt(v, k, source);
+        else if (key == "d_model")
+            c.dModel = getInt(v, k, source);
+        else if (key == "heads")
+            c.heads = getInt(v, k, source);
+        else if (key == "d_ff")
+            c.dFf = getInt(v, k, source);
+        else if (key == "src_vocab_size")
+            c.srcVocabSize = getInt(v, k, source);
+        else if (key == "tgt_vocab_size")
+            c.tgtVocabSize = getInt(v, k, source);
+        else if (key == "max_len")
+            c.maxLen = getInt(v, k, source);
+        else if (key == "positional_encoding")
+            c.positional = parseEnum(v, k, kPos, source);
+        else if (key == "layer_norm")
+            c.layerNorm = parseEnum(v, k, kNorm, source);
+        else if (key == "norm_eps")
+            c.normEps = getDouble(v, k, source);
+        else if (key == "activation")
+            c.activation = parseEnum(v, k, kAct, source);
+        else if (key == "scale_embeddings")
+            c.scaleEmbeddings = getBool(v, k, source);
+        else if (key == "share_embeddings")
+            c.shareEmbeddings = getBool(v, k, source);
+        else if (key == "tie_output")
+            c.tieOutput = getBool(v, k, source);
+        else if (key == "rope_base")
+            c.ropeBase = getDouble(v, k, source);
+        else if (key == "tokenizer")
+            parseTokenizer(v, c, source);
+        else
+            throw ConfigError(source + ": unknown field '" + key + "'");
+    }
+    c.validate(source);
+    return c;
+}
+
+ModelConfig ModelConfig::fromFile(const std::string& path) {
+    return fromJson(readFile(path), path);
+}
+
+void ModelConfig::validate(const std::string& source) const {
+    auto fail = [&](const std::string& what) { throw ConfigError(source + ": " + what); };
+    auto positive = [&](int v, const char* key, int limit) {
+        if (v < 1 || v > limit)
+            fail(std::string("field '") + key + "' is " + std::to_string(v) + "; expected 1.." +
+                 std::to_string(limit));
+    };
+    if (hasEncoder())
+        positive(encoderLayers, "encoder_layers", 256);
+    positive(decoderLayers, "decoder_layers", 256);
+    positive(dModel, "d_model", 65536);
+    positive(heads, "heads", 1024);
+    positive(dFf, "d_ff", 1 << 20);
+    if (hasEncoder())
+        positive(srcVocabSize, "src_vocab_size", 1 << 24);
+    positive(tgtVocabSize, "tgt_vocab_size", 1 << 24);
+    positive(maxLen, "max_len", 1 << 20);
+    if (dModel % heads != 0)
+        fail("d_model " + std::to_string(dModel) + " is not divisible by heads " + std::to_string(heads));
+    if (positional == PositionalEncoding::Sinusoidal && dModel % 2 != 0)
+        fail("sinusoidal positions need an even d_model, got " + std::to_string(dModel));
+    if (positional == PositionalEncoding::Rope && headDim() % 2 != 0)
+        fail("rope needs an even head size (d_model / heads), got " + std::to_string(headDim()));
+    if (!(normEps > 0.0 && normEps < 1.0))
+        fail("field 'norm_eps' must be in (0, 1)");
+    if (!(ropeBase > 1.0))
+        fail("field 'rope_base' must be greater than 1");
+    if (shareEmbeddings && !hasEncoder())
+        fail("share_embeddings needs an encoder_decoder architecture");
+    if (shareEmbeddings && srcVocabSize != tgtVocabSize)
+        fail("share_embeddings needs src_vocab_size == tgt_vocab_size");
+    if (srcVocabFile.empty() || tgtVocabFile.empty())
+        fail("tokenizer vocabulary file names must not be empty");
+    for (const auto* f : {&srcVocabFile, &tgtVocabFile, &mergesFile})
+        if (f->find('/') != std::string::npos || *f == "..")
+            fail("tokenizer file '" + *f + "' must be a plain file name inside the model directory");
+}
+
+std::string ModelConfig::toJson() const {
+    json j;
+    j["name"] = name;
+    j["architecture"] = toString(architecture);
+    if (hasEncoder())
+        j["encoder_layers"] = encoderLayers;
+    j["decoder_layers"] = decoderLayers;
+    j["d_model"] = dModel;
+    j["heads"] = heads;
+    j["d_ff"] = dFf;
+    if (hasEncoder())
+        j["src_vocab_size"] = srcVocabSize;
+    j["tgt_vocab_size"] = tgtVocabSize;
+    j["max_len"] = maxLen;
+    j["positional_encoding"] = toString(positional);
+    j["layer_norm"] = toString(layerNorm);
+    j["norm_eps"] = normEps;
+    j["activation"] = toString(activation);
+    j["scale_embeddings"] = scaleEmbeddings;
+    j["share_embeddings"] = shareEmbeddings;
+    j["tie_output"] = tieOutput;
+    if (positional == PositionalEncoding::Rope)
+        j["rope_base"] = ropeBase;
+    j["tokenizer"] = {{"type", toString(tokenizer)},
+                      {"src_vocab", srcVocabFile},
+                      {"tgt_vocab", tgtVocabFile},
+                      {"lowercase", lowercase}};
+    if (tokenizer == TokenizerKind::ByteBpe)
+        j["tokenizer"]["merges"] = mergesFile;
+    return j.dump(2) + "\n";
+}
+
+} // namespace core

@@ -1,0 +1,71 @@
+#pragma once
+// The architecture and sizes of a model, as stored in the model directory's config.json.
+
+#include "core/text/TokenizerFactory.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace core {
+
+enum class Architecture { EncoderDecoder, DecoderOnly };
+enum class PositionalEncoding { Sinusoidal, Learned, Rope, None };
+enum class LayerNormKind {
+    Seed,    ///< a·(x−mean)/(std+eps)+b with the unbiased std, as in the Annotated Transformer
+    Standard ///< a·(x−mean)/sqrt(var+eps)+b with the biased variance (torch.nn.LayerNorm, GPT-2)
+};
+enum class Activation { Relu, Gelu, GeluTanh };
+
+/// Every field has a default; `fromJson` validates and names the offending field.
+struct ModelConfig {
+    std::string name = "unnamed";                             // shown in the UI and in dumps
+    Architecture architecture = Architecture::EncoderDecoder; // "encoder_decoder" | "decoder_only"
+    int encoderLayers = 2; // N of the encoder stack (ignored for decoder_only)
+    int decoderLayers = 2; // N of the decoder stack
+    int dModel = 64;       // residual stream width C
+    int heads = 4;         // H; dModel must be divisible by it
+    int dFf = 256;         // hidden width of the position-wise feed-forward
+    int srcVocabSize = 32; // encoder embedding rows (ignored for decoder_only)
+    int tgtVocabSize = 32; // decoder embedding rows and generator outputs
+    int maxLen = 512;      // longest sequence a side may have
+    PositionalEncoding positional =
+        PositionalEncoding::Sinusoidal;            // "sinusoidal" | "learned" | "rope" | "none"
+    LayerNormKind layerNorm = LayerNormKind::Seed; // "seed" | "standard"
+    double normEps = 1e-6;                         // the seed adds eps to the std; standard adds it to var
+    Activation activation = Activation::Relu;      // "relu" | "gelu" | "gelu_tanh"
+    bool scaleEmbeddings = true;  // multiply token embeddings by sqrt(dModel), as the seed does
+    bool shareEmbeddings = false; // source and target use one table (needs equal vocabularies)
+    bool tieOutput = false;       // generator weight is the target embedding table
+    double ropeBase = 10000.0;    // θ_i = base^(−2i/hs) for rotary positions
+    TokenizerKind tokenizer = TokenizerKind::Char; // "char" | "word" | "sentencepiece" | "byte_bpe"
+    std::string srcVocabFile = "vocab.json";       // the source side's vocab.json, or SentencePiece .model
+    std::string tgtVocabFile = "vocab.json";       // the target side's vocab.json, or SentencePiece .model
+    bool lowercase = false;                        // word tokenizer: fold case before lookup
+    std::string mergesFile = "merges.txt";         // byte_bpe: the merges beside tgt_vocab (GPT-2's format)
+
+    int headDim() const { return dModel / heads; }
+    bool hasEncoder() const { return architecture == Architecture::EncoderDecoder; }
+    /// The tokenizer fields, as the text/ factory takes them.
+    TokenizerSpec tokenizerSpec() const { return {tokenizer, lowercase, mergesFile}; }
+
+    /// Parses and validates config.json text. `source` names the file in messages.
+    static ModelConfig fromJson(const std::string& text, const std::string& source = "config.json");
+    /// The same for config.json already parsed (ModelDirectory parses it once to decide its format).
+    static ModelConfig fromParsed(const nlohmann::json& json, const std::string& source);
+    /// Reads and parses a file; throws IoError if it cannot be read.
+    static ModelConfig fromFile(const std::string& path);
+    /// Serialises every field, so a written config documents itself.
+    std::string toJson() const;
+    /// Throws ConfigError naming the first invalid field.
+    void validate(const std::string& source = "config.json") const;
+};
+
+const char* toString(Architecture);
+const char* toString(PositionalEncoding);
+const char* toString(LayerNormKind);
+const char* toString(Activation);
+const char* toString(TokenizerKind);
+
+} // namespace core

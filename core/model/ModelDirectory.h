@@ -1,0 +1,48 @@
+#pragma once
+// The one reader and writer of a model directory: config.json, the tokenizer file(s) and
+// model.safetensors. config.json is parsed once and its format decided from that parse: ours (whose tensor
+// names mirror the seed's make_model, so a state_dict saved by the seed's PyTorch code loads as it is) or a
+// Hugging Face GPT-2 checkpoint (its keys and module names mapped by Gpt2Checkpoint).
+
+#include "core/base/Runtime.h"
+#include "core/model/Safetensors.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <memory>
+#include <string>
+
+namespace core {
+
+struct ModelConfig;
+struct ModelParts;
+class Tokenizer;
+namespace nn {
+class TransformerImpl;
+}
+
+enum class ModelFormat {
+    Attnscope, ///< our config.json; the seed's tensor names
+    Gpt2       ///< a Hugging Face GPT-2 directory
+};
+
+class ModelDirectory {
+public:
+    /// The format of a parsed config.json: GPT-2 for "model_type": "gpt2", or, without a model_type, GPT-2's
+    /// n_embd, n_layer and n_head; ours otherwise. Throws ModelError naming `source` for a Hugging Face
+    /// model of another type ("llama", say), so the message says what was handed over.
+    static ModelFormat formatOf(const nlohmann::json& config, const std::string& source);
+
+    /// Reads and checks everything a model needs. Throws ModelError, ConfigError, FormatError or IoError
+    /// naming the file (and the tensor) that is wrong; nothing is half-loaded.
+    static std::unique_ptr<ModelParts> read(const std::string& dir, DeviceChoice device);
+
+    /// Writes config.json, the tokenizer file(s) and model.safetensors into dir (created), each atomically,
+    /// the weights first: a weight beyond F16's range is an InputError naming the tensor, and then no
+    /// config.json is left to pass for a model directory. src is null for decoder-only models or when both
+    /// sides share the target's tokenizer file.
+    static void write(const std::string& dir, const ModelConfig& config, const Tokenizer* src,
+                      const Tokenizer& tgt, const nn::TransformerImpl& net, DType dtype);
+};
+
+} // namespace core

@@ -1,0 +1,72 @@
+#include "core/model/ModelParts.h"
+
+#include "core/base/Errors.h"
+
+#include <torch/torch.h>
+
+namespace core {
+
+void ModelParts::checkIds(const std::vector<int64_t>& ids, int64_t vocab, const char* side) const {
+    if (ids.empty())
+        throw InputError(std::string("the ") + side + " is empty");
+    if (static_cast<int64_t>(ids.size()) > config.maxLen)
+        throw InputError(std::string("the ") + side + " has " + std::to_string(ids.size()) +
+                         " tokens; this model takes at most " + std::to_string(config.maxLen));
+    for (const auto id : ids)
+        if (id < 0 || id >= vocab)
+            throw InputError(std::string("the ") + side + " has token id " + std::to_string(id) +
+                             ", outside the vocabulary 0.." + std::to_string(vocab - 1));
+}
+
+torch::Tensor ModelParts::toTensor(const std::vector<int64_t>& ids) const {
+    return torch::tensor(ids, torch::kLong).unsqueeze(0).to(device); // (1, T)
+}
+
+// net.ptr() hands out the module itself: the one place a const model reaches its non-const forward().
+torch::Tensor ModelParts::encode(const torch::Tensor& src, const torch::Tensor& srcMask,
+                                 nn::Capture* capture) const {
+    return net.ptr()->encode(src, srcMask, capture); // (B, S, C)
+}
+
+torch::Tensor ModelParts::decode(const torch::Tensor& tgt, const torch::Tensor& memory,
+                                 const torch::Tensor& srcMask, const torch::Tensor& tgtMask, int64_t pos0,
+                                 nn::DecodeCache* cache, nn::Capture* capture, bool lastOnly) const {
+    return net.ptr()->decode(tgt, memory, srcMask, tgtMask, pos0, cache, capture, lastOnly); // (B, T|1, C)
+}
+
+torch::Tensor ModelParts::logits(const torch::Tensor& h) const {
+    return net.ptr()->generator->logits(h); // (B, T, V)
+}
+
+torch::Tensor ModelParts::logProbs(const torch::Tensor& h) const {
+    return net.ptr()->generator->forward(h); // (B, T, V)
+}
+
+void initLikeSeed(nn::TransformerImpl& net) {
+    torch::NoGradGuard noGrad;
+    for (auto& p : net.parameters())
+        if (p.dim() > 1)
+            torch::nn::init::xavier_uniform_(p);
+}
+
+torch::Tensor paddedIds(const std::vector<std::vector<int64_t>>& rows, int64_t pad) {
+    std::size_t len = 0;
+    for (const auto& r : rows)
+        len = std::max(len, r.size());
+    auto t = torch::full({static_cast<int64_t>(rows.size()), static_cast<int64_t>(len)}, pad, torch::kLong);
+    auto a = t.accessor<int64_t, 2>();
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        for (std::size_t j = 0; j < rows[i].size(); ++j)
+            a[static_cast<int64_t>(i)][static_cast<int64_t>(j)] = rows[i][j];
+    return t;
+}
+
+torch::Device resolveDevice(DeviceChoice choice) {
+    if (choice == DeviceChoice::Cpu)
+        return torch::kCPU;
+    if (choice == DeviceChoice::Cuda && !torch::cuda::is_available())
+        throw InputError("--device cuda: this LibTorch build sees no CUDA device");
+    return torch::cuda::is_available() ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+}
+
+} // namespace core

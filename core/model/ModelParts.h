@@ -1,0 +1,65 @@
+#pragma once
+// The torch side of a Model, for core's own computations (run/, analysis/, train/); never included by the
+// UI or the app. A Model hands these out only as `const ModelParts&` through parts(): config, tokenizers
+// and weights can be read and run, not changed.
+//
+// Shapes: B batch, S source length, T target length, C channels, V target vocabulary.
+
+#include "core/base/Runtime.h"
+#include "core/model/ModelConfig.h"
+#include "core/model/nn/Transformer.h"
+#include "core/text/Tokenizer.h"
+
+#include <torch/types.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace core {
+
+class Model;
+
+struct ModelParts {
+    ModelConfig config;
+    std::string directory;                   // empty for a model made in memory
+    std::unique_ptr<Tokenizer> srcTokenizer; // null for decoder-only
+    std::unique_ptr<Tokenizer> tgtTokenizer;
+    nn::Transformer net{nullptr};
+    torch::Device device{torch::kCPU};
+
+    /// The source side's tokenizer (the target's for decoder-only models).
+    const Tokenizer& sourceTokenizer() const { return srcTokenizer ? *srcTokenizer : *tgtTokenizer; }
+    /// Throws InputError unless ids are non-empty, fit max_len and lie inside a vocabulary of `vocab`.
+    void checkIds(const std::vector<int64_t>& ids, int64_t vocab, const char* side) const;
+    torch::Tensor toTensor(const std::vector<int64_t>& ids) const; // (1, T) on the model's device
+    /// The target id that marks padding, or -1 when there is none: GPT-2's <|endoftext|> is pad and bos at
+    /// once, and a prompt that starts with it must attend to it.
+    int64_t pad() const {
+        const auto& v = tgtTokenizer->vocab();
+        return v.pad() == v.bos() ? -1 : v.pad();
+    }
+    int64_t srcPad() const { return sourceTokenizer().vocab().pad(); }
+
+    // Forward passes for inference. LibTorch's forward() members are not const, but these change no
+    // parameter and no buffer (the model is in eval mode for good), so a const model may run them.
+    torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& srcMask,
+                         nn::Capture* capture) const; // (B, S, C)
+    torch::Tensor decode(const torch::Tensor& tgt, const torch::Tensor& memory, const torch::Tensor& srcMask,
+                         const torch::Tensor& tgtMask, int64_t pos0, nn::DecodeCache* cache,
+                         nn::Capture* capture, bool lastOnly = false) const; // (B, T|1, C)
+    torch::Tensor logits(const torch::Tensor& h) const;                      // (B, T, V)
+    torch::Tensor logProbs(const torch::Tensor& h) const;                    // (B, T, V)
+};
+
+/// The one way into a model's parts: read-only.
+const ModelParts& parts(const Model& model);
+
+/// Xavier-uniform for every matrix, as the seed's make_model initialises.
+void initLikeSeed(nn::TransformerImpl& net);
+/// Rows of ids as one (rows, longest) tensor, shorter rows filled with pad.
+torch::Tensor paddedIds(const std::vector<std::vector<int64_t>>& rows, int64_t pad);
+/// Device choice to a torch device; Cuda without CUDA is an InputError.
+torch::Device resolveDevice(DeviceChoice choice);
+
+} // namespace core

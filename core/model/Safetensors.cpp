@@ -1,0 +1,381 @@
+#include "core/model/Safetensors.h"
+
+#include "core/base/Errors.h"
+#include "core/base/Files.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <set>
+
+namespace core {
+
+namespace {
+
+// The format is little-endian; the raw data is used as is, so the host must be too.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "safetensors reading assumes a little-endian host");
+
+constexpr uint64_t kMaxHeader = 100ull << 20;
+
+std::string shapeText(const std::vector<int64_t>& s) {
+    std::string o = "[";
+    for (std::size_t i = 0; i < s.size(); ++i)
+        o += (i ? ", " : "") + std::to_string(s[i]);
+    return o + "]";
+}
+
+float bf16ToFloat(uint16_t b) {
+    const uint32_t bits = static_cast<uint32_t>(b) << 16;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+// nlohmann keeps only the last of repeated keys; a repeated tensor name must be refused, so look while
+// parsing.
+std::string findDuplicateKey(const std::string& header) {
+    std::string dup;
+    std::vector<std::set<std::string>> keys;
+    auto cb = [&](int depth, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
+        using E = nlohmann::json::parse_event_t;
+        if (ev == E::object_start)
+            keys.emplace_back();
+        else if (ev == E::object_end && !keys.empty())
+            keys.pop_back();
+        else if (ev == E::key && depth == 1 && !keys.empty() && dup.empty())
+            if (!keys.back().insert(parsed.get<std::string>()).second)
+                dup = parsed.get<std::string>();
+        return true;
+    };
+    try {
+        const auto parsed = nlohmann::json::parse(header, cb);
+        (void)parsed;
+    } catch (const nlohmann::json::exception&) {
+    }
+    return dup;
+}
+
+} // namespace
+
+float halfToFloat(uint16_t h) {
+    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1Fu;
+    uint32_t mant = h & 0x3FFu;
+    uint32_t bits;
+    if (exp == 0) {
+        if (mant == 0) {
+            bits = sign;
+        } else { // subnormal: normalise
+            exp = 127 - 15 + 1;
+            while ((mant & 0x400u) == 0) {
+                mant <<= 1;
+                --exp;
+            }
+            mant &= 0x3FFu;
+            bits = sign | (exp << 23) | (mant << 13);
+        }
+    } else if (exp == 0x1F) {
+        bits = sign | 0x7F800000u | (mant << 13);
+    } else {
+        bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+    }
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+uint16_t floatToHalf(float f) {
+    uint32_t x;
+    std::memcpy(&x, &f, sizeof x);
+    const auto sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+    x &= 0x7FFFFFFFu;
+    if (x >= 0x7F800000u) // inf, or NaN kept quiet with the top of its payload
+        return static_cast<uint16_t>(sign | (x == 0x7F800000u ? 0x7C00u : 0x7E00u | ((x >> 13) & 0x3FFu)));
+    if (x >= 0x47800000u) // 2^16 and up: beyond the largest half even after rounding
+        return static_cast<uint16_t>(sign | 0x7C00u);
+    // Round half to even on the bits dropped from a significand: above the midpoint, or on it with an odd
+    // last kept bit, round up. A carry out of the mantissa lands in the exponent, which is the right
+    // encoding (a subnormal becomes the smallest normal, 65520 and up becomes inf).
+    auto roundShift = [](uint32_t significand, int shift) {
+        const uint32_t kept = significand >> shift;
+        const uint32_t rest = significand & ((1u << shift) - 1);
+        const uint32_t midpoint = 1u << (shift - 1);
+        return kept + ((rest > midpoint || (rest == midpoint && (kept & 1u))) ? 1u : 0u);
+    };
+    const auto e = static_cast<int>(x >> 23);
+    if (e >= 127 - 14) // normal half: rebias the exponent, keep 10 of the 23 mantissa bits
+        return static_cast<uint16_t>(sign | roundShift(x - ((127u - 15u) << 23), 13));
+    if (e < 127 - 25) // below half the smallest subnormal (2^-25): rounds to zero
+        return sign;
+    // Subnormal half: the value in units of 2^-24 is the 24-bit significand shifted right by 126 - e.
+    return static_cast<uint16_t>(sign | roundShift((x & 0x7FFFFFu) | 0x800000u, 126 - e));
+}
+
+std::size_t dtypeSize(DType d) {
+    switch (d) {
+    case DType::F32:
+        return 4;
+    case DType::F16:
+    case DType::BF16:
+        return 2;
+    case DType::U8:
+    case DType::Bool:
+        return 1;
+    }
+    return 0;
+}
+const char* dtypeName(DType d) {
+    switch (d) {
+    case DType::F32:
+        return "F32";
+    case DType::F16:
+        return "F16";
+    case DType::BF16:
+        return "BF16";
+    case DType::U8:
+        return "U8";
+    case DType::Bool:
+        return "BOOL";
+    }
+    return "?";
+}
+
+int64_t TensorInfo::numel() const {
+    int64_t n = 1;
+    for (auto d : shape)
+        n *= d;
+    return n;
+}
+
+SafetensorsFile SafetensorsFile::open(const std::string& path) {
+    return fromBytes(readFile(path), path);
+}
+
+SafetensorsFile SafetensorsFile::fromBytes(std::string bytes, std::string displayName) {
+    SafetensorsFile f;
+    f.path_ = std::move(displayName);
+    f.bytes_ = std::move(bytes);
+    const auto& p = f.path_;
+    auto fail = [&](const std::string& what) { throw FormatError(p + ": " + what); };
+    auto failT = [&](const std::string& name, const std::string& what) {
+        throw FormatError(p + ": tensor '" + name + "': " + what);
+    };
+
+    const uint64_t size = f.bytes_.size();
+    if (size < 8)
+        fail("too short to hold a header length (" + std::to_string(size) + " bytes)");
+    uint64_t n = 0;
+    std::memcpy(&n, f.bytes_.data(), 8);
+    if (n > kMaxHeader)
+        fail("header length " + std::to_string(n) + " is absurd (over 100 MB)");
+    if (n > size - 8)
+        fail("header length " + std::to_string(n) + " runs past the end of the file (size " +
+             std::to_string(size) + ")");
+    const std::string header = f.bytes_.substr(8, n);
+    f.dataStart_ = 8 + n;
+    const uint64_t dataSize = size - 8 - n;
+
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(header);
+    } catch (const nlohmann::json::parse_error& e) {
+        fail(std::string("header is not valid JSON: ") + e.what());
+    }
+    if (!j.is_object())
+        fail("header is not a JSON object");
+    const auto dup = findDuplicateKey(header);
+    if (!dup.empty())
+        failT(dup, "appears twice in the header");
+
+    for (const auto& [name, e] : j.items()) {
+        if (name == "__metadata__") {
+            if (!e.is_object())
+                fail("__metadata__ is not an object");
+            for (const auto& [k, v] : e.items()) {
+                if (!v.is_string())
+                    fail("__metadata__ value of '" + k + "' is not a string");
+                f.metadata_[k] = v.get<std::string>();
+            }
+            continue;
+        }
+        if (!e.is_object())
+            failT(name, "header entry is not an object");
+        for (const char* key : {"dtype", "shape", "data_offsets"})
+            if (!e.contains(key))
+                failT(name, std::string("header entry lacks '") + key + "'");
+        TensorInfo t;
+        t.name = name;
+        if (!e["dtype"].is_string())
+            failT(name, "dtype is not a string");
+        const auto dt = e["dtype"].get<std::string>();
+        if (dt == "F32")
+            t.dtype = DType::F32;
+        else if (dt == "F16")
+            t.dtype = DType::F16;
+        else if (dt == "BF16")
+            t.dtype = DType::BF16;
+        else if (dt == "U8")
+            t.dtype = DType::U8;
+        else if (dt == "BOOL")
+            t.dtype = DType::Bool;
+        else
+            failT(name, "unsupported dtype " + dt + " (F32, F16, BF16, U8 and BOOL are read)");
+        if (!e["shape"].is_array())
+            failT(name, "shape is not an array");
+        uint64_t numel = 1;
+        for (const auto& d : e["shape"]) {
+            if (!d.is_number_integer() || d.get<int64_t>() < 0)
+                failT(name,
+                      "shape " + e["shape"].dump() + " has a dimension that is not a non-negative integer");
+            const auto dim = d.get<uint64_t>();
+            if (dim != 0 && numel > (std::numeric_limits<uint64_t>::max() / 8) / dim)
+                failT(name, "shape " + e["shape"].dump() + " overflows");
+            numel *= dim;
+            t.shape.push_back(static_cast<int64_t>(dim));
+        }
+        const auto& off = e["data_offsets"];
+        if (!off.is_array() || off.size() != 2 || !off[0].is_number_integer() ||
+            !off[1].is_number_integer() || off[0].get<int64_t>() < 0 || off[1].get<int64_t>() < 0)
+            failT(name, "data_offsets must be two non-negative integers, got " + off.dump());
+        t.begin = off[0].get<uint64_t>();
+        t.end = off[1].get<uint64_t>();
+        if (t.begin > t.end)
+            failT(name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
+                            "] begin after they end");
+        if (t.end > dataSize)
+            failT(name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
+                            "] are out of range: the data section is " + std::to_string(dataSize) + " bytes");
+        const uint64_t need = numel * dtypeSize(t.dtype);
+        if (t.end - t.begin != need)
+            failT(name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
+                            "] hold " + std::to_string(t.end - t.begin) + " bytes but " + dt + " shape " +
+                            shapeText(t.shape) + " needs " + std::to_string(need));
+        f.tensors_.push_back(std::move(t));
+    }
+
+    // Ranges may not overlap, and (as the format demands) together they must cover the data section exactly.
+    std::vector<const TensorInfo*> byOffset;
+    for (const auto& t : f.tensors_)
+        byOffset.push_back(&t);
+    std::sort(byOffset.begin(), byOffset.end(),
+              [](auto* a, auto* b) { return a->begin != b->begin ? a->begin < b->begin : a->end < b->end; });
+    uint64_t covered = 0;
+    const TensorInfo* prev = nullptr;
+    for (const auto* t : byOffset) {
+        if (t->begin == t->end)
+            continue; // empty tensors take no room
+        if (t->begin < covered)
+            failT(t->name, "its bytes overlap those of tensor '" + prev->name + "'");
+        if (t->begin > covered)
+            fail("data bytes " + std::to_string(covered) + ".." + std::to_string(t->begin) +
+                 " belong to no tensor (a hole before '" + t->name + "')");
+        covered = t->end;
+        prev = t;
+    }
+    if (covered != dataSize)
+        fail("data section has " + std::to_string(dataSize - covered) +
+             " trailing bytes that belong to no tensor");
+    std::sort(f.tensors_.begin(), f.tensors_.end(),
+              [](const auto& a, const auto& b) { return a.name < b.name; });
+    return f;
+}
+
+const TensorInfo* SafetensorsFile::find(const std::string& name) const {
+    const auto it = std::lower_bound(tensors_.begin(), tensors_.end(), name,
+                                     [](const TensorInfo& t, const std::string& n) { return t.name < n; });
+    return it != tensors_.end() && it->name == name ? &*it : nullptr;
+}
+
+void SafetensorsFile::copyFloat32(const TensorInfo& t, float* out) const {
+    const char* src = bytes_.data() + dataStart_ + t.begin;
+    const auto n = static_cast<std::size_t>(t.numel());
+    if (t.dtype == DType::F32) {
+        std::memcpy(out, src, n * 4);
+        return;
+    }
+    if (t.dtype == DType::U8 || t.dtype == DType::Bool) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto v = static_cast<unsigned char>(src[i]);
+            out[i] = t.dtype == DType::Bool ? (v ? 1.0f : 0.0f) : static_cast<float>(v);
+        }
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        uint16_t v;
+        std::memcpy(&v, src + 2 * i, 2);
+        out[i] = t.dtype == DType::F16 ? halfToFloat(v) : bf16ToFloat(v);
+    }
+}
+
+std::vector<float> SafetensorsFile::toFloat32(const TensorInfo& t) const {
+    std::vector<float> v(static_cast<std::size_t>(t.numel()));
+    copyFloat32(t, v.data());
+    return v;
+}
+
+void writeSafetensors(const std::string& path, const std::vector<TensorToWrite>& tensors,
+                      const std::map<std::string, std::string>& metadata) {
+    auto numel = [](const TensorToWrite& t) {
+        uint64_t n = 1;
+        for (auto d : t.shape)
+            n *= static_cast<uint64_t>(d);
+        return n;
+    };
+    std::map<std::string, const TensorToWrite*> sorted;
+    for (const auto& t : tensors) {
+        for (auto d : t.shape)
+            if (d < 0)
+                throw std::invalid_argument("tensor '" + t.name + "' has a negative dimension");
+        if (t.dtype != DType::F32 && t.dtype != DType::F16)
+            throw std::invalid_argument("tensor '" + t.name + "': " + dtypeName(t.dtype) +
+                                        " is read, not written");
+        if (!sorted.emplace(t.name, &t).second)
+            throw std::invalid_argument("tensor '" + t.name + "' given twice");
+        // Checked before anything is written: a weight that becomes inf in a shipped file poisons every
+        // output it touches, long after the conversion that caused it.
+        if (t.dtype == DType::F16)
+            for (uint64_t i = 0, n = numel(t); i < n; ++i)
+                if (std::isfinite(t.data[i]) && std::fabs(t.data[i]) > kHalfMax) {
+                    char value[32];
+                    std::snprintf(value, sizeof value, "%g", static_cast<double>(t.data[i]));
+                    throw InputError(path + ": tensor '" + t.name + "' holds " + value + " (element " +
+                                     std::to_string(i) +
+                                     "), beyond F16's range of ±65504; keep this model in F32");
+                }
+    }
+    nlohmann::json header = nlohmann::json::object();
+    uint64_t offset = 0;
+    for (const auto& [name, t] : sorted) {
+        const uint64_t bytes = numel(*t) * dtypeSize(t->dtype);
+        header[name] = {
+            {"dtype", dtypeName(t->dtype)}, {"shape", t->shape}, {"data_offsets", {offset, offset + bytes}}};
+        offset += bytes;
+    }
+    if (!metadata.empty())
+        header["__metadata__"] = metadata;
+    std::string h = header.dump();
+    h.append((8 - h.size() % 8) % 8, ' '); // aligned data, as Hugging Face writes it
+
+    const uint64_t n = h.size();
+    std::string bytes(reinterpret_cast<const char*>(&n), 8);
+    bytes.reserve(8 + h.size() + offset);
+    bytes += h;
+    for (const auto& [name, t] : sorted) {
+        const auto count = numel(*t);
+        if (t->dtype == DType::F32) {
+            bytes.append(reinterpret_cast<const char*>(t->data), count * 4);
+            continue;
+        }
+        for (uint64_t i = 0; i < count; ++i) {
+            const uint16_t v = floatToHalf(t->data[i]);
+            bytes.append(reinterpret_cast<const char*>(&v), 2);
+        }
+    }
+    writeFileAtomically(path, bytes);
+}
+
+} // namespace core

@@ -1,0 +1,87 @@
+#include "core/model/WeightIO.h"
+
+#include "core/base/Errors.h"
+
+#include <torch/torch.h>
+
+#include <set>
+#include <sstream>
+
+namespace core {
+
+namespace {
+
+std::string shapeText(const std::vector<int64_t>& s) {
+    std::ostringstream o;
+    o << '[';
+    for (std::size_t i = 0; i < s.size(); ++i)
+        o << (i ? ", " : "") << s[i];
+    o << ']';
+    return o.str();
+}
+
+// The sinusoidal tables are fixed functions of the config, so a file may omit them; the seed saves them.
+std::vector<std::pair<std::string, nn::PositionalTable>> sinusoidalTables(const nn::TransformerImpl& net) {
+    std::vector<std::pair<std::string, nn::PositionalTable>> out;
+    if (net.config().positional != PositionalEncoding::Sinusoidal)
+        return out;
+    if (net.src_embed)
+        out.emplace_back("src_embed.1.pe", net.src_embed->positions);
+    out.emplace_back("tgt_embed.1.pe", net.tgt_embed->positions);
+    return out;
+}
+
+torch::Tensor readTensor(const SafetensorsFile& file, const TensorInfo& info) {
+    auto t = torch::empty(info.shape, torch::kFloat32);
+    file.copyFloat32(info, t.data_ptr<float>());
+    return t;
+}
+
+} // namespace
+
+void loadWeights(nn::TransformerImpl& net, const SafetensorsFile& file) {
+    torch::NoGradGuard noGrad;
+    const auto& path = file.path();
+    std::set<std::string> used;
+    for (auto& item : net.named_parameters(/*recurse=*/true)) {
+        const auto& name = item.key();
+        auto& param = item.value();
+        const auto* info = file.find(name);
+        if (!info)
+            throw ModelError(path + ": missing tensor '" + name + "' (expected shape " +
+                             shapeText(param.sizes().vec()) + ")");
+        if (info->shape != param.sizes().vec())
+            throw ModelError(path + ": tensor '" + name + "' has shape " + shapeText(info->shape) +
+                             " but config.json implies " + shapeText(param.sizes().vec()));
+        param.copy_(readTensor(file, *info));
+        used.insert(name);
+    }
+    for (auto& [name, table] : sinusoidalTables(net)) {
+        const auto* info = file.find(name);
+        if (!info)
+            continue;
+        const auto c = net.config().dModel;
+        const auto& s = info->shape;
+        if (s.size() != 3 || s[0] != 1 || s[2] != c || s[1] < net.config().maxLen)
+            throw ModelError(path + ": tensor '" + name + "' has shape " + shapeText(s) +
+                             " but config.json implies [1, " + "≥" + std::to_string(net.config().maxLen) +
+                             ", " + std::to_string(c) + "]");
+        table->setSinusoidal(readTensor(file, *info).to(table->pe.device()));
+        used.insert(name);
+    }
+    for (const auto& info : file.tensors())
+        if (!used.count(info.name))
+            throw ModelError(path + ": unexpected tensor '" + info.name + "' (not part of a " +
+                             toString(net.config().architecture) + " model with this config.json)");
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> tensorsToSave(const nn::TransformerImpl& net) {
+    std::vector<std::pair<std::string, torch::Tensor>> out;
+    for (auto& item : net.named_parameters(true))
+        out.emplace_back(item.key(), item.value().detach().to(torch::kCPU, torch::kFloat32).contiguous());
+    for (auto& [name, table] : sinusoidalTables(net))
+        out.emplace_back(name, table->pe.detach().to(torch::kCPU, torch::kFloat32).contiguous());
+    return out;
+}
+
+} // namespace core

@@ -1,0 +1,73 @@
+#pragma once
+// Shapes: H heads, S source length, T target length (or new tokens of a step), Tk keys, L layers.
+
+#include "core/model/AttentionBlock.h"
+
+#include <torch/types.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace core::nn {
+
+/// Where the attention blocks leave their probabilities when capture is on, already in the snapshot's
+/// host layout. Each layer is copied out as soon as it is done, so its (1, H, q, k) tensor is freed with
+/// the layer's other temporaries instead of every layer's being held until the pass ends (12 × 48 MB for
+/// GPT-2 small's shape at T=1024), and the allocator can hand that memory to the next layer.
+struct Capture {
+    AttentionBlock encoderSelf;                            // [L][H][S][S]
+    AttentionBlock decoderSelf = causal(AttentionBlock{}); // [L][H][T][Tk], masked
+    AttentionBlock cross;                                  // [L][H][T][S]
+
+private:
+    static AttentionBlock causal(AttentionBlock b) {
+        b.causal = true;
+        return b;
+    }
+};
+
+/// Appends one layer's (1, H, q, k) probabilities to block, which holds `layers` layers once full. A dense
+/// block reserves the whole block at the first layer, so every float is written exactly once: no cat of
+/// the layers, no zero-fill before the copy, no regrowth. A block too large for dense storage
+/// (AttentionBlock::wantsCompact) gets each layer as float16, converted by LibTorch, and a causal one only
+/// the visible keys of each row.
+inline void appendLayer(AttentionBlock& block, const torch::Tensor& probs, int layers) {
+    TORCH_INTERNAL_ASSERT(probs.dim() == 4 && probs.size(0) == 1, "attention capture expects one sequence");
+    const auto heads = static_cast<int>(probs.size(1)), queries = static_cast<int>(probs.size(2)),
+               keys = static_cast<int>(probs.size(3));
+    const int layer = block.layers;
+    if (layer == 0 && block.empty()) {
+        if (AttentionBlock::wantsCompact(layers, heads, queries, keys)) {
+            block.allocate(layers, heads, queries, keys);
+            block.layers = 0; // counts the layers appended so far
+        } else {
+            block.heads = heads;
+            block.queries = queries;
+            block.keys = keys;
+            block.data.reserve(static_cast<std::size_t>(layers) * static_cast<std::size_t>(probs.numel()));
+        }
+    }
+    TORCH_INTERNAL_ASSERT(layer < layers && heads == block.heads && queries == block.queries &&
+                              keys == block.keys,
+                          "attention layers differ in shape or outnumber the block");
+    if (block.compact()) {
+        const auto host = probs.to(torch::kCPU, torch::kHalf).contiguous(); // (1, H, q, k)
+        const auto* p = reinterpret_cast<const std::uint16_t*>(host.data_ptr<at::Half>());
+        std::uint16_t* out = block.mutableHalf();
+        for (int h = 0; h < heads; ++h)
+            for (int q = 0; q < queries; ++q) {
+                const auto* src = p + (static_cast<std::size_t>(h) * static_cast<std::size_t>(queries) +
+                                       static_cast<std::size_t>(q)) *
+                                          static_cast<std::size_t>(keys);
+                std::copy(src, src + block.storedKeys(q), out + block.rowOffset(layer, h, q));
+            }
+    } else {
+        // A no-op for the usual float32 CPU probabilities; a staging copy from another device or dtype.
+        const auto host = probs.to(torch::kCPU, torch::kFloat32).contiguous(); // (1, H, q, k)
+        const float* p = host.data_ptr<float>();
+        block.data.insert(block.data.end(), p, p + host.numel());
+    }
+    block.layers = layer + 1;
+}
+
+} // namespace core::nn

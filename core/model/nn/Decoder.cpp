@@ -1,0 +1,42 @@
+#include "core/model/nn/Decoder.h"
+
+#include <torch/torch.h>
+
+namespace core::nn {
+
+DecoderImpl::DecoderImpl(const ModelConfig& c, bool withCross)
+    : layers(register_module("layers", torch::nn::ModuleList())),
+      norm(register_module("norm", LayerNorm(c.dModel, c.layerNorm, c.normEps))) {
+    for (int i = 0; i < c.decoderLayers; ++i)
+        layers->push_back(DecoderLayer(c, withCross));
+}
+
+torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& memory,
+                                   const torch::Tensor& srcMask, const torch::Tensor& tgtMask, int64_t pos0,
+                                   DecodeCache* cache, Capture* capture, bool lastOnly) {
+    if (cache && cache->self.size() != layers->size()) {
+        cache->self.resize(layers->size());
+        cache->cross.resize(layers->size());
+    }
+    // Once per pass rather than in every layer (see additiveMask); autograd keeps the seed's masked_fill.
+    const bool inference = !at::GradMode::is_enabled();
+    const auto src = inference ? additiveMask(srcMask) : srcMask; // (B, 1, S)
+    const auto tgt = inference ? additiveMask(tgtMask) : tgtMask; // (B, T, T)
+    const auto count = static_cast<int>(layers->size());
+    auto h = x;
+    for (std::size_t i = 0; i < layers->size(); ++i) {
+        torch::Tensor selfProbs, crossProbs;
+        h = layers[i]->as<DecoderLayerImpl>()->forward(
+            h, memory, src, tgt, pos0, cache ? &cache->self[i] : nullptr, cache ? &cache->cross[i] : nullptr,
+            capture ? &selfProbs : nullptr, capture ? &crossProbs : nullptr,
+            lastOnly && i + 1 == layers->size()); // (B, T, C), (B, 1, C) after the last with lastOnly
+        if (capture) {
+            appendLayer(capture->decoderSelf, selfProbs, count); // selfProbs (1, H, T, Tk)
+            if (crossProbs.defined())
+                appendLayer(capture->cross, crossProbs, count); // crossProbs (1, H, T, S)
+        }
+    }
+    return norm(h);
+}
+
+} // namespace core::nn

@@ -1,0 +1,37 @@
+#pragma once
+// Shapes: B batch, T target length (new tokens), S source length, C channels.
+
+#include "core/model/nn/Capture.h"
+#include "core/model/nn/DecoderLayer.h"
+
+#include <vector>
+
+namespace core::nn {
+
+/// Keys and values of every decoder layer, so a step costs one token's work.
+struct DecodeCache {
+    std::vector<KvCache> self;  // one per layer, grows by one position per step
+    std::vector<KvCache> cross; // one per layer, the projected encoder memory
+    int64_t length() const { return self.empty() ? 0 : self.front().length; }
+    void truncate(int64_t n) {
+        for (auto& c : self)
+            c.length = std::min(c.length, n);
+    }
+};
+
+/// The seed's Decoder: N layers then a final norm.
+class DecoderImpl : public torch::nn::Module {
+public:
+    DecoderImpl(const ModelConfig& c, bool withCross);
+    /// pos0: position of x's first token. cache: null for a full recompute. lastOnly: return only the last
+    /// position's hidden state (B, 1, C), skipping the work no other output needs; capture is unchanged.
+    torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& memory, const torch::Tensor& srcMask,
+                          const torch::Tensor& tgtMask, int64_t pos0, DecodeCache* cache, Capture* capture,
+                          bool lastOnly = false);
+
+    torch::nn::ModuleList layers{nullptr};
+    LayerNorm norm{nullptr};
+};
+TORCH_MODULE(Decoder);
+
+} // namespace core::nn

@@ -1,0 +1,45 @@
+#include "core/model/nn/DecoderLayer.h"
+
+#include <torch/torch.h>
+
+namespace core::nn {
+
+DecoderLayerImpl::DecoderLayerImpl(const ModelConfig& c, bool withCross) {
+    const double rope = c.positional == PositionalEncoding::Rope ? c.ropeBase : 0.0;
+    self_attn = register_module("self_attn", MultiHeadAttention(c.dModel, c.heads, rope));
+    // Cross-attention is position-free: rotary angles belong to self-attention only.
+    if (withCross)
+        src_attn = register_module("src_attn", MultiHeadAttention(c.dModel, c.heads, 0.0));
+    feed_forward = register_module("feed_forward", FeedForward(c.dModel, c.dFf, c.activation));
+    sublayer = register_module("sublayer", torch::nn::ModuleList());
+    for (int i = 0; i < (withCross ? 3 : 2); ++i)
+        sublayer->push_back(Sublayer(c.dModel, c.layerNorm, c.normEps));
+}
+
+torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& memory,
+                                        const torch::Tensor& srcMask, const torch::Tensor& tgtMask,
+                                        int64_t pos0, KvCache* selfCache, KvCache* crossCache,
+                                        torch::Tensor* selfProbs, torch::Tensor* crossProbs, bool lastOnly) {
+    const bool cross = !src_attn.is_empty();
+    // Every position's self-attention output is a query of the cross-attention, whose probabilities a
+    // capture records for every query; without a capture, the last row is all that is needed from here on.
+    const bool selfLast = lastOnly && (!cross || !crossProbs);
+    std::size_t i = 0;
+    auto h = sublayer[i++]->as<SublayerImpl>()->forward(
+        x,
+        [&](const torch::Tensor& n) {
+            return self_attn->selfAttend(n, tgtMask, pos0, selfCache, selfProbs, selfLast);
+        },
+        selfLast); // (B, T|1, C)
+    if (cross)
+        h = sublayer[i++]->as<SublayerImpl>()->forward(
+            h,
+            [&](const torch::Tensor& n) {
+                return src_attn->crossAttend(n, memory, srcMask, crossCache, crossProbs, lastOnly);
+            },
+            lastOnly); // (B, T|1, C)
+    return sublayer[i]->as<SublayerImpl>()->forward(h,
+                                                    [&](const torch::Tensor& n) { return feed_forward(n); });
+}
+
+} // namespace core::nn

@@ -1,0 +1,28 @@
+#pragma once
+// Shapes: B batch, T target length (new tokens), S source length, C channels.
+
+#include "core/model/nn/FeedForward.h"
+#include "core/model/nn/MultiHeadAttention.h"
+#include "core/model/nn/Sublayer.h"
+
+namespace core::nn {
+
+/// Masked self_attn, then src_attn over the encoder memory (encoder–decoder only), then feed_forward;
+/// each in a pre-norm residual. A decoder-only model is this block without src_attn.
+class DecoderLayerImpl : public torch::nn::Module {
+public:
+    DecoderLayerImpl(const ModelConfig& c, bool withCross);
+    /// selfCache/crossCache may be null (full recompute). pos0 is the position of x's first token.
+    /// lastOnly: return only the last position (B, 1, C); the probabilities still cover every position.
+    torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& memory, const torch::Tensor& srcMask,
+                          const torch::Tensor& tgtMask, int64_t pos0, KvCache* selfCache, KvCache* crossCache,
+                          torch::Tensor* selfProbs, torch::Tensor* crossProbs, bool lastOnly = false);
+
+    MultiHeadAttention self_attn{nullptr};
+    MultiHeadAttention src_attn{nullptr};
+    FeedForward feed_forward{nullptr};
+    torch::nn::ModuleList sublayer{nullptr};
+};
+TORCH_MODULE(DecoderLayer);
+
+} // namespace core::nn

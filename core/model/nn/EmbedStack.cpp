@@ -1,0 +1,16 @@
+#include "core/model/nn/EmbedStack.h"
+
+#include <torch/torch.h>
+
+namespace core::nn {
+
+EmbedStackImpl::EmbedStackImpl(const ModelConfig& c, int64_t vocab, TokenEmbedding shared) {
+    tokens = shared ? shared : register_module("0", TokenEmbedding(vocab, c.dModel, c.scaleEmbeddings));
+    positions = register_module("1", PositionalTable(c.positional, c.maxLen, c.dModel));
+}
+
+torch::Tensor EmbedStackImpl::forward(const torch::Tensor& ids, int64_t pos0) {
+    return positions->forward(tokens(ids), pos0); // (B, T, C)
+}
+
+} // namespace core::nn

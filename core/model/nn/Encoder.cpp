@@ -1,0 +1,28 @@
+#include "core/model/nn/Encoder.h"
+
+#include <torch/torch.h>
+
+namespace core::nn {
+
+EncoderImpl::EncoderImpl(const ModelConfig& c)
+    : layers(register_module("layers", torch::nn::ModuleList())),
+      norm(register_module("norm", LayerNorm(c.dModel, c.layerNorm, c.normEps))) {
+    for (int i = 0; i < c.encoderLayers; ++i)
+        layers->push_back(EncoderLayer(c));
+}
+
+torch::Tensor EncoderImpl::forward(const torch::Tensor& x, const torch::Tensor& mask, Capture* capture) {
+    const auto count = static_cast<int>(layers->size());
+    // Once per pass rather than in every layer (see additiveMask); autograd keeps the seed's masked_fill.
+    const auto m = at::GradMode::is_enabled() ? mask : additiveMask(mask); // (B, 1, S)
+    auto h = x;
+    for (const auto& layer : *layers) {
+        torch::Tensor probs;
+        h = layer->as<EncoderLayerImpl>()->forward(h, m, capture ? &probs : nullptr); // (B, S, C)
+        if (capture)
+            appendLayer(capture->encoderSelf, probs, count); // probs (1, H, S, S)
+    }
+    return norm(h);
+}
+
+} // namespace core::nn

@@ -1,0 +1,30 @@
+#include "core/model/nn/EncoderLayer.h"
+
+#include <torch/torch.h>
+
+namespace core::nn {
+
+namespace {
+double ropeOf(const ModelConfig& c) {
+    return c.positional == PositionalEncoding::Rope ? c.ropeBase : 0.0;
+}
+} // namespace
+
+EncoderLayerImpl::EncoderLayerImpl(const ModelConfig& c)
+    : self_attn(register_module("self_attn", MultiHeadAttention(c.dModel, c.heads, ropeOf(c)))),
+      feed_forward(register_module("feed_forward", FeedForward(c.dModel, c.dFf, c.activation))),
+      sublayer(register_module("sublayer", torch::nn::ModuleList())) {
+    for (int i = 0; i < 2; ++i)
+        sublayer->push_back(Sublayer(c.dModel, c.layerNorm, c.normEps));
+}
+
+torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& mask,
+                                        torch::Tensor* probs) {
+    auto h = sublayer[0]->as<SublayerImpl>()->forward(x, [&](const torch::Tensor& n) {
+        return self_attn->selfAttend(n, mask, 0, nullptr, probs);
+    }); // (B, S, C)
+    return sublayer[1]->as<SublayerImpl>()->forward(h,
+                                                    [&](const torch::Tensor& n) { return feed_forward(n); });
+}
+
+} // namespace core::nn

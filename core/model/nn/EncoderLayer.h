@@ -1,0 +1,22 @@
+#pragma once
+// Shapes: B batch, S source length, C channels.
+
+#include "core/model/nn/FeedForward.h"
+#include "core/model/nn/MultiHeadAttention.h"
+#include "core/model/nn/Sublayer.h"
+
+namespace core::nn {
+
+/// self_attn then feed_forward, each in a pre-norm residual (sublayer.0, sublayer.1).
+class EncoderLayerImpl : public torch::nn::Module {
+public:
+    explicit EncoderLayerImpl(const ModelConfig& c);
+    torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& mask, torch::Tensor* probs);
+
+    MultiHeadAttention self_attn{nullptr};
+    FeedForward feed_forward{nullptr};
+    torch::nn::ModuleList sublayer{nullptr};
+};
+TORCH_MODULE(EncoderLayer);
+
+} // namespace core::nn

@@ -1,0 +1,35 @@
+#include "core/model/nn/FeedForward.h"
+
+#include "core/model/nn/Linear.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+
+namespace core::nn {
+
+FeedForwardImpl::FeedForwardImpl(int64_t dModel, int64_t dFf, Activation activation)
+    : w_1(register_module("w_1", torch::nn::Linear(dModel, dFf))),
+      w_2(register_module("w_2", torch::nn::Linear(dFf, dModel))), activation_(activation) {}
+
+torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
+    auto h = linear(*w_1, x); // (B, T, F)
+    switch (activation_) {
+    case Activation::Relu:
+        // In place without autograd: no second (T, F) buffer to allocate and fill.
+        h = at::GradMode::is_enabled() ? h.relu() : h.relu_();
+        break;
+    case Activation::Gelu:
+        h = torch::gelu(h);
+        break;
+    case Activation::GeluTanh: {
+        // Written out rather than gelu(approximate="tanh"), which LibTorch 1.13 and 2.x spell differently.
+        const double k = std::sqrt(2.0 / M_PI);
+        h = 0.5 * h * (1.0 + torch::tanh(k * (h + 0.044715 * h.pow(3))));
+        break;
+    }
+    }
+    return linear(*w_2, h); // (B, T, C)
+}
+
+} // namespace core::nn

@@ -1,0 +1,28 @@
+#pragma once
+// Shapes: B batch, T time, C channels (d_model).
+
+#include "core/model/ModelConfig.h"
+
+#include <torch/nn/module.h>
+#include <torch/nn/pimpl.h>
+
+namespace core::nn {
+
+/// Both flavours keep the seed's parameter names a_2 (gain) and b_2 (bias) so checkpoints map one to one.
+class LayerNormImpl : public torch::nn::Module {
+public:
+    LayerNormImpl(int64_t features, LayerNormKind kind, double eps);
+    torch::Tensor forward(const torch::Tensor& x); // (B, T, C) -> (B, T, C)
+
+    torch::Tensor a_2, b_2;
+
+private:
+    torch::Tensor seedNormRows(const torch::Tensor& x) const; // the Seed kind without autograd, float32 CPU
+
+    LayerNormKind kind_;
+    double eps_;
+    int64_t features_;
+};
+TORCH_MODULE(LayerNorm);
+
+} // namespace core::nn

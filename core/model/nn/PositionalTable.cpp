@@ -1,0 +1,49 @@
+#include "core/model/nn/PositionalTable.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+
+namespace core::nn {
+
+torch::Tensor sinusoidalTable(int64_t maxLen, int64_t dModel) {
+    const auto f64 = torch::TensorOptions().dtype(torch::kFloat64);
+    const auto position = torch::arange(0, maxLen, f64).unsqueeze(1); // (P, 1)
+    const auto divTerm =
+        torch::exp(torch::arange(0, dModel, 2, f64) * -(std::log(10000.0) / dModel)); // (C/2)
+    auto pe = torch::zeros({maxLen, dModel}, f64);                                    // (P, C)
+    pe.slice(1, 0, dModel, 2).copy_(torch::sin(position * divTerm));
+    pe.slice(1, 1, dModel, 2).copy_(torch::cos(position * divTerm));
+    return pe.to(torch::kFloat32);
+}
+
+PositionalTableImpl::PositionalTableImpl(PositionalEncoding kind, int64_t maxLen, int64_t dModel)
+    : kind_(kind) {
+    if (kind == PositionalEncoding::Sinusoidal)
+        pe = sinusoidalTable(maxLen, dModel).unsqueeze(0);
+    else if (kind == PositionalEncoding::Learned)
+        weight = register_parameter("weight", torch::randn({maxLen, dModel}) * 0.02);
+}
+
+void PositionalTableImpl::setSinusoidal(torch::Tensor table) {
+    pe = std::move(table);
+}
+
+torch::Tensor PositionalTableImpl::table() const {
+    if (kind_ == PositionalEncoding::Sinusoidal)
+        return pe[0];
+    if (kind_ == PositionalEncoding::Learned)
+        return weight;
+    return {};
+}
+
+torch::Tensor PositionalTableImpl::forward(const torch::Tensor& x, int64_t pos0) {
+    const auto t = x.size(1);
+    if (kind_ == PositionalEncoding::Sinusoidal)
+        return x + pe.narrow(1, pos0, t); // (B, T, C) + (1, T, C)
+    if (kind_ == PositionalEncoding::Learned)
+        return x + weight.narrow(0, pos0, t); // (B, T, C) + (T, C)
+    return x;
+}
+
+} // namespace core::nn

@@ -1,0 +1,44 @@
+#include "core/model/nn/Transformer.h"
+
+#include <torch/torch.h>
+
+namespace core::nn {
+
+TransformerImpl::TransformerImpl(const ModelConfig& c) : config_(c) {
+    if (c.hasEncoder()) {
+        encoder = register_module("encoder", Encoder(c));
+        src_embed = register_module("src_embed", EmbedStack(c, c.srcVocabSize));
+    }
+    decoder = register_module("decoder", Decoder(c, c.hasEncoder()));
+    tgt_embed = register_module(
+        "tgt_embed", EmbedStack(c, c.tgtVocabSize, c.shareEmbeddings ? src_embed->tokens : nullptr));
+    generator = register_module(
+        "generator",
+        Generator(c.dModel, c.tgtVocabSize, c.tieOutput ? tgt_embed->tokens->lut->weight : torch::Tensor()));
+}
+
+torch::Tensor TransformerImpl::encode(const torch::Tensor& src, const torch::Tensor& srcMask,
+                                      Capture* capture) {
+    return encoder->forward(src_embed->forward(src, 0), srcMask, capture); // (B, S, C)
+}
+
+torch::Tensor TransformerImpl::decode(const torch::Tensor& tgt, const torch::Tensor& memory,
+                                      const torch::Tensor& srcMask, const torch::Tensor& tgtMask,
+                                      int64_t pos0, DecodeCache* cache, Capture* capture, bool lastOnly) {
+    return decoder->forward(tgt_embed->forward(tgt, pos0), memory, srcMask, tgtMask, pos0, cache, capture,
+                            lastOnly);
+}
+
+torch::Tensor sourceMask(const torch::Tensor& src, int64_t pad) {
+    return (src != pad).unsqueeze(-2); // (B, 1, S)
+}
+
+torch::Tensor targetMask(const torch::Tensor& tgt, int64_t pad) {
+    const auto t = tgt.size(-1);
+    const auto causal =
+        torch::ones({1, t, t}, torch::TensorOptions().dtype(torch::kBool).device(tgt.device()))
+            .tril();                            // (1, T, T)
+    return (tgt != pad).unsqueeze(-2) & causal; // (B, T, T)
+}
+
+} // namespace core::nn

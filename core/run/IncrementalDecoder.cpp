@@ -1,0 +1,153 @@
+#include "core/run/IncrementalDecoder.h"
+
+#include "core/base/Errors.h"
+#include "core/model/ModelParts.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+
+// Shapes: B rows, S source length, n new tokens, C channels, V target vocabulary.
+
+namespace core {
+
+struct IncrementalDecoder::Impl {
+    std::shared_ptr<const Model> model;
+    bool capture = true;
+    std::size_t rows = 1;
+    torch::Tensor memory;  // (B, S, C)
+    torch::Tensor srcMask; // (B, 1, S)
+    nn::DecodeCache cache;
+    AttentionBlock encoder;
+    double encodeMs = 0.0;
+
+    // Throws InputError unless n tokens (ids of each row) may be fed now.
+    void check(const std::vector<int64_t>& ids) const {
+        const auto& m = parts(*model);
+        const auto pos = cache.length();
+        const auto n = static_cast<int64_t>(ids.size());
+        if (n == 0)
+            throw InputError("no target tokens to feed");
+        if (pos + n > m.config.maxLen)
+            throw InputError("the target would have " + std::to_string(pos + n) +
+                             " tokens; this model's max_len is " + std::to_string(m.config.maxLen));
+        m.checkIds(ids, m.config.tgtVocabSize, "target");
+    }
+
+    // The last positions' hidden states after feeding ids (B, n) at length() on: (B, 1, C).
+    torch::Tensor feed(const torch::Tensor& ids, nn::Capture* cap) {
+        const auto& m = parts(*model);
+        const auto pos = cache.length();
+        const auto n = ids.size(1);
+        // A single new query may see every cached key, so it needs no mask. Several new queries see the
+        // cached keys and the new ones up to their own: row i of the (1, n, pos + n) mask ends at key pos +
+        // i.
+        torch::Tensor mask;
+        if (n > 1)
+            mask = torch::ones({1, n, pos + n}, torch::TensorOptions().dtype(torch::kBool)).tril(pos);
+        // Only the last token's distribution is kept: the last layer computes only its row past attention.
+        return m.decode(ids.to(m.device), memory, srcMask, mask, pos, &cache, cap, /*lastOnly=*/true);
+    }
+};
+
+IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
+                                       bool capture)
+    : impl_(std::make_unique<Impl>()) {
+    impl_->model = std::move(model);
+    impl_->capture = capture;
+    const auto& m = parts(*impl_->model);
+    if (!m.config.hasEncoder())
+        return;
+    m.checkIds(src, m.config.srcVocabSize, "source");
+    torch::NoGradGuard noGrad;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto s = m.toTensor(src); // (1, S)
+    impl_->srcMask = nn::sourceMask(s, m.srcPad());
+    nn::Capture cap;
+    impl_->memory = m.encode(s, impl_->srcMask, capture ? &cap : nullptr); // (1, S, C)
+    impl_->encoder = std::move(cap.encoderSelf);
+    impl_->encodeMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model,
+                                       const std::vector<std::vector<int64_t>>& sources, std::size_t rows)
+    : impl_(std::make_unique<Impl>()) {
+    impl_->model = std::move(model);
+    impl_->capture = false;
+    impl_->rows = rows;
+    const auto& m = parts(*impl_->model);
+    if (!m.config.hasEncoder())
+        return;
+    if (sources.size() != rows)
+        throw InputError("a batch of " + std::to_string(rows) + " rows needs as many sources, not " +
+                         std::to_string(sources.size()));
+    for (const auto& src : sources)
+        m.checkIds(src, m.config.srcVocabSize, "source");
+    torch::NoGradGuard noGrad;
+    const auto src = paddedIds(sources, m.srcPad()).to(m.device); // (B, S)
+    impl_->srcMask = nn::sourceMask(src, m.srcPad());             // (B, 1, S)
+    impl_->memory = m.encode(src, impl_->srcMask, nullptr);       // (B, S, C)
+}
+
+IncrementalDecoder::~IncrementalDecoder() = default;
+
+IncrementalDecoder::Step IncrementalDecoder::push(int64_t token) {
+    return push(std::vector<int64_t>{token});
+}
+
+IncrementalDecoder::Step IncrementalDecoder::push(const std::vector<int64_t>& tokens) {
+    const auto& m = parts(*impl_->model);
+    if (impl_->rows != 1)
+        throw InputError("push() feeds one row; a batch is fed with pushGreedy()");
+    impl_->check(tokens);
+    torch::NoGradGuard noGrad;
+    const auto t0 = std::chrono::steady_clock::now();
+    nn::Capture cap;
+    const auto h = impl_->feed(torch::tensor(tokens, torch::kLong).unsqueeze(0),                 // (1, n)
+                               impl_->capture ? &cap : nullptr);                                 // (1, 1, C)
+    const auto logp = m.logProbs(h).reshape({-1}).to(torch::kCPU, torch::kFloat32).contiguous(); // (V)
+    Step step;
+    step.logProbs.assign(logp.data_ptr<float>(), logp.data_ptr<float>() + logp.numel());
+    step.selfRows = std::move(cap.decoderSelf);
+    step.crossRows = std::move(cap.cross);
+    step.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return step;
+}
+
+std::vector<int64_t> IncrementalDecoder::pushGreedy(const std::vector<std::vector<int64_t>>& tokens) {
+    const auto& m = parts(*impl_->model);
+    if (tokens.size() != impl_->rows)
+        throw InputError("a batch of " + std::to_string(impl_->rows) + " rows is fed " +
+                         std::to_string(tokens.size()) + " rows of tokens");
+    for (const auto& row : tokens) {
+        if (row.size() != tokens.front().size())
+            throw InputError("every row of a batch is fed the same number of tokens");
+        impl_->check(row);
+    }
+    torch::NoGradGuard noGrad;
+    const auto h = impl_->feed(paddedIds(tokens, 0), nullptr);                           // (B, 1, C)
+    const auto next = m.logits(h).argmax(-1).reshape({-1}).to(torch::kCPU).contiguous(); // (B)
+    return {next.data_ptr<int64_t>(), next.data_ptr<int64_t>() + next.numel()};
+}
+
+std::size_t IncrementalDecoder::rows() const {
+    return impl_->rows;
+}
+void IncrementalDecoder::rewind(int64_t n) {
+    impl_->cache.truncate(std::max<int64_t>(0, n));
+}
+int64_t IncrementalDecoder::length() const {
+    return impl_->cache.length();
+}
+const AttentionBlock& IncrementalDecoder::sourceAttention() const {
+    return impl_->encoder;
+}
+double IncrementalDecoder::encodeMs() const {
+    return impl_->encodeMs;
+}
+const Model& IncrementalDecoder::model() const {
+    return *impl_->model;
+}
+
+} // namespace core

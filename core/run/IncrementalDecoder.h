@@ -1,0 +1,51 @@
+#pragma once
+// Decoding one token at a time with a KV cache: a step costs work proportional to the current length.
+
+#include "core/model/Model.h"
+#include "core/run/StepDecoder.h"
+
+#include <memory>
+#include <vector>
+
+namespace core {
+
+/// The Transformer's StepDecoder.
+class IncrementalDecoder : public StepDecoder {
+public:
+    /// Encodes src once (ignored for decoder-only). Throws InputError as core::analyze does.
+    IncrementalDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
+                       bool capture = true);
+    /// Many rows decoded side by side, without capture (batched evaluation): the sources are padded to
+    /// the longest and masked, so each row's answer is the one it would get alone. For decoder-only
+    /// models `rows` gives the number of rows and the sources are ignored.
+    IncrementalDecoder(std::shared_ptr<const Model> model, const std::vector<std::vector<int64_t>>& sources,
+                       std::size_t rows);
+    ~IncrementalDecoder() override;
+    IncrementalDecoder(const IncrementalDecoder&) = delete;
+    IncrementalDecoder& operator=(const IncrementalDecoder&) = delete;
+
+    /// Feeds the next target token at position length(). Throws InputError past max_len or outside the
+    /// vocabulary.
+    Step push(int64_t token);
+    /// Feeds several tokens in one pass (a prompt or a teacher-forced prefix): one forward over all of
+    /// them instead of one per token, which for a 1,024-token prompt on GPT-2 small's shape is the
+    /// difference between seconds and a minute. Throws as push(token) does, and for no tokens.
+    Step push(const std::vector<int64_t>& tokens) override;
+    /// Feeds the same number of tokens to every row (tokens[r] to row r) and returns each row's most
+    /// likely next token. Rows of a decoder-only batch must have prompts of one length: a padded causal
+    /// prompt would shift its positions.
+    std::vector<int64_t> pushGreedy(const std::vector<std::vector<int64_t>>& tokens);
+    std::size_t rows() const;
+    void rewind(int64_t length) override;
+    int64_t length() const override;
+
+    const AttentionBlock& sourceAttention() const override; ///< [L][H][S][S], empty for decoder-only
+    double encodeMs() const override;
+    const Model& model() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace core

@@ -1,0 +1,84 @@
+#include "core/run/Sampler.h"
+
+#include "core/base/Errors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+namespace core {
+
+namespace {
+
+// The kept ids, most likely first, and their unnormalised weights exp((logp − top) / T): the one place
+// temperature, top-k and top-p are applied, for the draw and for showing what it draws from.
+struct Kept {
+    std::vector<int64_t> order;
+    std::vector<double> weights; // one per kept id, a prefix of order
+};
+
+Kept kept(const std::vector<float>& logProbs, const SamplingSettings& s) {
+    if (logProbs.empty())
+        throw InputError("no distribution to sample from");
+    Kept k;
+    if (s.greedy) {
+        k.order = {std::max_element(logProbs.begin(), logProbs.end()) - logProbs.begin()};
+        k.weights = {1.0};
+        return k;
+    }
+    if (!(s.temperature > 0.0))
+        throw InputError("temperature must be greater than 0");
+    if (s.topK < 0)
+        throw InputError("top-k must be 0 (off) or positive");
+    if (!(s.topP > 0.0 && s.topP <= 1.0))
+        throw InputError("top-p must be in (0, 1]");
+
+    k.order.resize(logProbs.size());
+    std::iota(k.order.begin(), k.order.end(), 0);
+    std::stable_sort(k.order.begin(), k.order.end(), [&](int64_t a, int64_t b) {
+        return logProbs[static_cast<std::size_t>(a)] > logProbs[static_cast<std::size_t>(b)];
+    });
+    std::size_t keep = k.order.size();
+    if (s.topK > 0)
+        keep = std::min(keep, static_cast<std::size_t>(s.topK));
+
+    const double top = logProbs[static_cast<std::size_t>(k.order[0])];
+    auto& w = k.weights;
+    w.resize(keep);
+    for (std::size_t i = 0; i < keep; ++i)
+        w[i] = std::exp((logProbs[static_cast<std::size_t>(k.order[i])] - top) / s.temperature);
+    const double total = std::accumulate(w.begin(), w.end(), 0.0);
+    if (s.topP < 1.0) {
+        double mass = 0.0;
+        std::size_t n = 0;
+        while (n < keep && mass < s.topP * total)
+            mass += w[n++];
+        w.resize(std::max<std::size_t>(n, 1));
+    }
+    return k;
+}
+
+} // namespace
+
+std::vector<std::pair<int64_t, double>> samplingDistribution(const std::vector<float>& logProbs,
+                                                             const SamplingSettings& s) {
+    const auto k = kept(logProbs, s);
+    const double total = std::accumulate(k.weights.begin(), k.weights.end(), 0.0);
+    std::vector<std::pair<int64_t, double>> out;
+    for (std::size_t i = 0; i < k.weights.size(); ++i)
+        out.emplace_back(k.order[i], k.weights[i] / total);
+    return out;
+}
+
+int64_t sampleToken(const std::vector<float>& logProbs, const SamplingSettings& s, int64_t step) {
+    const auto k = kept(logProbs, s);
+    if (s.greedy)
+        return k.order.front();
+    // A stream per (seed, step): stepping back and redoing a step draws the same number.
+    std::mt19937_64 rng(s.seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(step));
+    std::discrete_distribution<std::size_t> pick(k.weights.begin(), k.weights.end());
+    return k.order[pick(rng)];
+}
+
+} // namespace core

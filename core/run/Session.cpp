@@ -1,0 +1,154 @@
+#include "core/run/Session.h"
+
+#include "core/base/Errors.h"
+
+namespace core {
+
+Session::Session(std::shared_ptr<const Model> model)
+    : Session(std::move(model), [](std::shared_ptr<const Model> m, const std::vector<int64_t>& src) {
+          return startDecoder(std::move(m), src);
+      }) {}
+
+Session::Session(std::shared_ptr<const Model> model, StepDecoderFactory start)
+    : model_(std::move(model)), start_(std::move(start)) {}
+Session::~Session() = default;
+
+void Session::analyze(const std::string& text, const std::string& tgtPrefix) {
+    if (text.empty())
+        throw InputError("the text is empty");
+    if (model_->config().hasEncoder())
+        start(model_->sourceTokens(text), model_->targetTokens(tgtPrefix));
+    else
+        start({}, model_->targetTokens(text));
+}
+
+void Session::analyzeIds(const std::vector<int64_t>& src, const std::vector<int64_t>& tgtPrefix) {
+    const bool enc = model_->config().hasEncoder();
+    auto tgt = tgtPrefix.empty() ? std::vector<int64_t>{model_->targetTokenizer().vocab().bos()} : tgtPrefix;
+    start(enc ? model_->tokensFromIds(src, true) : std::vector<Token>{},
+          model_->tokensFromIds(enc ? tgt : src, false));
+}
+
+void Session::start(std::vector<Token> src, std::vector<Token> tgtPrefix) {
+    std::vector<int64_t> srcIds;
+    for (const auto& t : src)
+        srcIds.push_back(t.id);
+    if (static_cast<int64_t>(tgtPrefix.size()) > model_->config().maxLen)
+        throw InputError("the text has " + std::to_string(tgtPrefix.size()) +
+                         " tokens; this model takes at most " + std::to_string(model_->config().maxLen));
+    // Build everything first, so a failure leaves the previous run intact.
+    auto decoder = start_(model_, srcIds);
+    std::vector<int64_t> prefixIds;
+    for (const auto& t : tgtPrefix)
+        prefixIds.push_back(t.id);
+    std::vector<StepDecoder::Step> steps;
+    steps.push_back(decoder->push(prefixIds)); // the whole prefix in one pass
+    decoder_ = std::move(decoder);
+    steps_ = std::move(steps);
+    src_ = std::move(src);
+    tgt_ = std::move(tgtPrefix);
+    initial_ = tgt_.size();
+}
+
+bool Session::finished() const {
+    if (!decoder_ || !decoder_->generates())
+        return true;
+    const auto eos = model_->targetTokenizer().vocab().eos();
+    return (tgt_.size() > initial_ && tgt_.back().id == eos) ||
+           static_cast<int64_t>(tgt_.size()) >= model_->config().maxLen;
+}
+
+int64_t Session::step() {
+    if (finished())
+        return -1;
+    const auto token = sampleToken(steps_.back().logProbs, sampling_, static_cast<int64_t>(tgt_.size()));
+    push(token);
+    return token;
+}
+
+void Session::force(int64_t token) {
+    if (!decoder_)
+        throw InputError("nothing to decode: analyze a text first");
+    push(token);
+}
+
+void Session::push(int64_t token) {
+    auto step = decoder_->push({token}); // validates the id and the length
+    tgt_.push_back(model_->tokensFromIds({token}, false).front());
+    steps_.push_back(std::move(step));
+}
+
+bool Session::back() {
+    if (tgt_.size() <= initial_)
+        return false;
+    tgt_.pop_back();
+    steps_.pop_back();
+    decoder_->rewind(static_cast<int64_t>(tgt_.size()));
+    return true;
+}
+
+void Session::reset() {
+    while (back()) {
+    }
+}
+
+int64_t Session::decodedCount() const {
+    return static_cast<int64_t>(tgt_.size() - initial_);
+}
+
+std::string Session::decodedText() const {
+    std::vector<int64_t> ids;
+    for (std::size_t i = initial_; i < tgt_.size(); ++i)
+        ids.push_back(tgt_[i].id);
+    return model_->targetTokenizer().detokenize(ids);
+}
+
+AttentionSnapshot Session::snapshot() const {
+    AttentionSnapshot snap;
+    snap.modelName = model_->config().name;
+    if (!decoder_)
+        return snap;
+    snap.srcTokens = src_;
+    snap.tgtTokens = tgt_;
+    snap.block(decoder_->sourceKind()) = decoder_->sourceAttention();
+    snap.encodeMs = decoder_->encodeMs();
+    snap.nextTokenLogProbs = steps_.back().logProbs;
+    snap.decodeMs = steps_.back().ms;
+    const auto& front = steps_.front();
+    if (front.selfRows.empty() && front.crossRows.empty())
+        return snap; // capture was off
+    if (steps_.size() == 1) {
+        // Just analysed: the prefix pass's rows are the whole picture (a compact block is shared, not
+        // copied).
+        snap.decoder = front.selfRows;
+        snap.cross = front.crossRows;
+        return snap;
+    }
+    const int t = static_cast<int>(tgt_.size());
+    const int s = static_cast<int>(src_.size());
+    const auto& self = front.selfRows;
+    const auto& cross = front.crossRows;
+    if (!self.empty()) {
+        snap.decoder.causal = true;
+        snap.decoder.allocate(self.layers, self.heads, t, t);
+    }
+    if (!cross.empty()) // a recurrent decoder has only this, one layer and one head
+        snap.cross.allocate(cross.layers, cross.heads, t, s);
+    // Row q of every layer and head comes from the step that fed token q; keys after q stay 0 (causal).
+    std::vector<float> scratch;
+    int q = 0;
+    for (const auto& st : steps_) {
+        const int rows = st.selfRows.empty() ? st.crossRows.queries : st.selfRows.queries;
+        for (int r = 0; r < rows; ++r, ++q) {
+            for (int l = 0; l < snap.decoder.layers; ++l)
+                for (int h = 0; h < snap.decoder.heads; ++h)
+                    snap.decoder.setRow(l, h, q, st.selfRows.row(l, h, r, scratch), q + 1);
+            for (int l = 0; l < snap.cross.layers; ++l)
+                for (int h = 0; h < snap.cross.heads; ++h)
+                    snap.cross.setRow(l, h, q, st.crossRows.row(l, h, r, scratch), s);
+        }
+    }
+    return snap;
+}
+
+} // namespace core

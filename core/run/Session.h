@@ -1,0 +1,72 @@
+#pragma once
+// run/ — running a model: Session (this file) is the mutable run the window and `dump` drive; Analyze is
+// one teacher-forced pass; IncrementalDecoder decodes a token at a time through the KV cache; Sampler
+// picks the next token; AttentionSnapshot is the plain value every view reads, with its CSV and JSON
+// writers. run/ includes base/, text/ and model/.
+//
+// The mutable run over an immutable Model: the source, the decoded prefix, the KV cache, the sampling
+// settings and the history of steps, so stepping back is a lookup, not a recompute.
+
+#include "core/model/Model.h"
+#include "core/run/AttentionSnapshot.h"
+#include "core/run/Sampler.h"
+#include "core/run/StepDecoder.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace core {
+
+class Session {
+public:
+    /// Runs the model with the decoder of its family (startDecoder).
+    explicit Session(std::shared_ptr<const Model> model);
+    /// Runs the model with decoders `start` makes: the same run, steps and snapshots for a family core
+    /// has no module for yet, or for a hand-built model.
+    Session(std::shared_ptr<const Model> model, StepDecoderFactory start);
+    ~Session();
+
+    /// Starts a run on text: the source of an encoder–decoder (decoding starts from <bos>), or the prompt
+    /// of a decoder-only model. tgtPrefix (encoder–decoder only) is teacher-forced after <bos>.
+    /// Throws InputError for an empty or too long text; the previous run is kept then.
+    void analyze(const std::string& text, const std::string& tgtPrefix = {});
+    /// Starts a run on ids used exactly as given (no specials added). tgtPrefix may be empty, meaning <bos>.
+    void analyzeIds(const std::vector<int64_t>& src, const std::vector<int64_t>& tgtPrefix);
+
+    /// Decodes one token with the sampling settings; returns it, or -1 when the run has finished.
+    int64_t step();
+    /// Appends a chosen token instead of the sampled one (the decode branches from here).
+    void force(int64_t token);
+    /// Removes the last decoded token; false when back at the start of the run.
+    bool back();
+    /// Back to the state right after analyze().
+    void reset();
+    /// True after <eos> or at max_len, and from the start for a family that decodes nothing (a classifier).
+    bool finished() const;
+
+    void setSampling(const SamplingSettings& s) { sampling_ = s; }
+    const SamplingSettings& sampling() const { return sampling_; }
+
+    /// The current state: source, target prefix, all captured attention and the next-token distribution.
+    AttentionSnapshot snapshot() const;
+    /// Target tokens decoded after the initial prefix, as text.
+    std::string decodedText() const;
+    int64_t decodedCount() const; ///< tokens added since analyze()
+    const Model& model() const { return *model_; }
+
+private:
+    void start(std::vector<Token> src, std::vector<Token> tgtPrefix);
+    void push(int64_t token);
+
+    std::shared_ptr<const Model> model_;
+    SamplingSettings sampling_;
+    StepDecoderFactory start_;
+    std::unique_ptr<StepDecoder> decoder_;
+    std::vector<Token> src_;
+    std::vector<Token> tgt_;               // <bos> + prefix + decoded tokens
+    std::vector<StepDecoder::Step> steps_; // one per pass: the prefix's, then one per token
+    std::size_t initial_ = 0;              // length of the target prefix given to analyze
+};
+
+} // namespace core

@@ -1,0 +1,13 @@
+#include "core/run/StepDecoder.h"
+
+#include "core/run/IncrementalDecoder.h"
+
+namespace core {
+
+std::unique_ptr<StepDecoder> startDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
+                                          bool capture) {
+    // One family today; the recurrent families join here, chosen by their config.json.
+    return std::make_unique<IncrementalDecoder>(std::move(model), src, capture);
+}
+
+} // namespace core

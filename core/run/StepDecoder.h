@@ -1,0 +1,56 @@
+#pragma once
+// What a Session needs of a model family to run it a token at a time, whatever computes it: the
+// Transformer's KV-cached decoder (IncrementalDecoder), and, through the same interface, the seed's
+// recurrent attention models (a GRU decoder attending over a BiLSTM encoder's states; an attention-pooling
+// classifier, which reads its source once and decodes nothing).
+
+#include "core/model/Model.h"
+#include "core/run/AttentionSnapshot.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace core {
+
+class StepDecoder {
+public:
+    /// What n new target tokens, fed at positions t … t + n − 1, produced.
+    struct Step {
+        std::vector<float> logProbs; ///< [V] distribution of the token after the last one
+        AttentionBlock selfRows;     ///< [L][H][n][t+n]: the new tokens' decoder self-attention rows (causal)
+        AttentionBlock crossRows;    ///< [L][H][n][S]: their attention over the source (empty without one)
+        double ms = 0.0;
+    };
+
+    virtual ~StepDecoder() = default;
+
+    /// Feeds tokens at position length() on, in one pass. Throws InputError past max_len, outside the
+    /// vocabulary, or for no tokens.
+    virtual Step push(const std::vector<int64_t>& tokens) = 0;
+    /// Forgets every token from position `length` on (stepping back is a rewind, not a recompute).
+    virtual void rewind(int64_t length) = 0;
+    virtual int64_t length() const = 0;
+
+    /// Attention over the source computed once, when decoding starts: the encoder's self-attention
+    /// [L][H][S][S] (kind Encoder), or a classifier's pooling row [1][1][1][S] (kind Pooling); empty when the
+    /// family has none.
+    virtual const AttentionBlock& sourceAttention() const = 0;
+    virtual AttentionKind sourceKind() const { return AttentionKind::Encoder; }
+    virtual double encodeMs() const = 0;
+    /// False for a family that only reads its source (a classifier): its one distribution is the answer,
+    /// and a Session has nothing to step.
+    virtual bool generates() const { return true; }
+};
+
+/// Starts decoding src with the decoder of the model's family (the Transformer's IncrementalDecoder).
+/// Throws InputError as IncrementalDecoder does.
+std::unique_ptr<StepDecoder> startDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
+                                          bool capture = true);
+
+/// How a Session starts decoding a source; startDecoder unless a caller brings its own (a family run/ has
+/// no module for yet, or a hand-built model in a test).
+using StepDecoderFactory = std::function<std::unique_ptr<StepDecoder>(std::shared_ptr<const Model> model,
+                                                                      const std::vector<int64_t>& src)>;
+
+} // namespace core

@@ -1,0 +1,48 @@
+#include "core/text/TokenizerFactory.h"
+
+#include "core/base/Errors.h"
+#include "core/text/BpeTokenizer.h"
+#include "core/text/CharTokenizer.h"
+#include "core/text/SentencePieceTokenizer.h"
+#include "core/text/WordTokenizer.h"
+
+#include <filesystem>
+
+namespace core {
+
+std::unique_ptr<Tokenizer> makeTokenizer(const TokenizerSpec& spec, Vocabulary vocab) {
+    switch (spec.kind) {
+    case TokenizerKind::Char:
+        return std::make_unique<CharTokenizer>(std::move(vocab));
+    case TokenizerKind::Word:
+        return std::make_unique<WordTokenizer>(std::move(vocab), spec.lowercase);
+    case TokenizerKind::SentencePiece:
+        throw ConfigError(
+            "a SentencePiece tokenizer is read from its model file, not built from a vocabulary");
+    case TokenizerKind::ByteBpe:
+        throw ConfigError(
+            "a byte-level BPE tokenizer is read from vocab.json and merges.txt, not built from a "
+            "vocabulary alone");
+    }
+    return nullptr;
+}
+
+std::unique_ptr<Tokenizer> readTokenizer(const TokenizerSpec& spec, const std::string& dir,
+                                         const std::string& file) {
+    const auto path = dir + "/" + file;
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        throw ModelError(dir + ": missing tokenizer file '" + file + "' named in config.json");
+    if (spec.kind == TokenizerKind::SentencePiece)
+        return SentencePieceTokenizer::fromFile(path);
+    if (spec.kind == TokenizerKind::ByteBpe) {
+        const auto merges = dir + "/" + spec.mergesFile;
+        if (!std::filesystem::exists(merges, ec))
+            throw ModelError(dir + ": missing BPE merges file '" + spec.mergesFile +
+                             "' named in config.json");
+        return BpeTokenizer::fromFiles(path, merges);
+    }
+    return makeTokenizer(spec, Vocabulary::fromFile(path));
+}
+
+} // namespace core

@@ -1,0 +1,248 @@
+#include "core/train/TrainRecipe.h"
+
+#include "core/base/Errors.h"
+#include "core/base/Files.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+namespace core {
+
+using nlohmann::json;
+
+namespace {
+
+template <typename T> T number(const json& v, const std::string& key, const std::string& source) {
+    if (!v.is_number() || (std::is_integral_v<T> && !v.is_number_integer()))
+        throw ConfigError(source + ": field '" + key + "' must be " +
+                          (std::is_integral_v<T> ? "an integer" : "a number"));
+    return v.get<T>();
+}
+
+} // namespace
+
+TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& source,
+                                  const std::string& baseDir) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw FormatError(source + ": not valid JSON (" + e.what() + ")");
+    }
+    if (!j.is_object())
+        throw FormatError(source + ": expected a JSON object");
+    TrainRecipe r;
+    r.baseDir = baseDir;
+    bool haveModel = false;
+    auto text_ = [&](const json& v, const std::string& key) {
+        if (!v.is_string())
+            throw ConfigError(source + ": field '" + key + "' must be a string");
+        return v.get<std::string>();
+    };
+    for (const auto& [key, v] : j.items()) {
+        if (key == "name") {
+            if (!v.is_string())
+                throw ConfigError(source + ": field 'name' must be a string");
+            r.name = v.get<std::string>();
+        } else if (key == "task") {
+            if (!v.is_string())
+                throw ConfigError(source + ": field 'task' must be a string");
+            try {
+                r.task = Task::parseKind(v.get<std::string>());
+            } catch (const ConfigError& e) {
+                throw ConfigError(source + ": " + e.what());
+            }
+        } else if (key == "model") {
+            if (!v.is_object())
+                throw ConfigError(source + ": field 'model' must be an object (a config.json)");
+            r.model = ModelConfig::fromJson(v.dump(), source + ": model");
+            haveModel = true;
+        } else if (key == "min_len") {
+            r.minLen = number<int>(v, key, source);
+        } else if (key == "max_len") {
+            r.maxLen = number<int>(v, key, source);
+        } else if (key == "batch_size") {
+            r.batchSize = number<int>(v, key, source);
+        } else if (key == "steps") {
+            r.steps = number<int64_t>(v, key, source);
+        } else if (key == "warmup") {
+            r.warmup = number<int>(v, key, source);
+        } else if (key == "lr_factor") {
+            r.lrFactor = number<double>(v, key, source);
+        } else if (key == "adam_beta1") {
+            r.adamBeta1 = number<double>(v, key, source);
+        } else if (key == "adam_beta2") {
+            r.adamBeta2 = number<double>(v, key, source);
+        } else if (key == "adam_eps") {
+            r.adamEps = number<double>(v, key, source);
+        } else if (key == "label_smoothing") {
+            r.labelSmoothing = number<double>(v, key, source);
+        } else if (key == "clip_norm") {
+            r.clipNorm = number<double>(v, key, source);
+        } else if (key == "length_buckets") {
+            r.lengthBuckets = number<int>(v, key, source);
+        } else if (key == "seed") {
+            r.seed = number<uint64_t>(v, key, source);
+        } else if (key == "checkpoint_every") {
+            r.checkpointEvery = number<int64_t>(v, key, source);
+        } else if (key == "eval_every") {
+            r.evalEvery = number<int64_t>(v, key, source);
+        } else if (key == "eval_examples") {
+            r.evalExamples = number<int>(v, key, source);
+        } else if (key == "threads") {
+            r.threads = number<int>(v, key, source);
+        } else if (key == "corpus") {
+            r.corpus = text_(v, key);
+        } else if (key == "valid") {
+            r.valid = text_(v, key);
+        } else if (key == "spm_vocab_size") {
+            r.spmVocabSize = number<int>(v, key, source);
+        } else if (key == "spm_model_type") {
+            r.spmModelType = text_(v, key);
+        } else if (key == "bpe_vocab_size") {
+            r.bpeVocabSize = number<int>(v, key, source);
+        } else if (key == "max_tokens") {
+            r.maxTokens = number<int>(v, key, source);
+        } else {
+            throw ConfigError(source + ": unknown field '" + key + "'");
+        }
+    }
+    if (!haveModel)
+        r.model.name = r.name;
+    auto check = [&](bool ok, const std::string& what) {
+        if (!ok)
+            throw ConfigError(source + ": " + what);
+    };
+    check(r.batchSize >= 1, "batch_size must be at least 1");
+    check(r.steps >= 1, "steps must be at least 1");
+    check(r.warmup >= 1, "warmup must be at least 1");
+    check(r.lrFactor > 0, "lr_factor must be positive");
+    check(r.adamBeta1 >= 0 && r.adamBeta1 < 1 && r.adamBeta2 >= 0 && r.adamBeta2 < 1,
+          "Adam betas must be in [0, 1)");
+    check(r.adamEps > 0, "adam_eps must be positive");
+    check(r.labelSmoothing >= 0 && r.labelSmoothing < 1, "label_smoothing must be in [0, 1)");
+    check(r.clipNorm >= 0, "clip_norm must be 0 (off) or positive");
+    check(r.lengthBuckets >= 1, "length_buckets must be at least 1");
+    check(r.checkpointEvery >= 1 && r.evalEvery >= 1, "checkpoint_every and eval_every must be at least 1");
+    check(r.evalExamples >= 1, "eval_examples must be at least 1");
+    check(r.threads >= 0, "threads must be 0 (every core) or positive");
+    if (r.task == TaskKind::Translation) {
+        check(!r.corpus.empty() && !r.valid.empty(),
+              "a translation recipe names its 'corpus' and 'valid' TSV files");
+        check(r.spmVocabSize >= 300,
+              "spm_vocab_size must be at least 300 (4 specials and 256 byte pieces first)");
+        check(r.spmModelType == "bpe" || r.spmModelType == "unigram",
+              "spm_model_type must be bpe or unigram");
+        check(r.maxTokens >= 1, "max_tokens must be at least 1");
+        check(r.model.hasEncoder(), "translation trains an encoder-decoder model");
+    } else if (r.task == TaskKind::LanguageModel) {
+        check(!r.corpus.empty() && !r.valid.empty(),
+              "a language-model recipe names its 'corpus' and 'valid' text files");
+        check(r.bpeVocabSize >= 260, "bpe_vocab_size must be at least 260 (4 specials and 256 bytes first)");
+        check(!r.model.hasEncoder(), "a language model is decoder_only");
+    } else {
+        check(r.model.tokenizer == TokenizerKind::Char,
+              "tasks are spelled in characters: the model's tokenizer must be char");
+    }
+    try {
+        r.makeTask();
+    } catch (const ConfigError& e) {
+        throw ConfigError(source + ": " + e.what());
+    }
+    r.modelConfig().validate(source + ": model");
+    return r;
+}
+
+TrainRecipe TrainRecipe::fromFile(const std::string& path) {
+    return fromJson(readFile(path), path, std::filesystem::path(path).parent_path().string());
+}
+
+std::string TrainRecipe::resolve(const std::string& path) const {
+    const std::filesystem::path p(path);
+    return p.is_absolute() || baseDir.empty()
+               ? path
+               : (std::filesystem::path(baseDir) / p).lexically_normal().string();
+}
+
+TrainRecipe TrainRecipe::rebased(const std::string& dir) const {
+    TrainRecipe r = *this;
+    const auto abs = [](const std::string& p) { return std::filesystem::absolute(p).lexically_normal(); };
+    const auto base = abs(dir);
+    for (auto* p : {&r.corpus, &r.valid})
+        if (!p->empty())
+            *p = abs(resolve(*p)).lexically_relative(base).string();
+    r.baseDir = dir;
+    return r;
+}
+
+ModelConfig TrainRecipe::modelConfig() const {
+    ModelConfig c = model;
+    c.name = name;
+    if (task == TaskKind::Translation) {
+        // One joint SentencePiece vocabulary for both languages, so the tables may be shared.
+        c.srcVocabSize = c.tgtVocabSize = spmVocabSize;
+        c.tokenizer = TokenizerKind::SentencePiece;
+        c.srcVocabFile = c.tgtVocabFile = "spm.model";
+        c.maxLen = std::max(c.maxLen, maxTokens + 2);
+        return c;
+    }
+    if (task == TaskKind::LanguageModel) {
+        // max_len is the training window (<bos> included), as the recipe's model says.
+        c.tgtVocabSize = bpeVocabSize;
+        c.tokenizer = TokenizerKind::ByteBpe;
+        c.tgtVocabFile = "vocab.json";
+        c.mergesFile = "merges.txt";
+        return c;
+    }
+    const auto t = makeTask();
+    const int vocab = static_cast<int>(t.alphabet().size()) + 4; // + <pad> <bos> <eos> <unk>
+    c.srcVocabSize = vocab;
+    c.tgtVocabSize = vocab;
+    c.srcVocabFile = c.tgtVocabFile = "vocab.json";
+    // Room for <bos> and <eos> around the longest sequence; decoder-only models see source and target.
+    const int need = c.hasEncoder() ? std::max(t.maxSourceLength(), t.maxTargetLength()) + 2
+                                    : t.maxSourceLength() + t.maxTargetLength() + 3;
+    c.maxLen = std::max(c.maxLen, need);
+    return c;
+}
+
+std::string TrainRecipe::toJson() const {
+    json j;
+    j["name"] = name;
+    j["task"] = Task::toString(task);
+    j["min_len"] = minLen;
+    j["max_len"] = maxLen;
+    j["model"] = json::parse(model.toJson());
+    j["model"].erase("name");
+    j["batch_size"] = batchSize;
+    j["steps"] = steps;
+    j["warmup"] = warmup;
+    j["lr_factor"] = lrFactor;
+    j["adam_beta1"] = adamBeta1;
+    j["adam_beta2"] = adamBeta2;
+    j["adam_eps"] = adamEps;
+    j["label_smoothing"] = labelSmoothing;
+    j["clip_norm"] = clipNorm;
+    j["length_buckets"] = lengthBuckets;
+    j["seed"] = seed;
+    j["checkpoint_every"] = checkpointEvery;
+    j["eval_every"] = evalEvery;
+    j["eval_examples"] = evalExamples;
+    j["threads"] = threads;
+    if (task == TaskKind::Translation) {
+        j["corpus"] = corpus;
+        j["valid"] = valid;
+        j["spm_vocab_size"] = spmVocabSize;
+        j["spm_model_type"] = spmModelType;
+        j["max_tokens"] = maxTokens;
+    }
+    if (task == TaskKind::LanguageModel) {
+        j["corpus"] = corpus;
+        j["valid"] = valid;
+        j["bpe_vocab_size"] = bpeVocabSize;
+    }
+    return j.dump(2) + "\n";
+}
+
+} // namespace core
