@@ -7,6 +7,8 @@
 #include "core/analysis/TranslationMetrics.h"
 #include "core/base/Errors.h"
 
+#include "MetricsFixtures.h"
+
 #include <QtTest>
 
 #include <array>
@@ -21,76 +23,7 @@ using namespace core;
 Q_DECLARE_METATYPE(core::BleuOptions)
 Q_DECLARE_METATYPE(core::ChrfOptions)
 
-namespace {
-
-std::vector<std::string> utf8(const QStringList& list) {
-    std::vector<std::string> out;
-    for (const QString& s : list)
-        out.push_back(s.toStdString());
-    return out;
-}
-
-std::vector<std::vector<std::string>> utf8(const QList<QStringList>& streams) {
-    std::vector<std::vector<std::string>> out;
-    for (const QStringList& stream : streams)
-        out.push_back(utf8(stream));
-    return out;
-}
-
-BleuOptions bleuOptions(BleuSmoothing smoothing, std::optional<double> value = {}, bool tokenize13a = true,
-                        bool effectiveOrder = false) {
-    BleuOptions o;
-    o.smoothing = smoothing;
-    o.smoothValue = value;
-    o.tokenize13a = tokenize13a;
-    o.effectiveOrder = effectiveOrder;
-    return o;
-}
-
-// sacrebleu.raw_corpus_bleu: no tokenization, floor smoothing, effective order.
-BleuOptions rawCorpusBleu(std::optional<double> floor) {
-    return bleuOptions(BleuSmoothing::Floor, floor, false, true);
-}
-
-// test_sentence_bleu.py builds BLEU(..., effective_order=True) for every case.
-BleuOptions sentenceBleu(BleuSmoothing smoothing, std::optional<double> value = {}, bool tokenize13a = true) {
-    return bleuOptions(smoothing, value, tokenize13a, true);
-}
-
-ChrfOptions chrfOptions(double beta, bool epsSmoothing, bool whitespace = false) {
-    ChrfOptions o;
-    o.beta = beta;
-    o.epsSmoothing = epsSmoothing;
-    o.whitespace = whitespace;
-    return o;
-}
-
-// The README / test_bleu.py corpus: three hypotheses, two reference streams.
-const QStringList kHyps{"The dog bit the man.", "It wasn't surprising.", "The man had just bitten him."};
-const QList<QStringList> kRefs{
-    {"The dog bit the man.", "It was not unexpected.", "The man bit him first."},
-    {"The dog had bit the man.", "No one was surprised.", "The man had bitten the dog."}};
-
-// test_sentence_bleu.py's example from sacreBLEU issue #98 (Romanian, with ţ/ț and ă).
-const QString kRoRef = QStringLiteral("producţia de zahăr brut se exprimă în zahăr alb;");
-const QString kRoSys =
-    QStringLiteral("Producția de zahăr primă va fi exprimată în ceea ce privește zahărul alb;");
-
-const QString kRiskHyp = QStringLiteral(
-    "risk assessment must be made of those who are qualified and expertise in the sector - these are the "
-    "scientists .");
-const QString kRiskRef = QStringLiteral(
-    "risk assessment has to be undertaken by those who are qualified and expert in that area - that is the "
-    "scientists .");
-const QString kDasRef =
-    QStringLiteral("Das Verhältnis zwischen Obama und Netanyahu ist nicht gerade freundschaftlich.");
-
-const QStringList kEsHyps{QStringLiteral("El niño comió una manzana."),
-                          QStringLiteral("Mañana será otro día, señor.")};
-const QStringList kEsRefs{QStringLiteral("El niño se comió la manzana."),
-                          QStringLiteral("Mañana es otro día, señor.")};
-
-} // namespace
+using namespace metrics_fixtures;
 
 class TestMetrics : public QObject {
     Q_OBJECT

@@ -1,0 +1,148 @@
+// TrainingRun, the one training loop: where log rows, evaluations, checkpoints and probes land, what a
+// stop leaves behind, and that a stopped run resumed ends with the weights of one never stopped.
+
+#include "core/base/Errors.h"
+#include "core/base/Files.h"
+#include "core/train/TrainingRun.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// 40 steps of a tiny copy model: evaluations every 15, checkpoints every 10.
+core::TrainRecipe recipe() {
+    return core::TrainRecipe::fromJson(R"({"name": "tiny", "task": "copy", "min_len": 1, "max_len": 4,
+        "model": {"architecture": "encoder_decoder", "encoder_layers": 1, "decoder_layers": 1,
+                  "d_model": 32, "heads": 2, "d_ff": 64},
+        "batch_size": 16, "steps": 40, "warmup": 20, "length_buckets": 4, "seed": 3,
+        "checkpoint_every": 10, "eval_every": 15, "eval_examples": 20})");
+}
+
+std::vector<int64_t> loggedSteps(const std::string& dir) {
+    std::vector<int64_t> steps;
+    for (const auto& row : core::TrainLog::read(dir + "/log.csv"))
+        steps.push_back(row.stats.step);
+    return steps;
+}
+
+int64_t checkpointStep(const std::string& dir) {
+    const auto state = core::readFile(dir + "/checkpoint/state.json");
+    const auto at = state.find("\"step\": ");
+    return at == std::string::npos ? -1 : std::stoll(state.substr(at + 8));
+}
+
+} // namespace
+
+class TestTrainingRun : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void cadence();
+    void stopThenResumeIsExact();
+    void pauseHoldsTheStep();
+    void refusesAFolderWithARun();
+};
+
+void TestTrainingRun::cadence() {
+    QTemporaryDir dir;
+    const auto out = dir.path().toStdString();
+    auto run = core::TrainingRun::start(recipe(), out);
+    std::vector<int64_t> logged, evaluated, probed, checkpoints;
+    core::RunCallbacks cb;
+    cb.onLogged = [&](const core::RunProgress& p) {
+        logged.push_back(p.stats.step);
+        if (p.metric >= 0)
+            evaluated.push_back(p.stats.step);
+        QCOMPARE(p.total, int64_t(40));
+    };
+    cb.onProbe = [&](int64_t step) { probed.push_back(step); };
+    cb.onStep = [&](const core::TrainStats& s) {
+        // A checkpoint of step s - 1 is on disk once step s runs, when s - 1 was a multiple of 10.
+        if ((s.step - 1) > 0 && (s.step - 1) % 10 == 0)
+            checkpoints.push_back(checkpointStep(out));
+    };
+    core::RunOptions options;
+    options.logEvery = 10;
+    options.probeEvery = 8;
+    QCOMPARE(run->run(cb, options), core::RunEnd::Completed);
+    // Every 10 steps, every evaluation (15, 30) and the last step, each once.
+    QCOMPARE(logged, (std::vector<int64_t>{10, 15, 20, 30, 40}));
+    QCOMPARE(loggedSteps(out), logged);
+    QCOMPARE(evaluated, (std::vector<int64_t>{15, 30, 40}));
+    QVERIFY(run->finalMetric() >= 0.0);
+    QCOMPARE(probed, (std::vector<int64_t>{0, 8, 16, 24, 32, 40})); // the start, every 8, the end once
+    QCOMPARE(checkpoints, (std::vector<int64_t>{10, 20, 30}));
+    QCOMPARE(checkpointStep(out), int64_t(40));
+    QVERIFY(fs::exists(out + "/model/model.safetensors"));
+}
+
+void TestTrainingRun::stopThenResumeIsExact() {
+    QTemporaryDir straight, split;
+    core::TrainingRun::start(recipe(), straight.path().toStdString())->run({});
+    const auto out = split.path().toStdString();
+    {
+        auto run = core::TrainingRun::start(recipe(), out);
+        core::RunCallbacks cb;
+        int64_t step = 0;
+        cb.onStep = [&](const core::TrainStats& s) { step = s.step; };
+        cb.stopRequested = [&] { return step >= 17; };
+        QCOMPARE(run->run(cb), core::RunEnd::Stopped);
+        QCOMPARE(run->trainer().stats().step, int64_t(17));
+    }
+    // A stop leaves a checkpoint of the step it stopped at and a log row for it, and no model/ (the
+    // command line's choice; the window asks for one with exportOnStop).
+    QCOMPARE(checkpointStep(out), int64_t(17));
+    QCOMPARE(loggedSteps(out), (std::vector<int64_t>{10, 15, 17}));
+    QVERIFY(!fs::exists(out + "/model"));
+    QVERIFY(core::TrainingRun::hasCheckpoint(out));
+
+    auto resumed = core::TrainingRun::resume(out);
+    QCOMPARE(resumed->trainer().stats().step, int64_t(17));
+    QCOMPARE(resumed->run({}), core::RunEnd::Completed);
+    QVERIFY(core::readFile(out + "/model/model.safetensors") ==
+            core::readFile(straight.path().toStdString() + "/model/model.safetensors"));
+    QCOMPARE(loggedSteps(out), (std::vector<int64_t>{10, 15, 17, 20, 30, 40}));
+}
+
+void TestTrainingRun::pauseHoldsTheStep() {
+    QTemporaryDir dir;
+    auto run = core::TrainingRun::start(recipe(), dir.path().toStdString());
+    int64_t step = 0;
+    int pausedPolls = 0;
+    core::RunCallbacks cb;
+    cb.onStep = [&](const core::TrainStats& s) { step = s.step; };
+    // Paused at step 5 for 10 polls (the loop sleeps 20 ms between them), then stopped.
+    cb.pauseRequested = [&] { return step == 5 && ++pausedPolls <= 10; };
+    cb.stopRequested = [&] { return pausedPolls >= 10; };
+    core::RunOptions options;
+    options.exportOnStop = true;
+    QCOMPARE(run->run(cb, options), core::RunEnd::Stopped);
+    QCOMPARE(step, int64_t(5)); // no step ran while paused
+    QCOMPARE(pausedPolls, 10);
+    QVERIFY(fs::exists(dir.path().toStdString() + "/model/model.safetensors")); // exportOnStop
+}
+
+void TestTrainingRun::refusesAFolderWithARun() {
+    QTemporaryDir dir;
+    const auto out = dir.path().toStdString();
+    auto run = core::TrainingRun::start(recipe(), out);
+    core::RunCallbacks cb;
+    cb.stopRequested = [] { return true; }; // stops before the first step, saving a checkpoint of step 0
+    QCOMPARE(run->run(cb), core::RunEnd::Stopped);
+    QVERIFY(loggedSteps(out).empty()); // no row for a step this run did not take
+    try {
+        core::TrainingRun::start(recipe(), out);
+        QFAIL("a second run started over the first");
+    } catch (const core::InputError& e) {
+        QVERIFY2(QString(e.what()).contains(QStringLiteral("already holds a run")), e.what());
+    }
+    QVERIFY_THROWS_EXCEPTION(core::ModelError, core::TrainingRun::resume(out + "/nothing"));
+}
+
+QTEST_GUILESS_MAIN(TestTrainingRun)
+#include "test_trainingrun.moc"
