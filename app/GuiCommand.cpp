@@ -9,6 +9,7 @@
 #include "ui/Exporter.h"
 #include "ui/HeadTable.h"
 #include "ui/MainWindow.h"
+#include "ui/ModelOpener.h"
 #include "ui/ViewState.h"
 
 #include <QApplication>
@@ -17,7 +18,6 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImage>
-#include <QSettings>
 
 #include <clocale>
 #include <cstdio>
@@ -143,33 +143,22 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     std::setlocale(LC_NUMERIC, "C");
 
     ui::MainWindow window(QStringLiteral(ATTNSCOPE_MODELS_DIR));
-    if (!shot.empty()) {
-        if (!window.openModel(
-                QString::fromStdString(modelDir.empty() ? ATTNSCOPE_DEFAULT_MODEL_DIR : modelDir)))
-            return fail(window.lastError().toStdString());
-    } else {
+    if (shot.empty())
         window.restoreSettings();
-        const QString last = QSettings().value(QStringLiteral("model/last")).toString();
-        bool loaded = false;
-        if (!modelDir.empty())
-            loaded = window.openModel(QString::fromStdString(modelDir));
-        else if (!last.isEmpty() && QFileInfo(last).isDir())
-            loaded = window.openModel(last);
-        // A remembered model that no longer loads should not leave the window empty: say why and open
-        // the built-in default instead.
-        if (!loaded && modelDir.empty()) {
-            const QString why = window.lastError();
-            window.openModel(QStringLiteral(ATTNSCOPE_DEFAULT_MODEL_DIR));
-            if (!why.isEmpty())
-                std::cerr << "attnscope: " << why.toStdString() << "; opened the built-in model instead\n";
-        }
-    }
+    // A picture shows what the command line asks for, never what the last run happened to leave.
+    ui::ModelOpener::Startup startup{QString::fromStdString(modelDir),
+                                     QStringLiteral(ATTNSCOPE_DEFAULT_MODEL_DIR), shot.empty()};
+    QString note;
+    const bool opened = window.opener()->openAtStartup(startup, &note);
+    if (!note.isEmpty())
+        std::cerr << "attnscope: " << note.toStdString() << "\n";
+    if (!opened && !shot.empty())
+        return fail(window.lastError().toStdString());
     if (!src.empty())
         window.setSourceText(QString::fromStdString(src));
     else if (shot.empty())
-        window.restoreSourceText(window.model() && window.model()->directory() == ATTNSCOPE_DEFAULT_MODEL_DIR
-                                     ? QString::fromUtf8(kFirstSentence)
-                                     : QString());
+        window.restoreSourceText(window.opener()->isOpen(startup.fallback) ? QString::fromUtf8(kFirstSentence)
+                                                                           : QString());
     if (shot.empty()) {
         if (startupTime)
             new StartupProbe(&window); // owned by the window

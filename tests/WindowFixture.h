@@ -6,6 +6,7 @@
 
 #include "ui/AnalysisController.h"
 #include "ui/MainWindow.h"
+#include "ui/ModelOpener.h"
 
 #include <QCoreApplication>
 #include <QLineEdit>
@@ -33,7 +34,7 @@ inline std::unique_ptr<WindowFixture> openWindow(const QString& dir, const QStri
     auto f = std::make_unique<WindowFixture>();
     f->window.resize(1400, 900);
     f->window.show();
-    if (!f->window.openModel(dir))
+    if (!f->window.opener()->open(dir))
         return nullptr;
     f->edit = f->window.findChild<QLineEdit*>(QStringLiteral("sourceEdit"));
     f->controller = f->window.controller();

@@ -7,6 +7,7 @@
 #include "ui/CandidatesChart.h"
 #include "ui/Exporter.h"
 #include "ui/HeatmapView.h"
+#include "ui/HelpText.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/TokenStrip.h"
 #include "ui/ViewState.h"
@@ -23,6 +24,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
@@ -30,6 +32,7 @@
 #include <QStatusBar>
 #include <QSvgRenderer>
 #include <QTabBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 
 class TestMainWindow : public QObject {
@@ -44,6 +47,7 @@ private Q_SLOTS:
     void keyboardMovesSelection();
     void tokenClickMarksRow();
     void decoderOnlyModel();
+    void modelWithoutPositions();
     void settingsRemembered();
     void dropFolderOpensModel();
     void aboutNamesVersions();
@@ -130,14 +134,14 @@ void TestMainWindow::badFolderKeepsModel() {
     QVERIFY(cfg.open(QIODevice::WriteOnly));
     cfg.write("{\"d_model\": 30, \"heads\": 4}");
     cfg.close();
-    QVERIFY(!f->window.openModel(broken.path()));
+    QVERIFY(!f->window.opener()->open(broken.path()));
     QVERIFY2(f->window.lastError().contains(QStringLiteral("not divisible")),
              qPrintable(f->window.lastError()));
     QVERIFY(f->window.statusBar()->currentMessage().contains(QStringLiteral("Cannot open model")));
     auto* label = f->window.findChild<QLabel*>(QStringLiteral("messageLabel"));
     QVERIFY(label && label->isVisible() && label->text().contains(QStringLiteral("config.json")));
     QCOMPARE(f->window.model(), before);
-    QVERIFY(!f->window.openModel(QStringLiteral("/nonexistent-model-folder")));
+    QVERIFY(!f->window.opener()->open(QStringLiteral("/nonexistent-model-folder")));
     QVERIFY(f->window.lastError().contains(QStringLiteral("not a model directory")));
     QCOMPARE(f->window.model(), before);
     // The previous model still answers.
@@ -249,6 +253,37 @@ void TestMainWindow::decoderOnlyModel() {
     QCOMPARE(f->controller->current()->snapshot->decoder.queries, 11);
 }
 
+void TestMainWindow::modelWithoutPositions() {
+    // Without positions the positional page has nothing to show: its tab goes, and Alt+2 does nothing.
+    auto f = open(kDemoModel, QString());
+    QVERIFY(f);
+    f->window.activateWindow(); // shortcuts go to the active window
+    QVERIFY(QTest::qWaitForWindowActive(&f->window));
+    auto* tabs = f->window.findChild<QTabWidget*>(QStringLiteral("pages"));
+    const int positional = static_cast<int>(ui::MainWindow::Page::Positional);
+    QTest::keyClick(&f->window, Qt::Key_2, Qt::AltModifier);
+    QCOMPARE(tabs->currentIndex(), positional);
+    auto c = smallConfig(core::Architecture::EncoderDecoder, core::PositionalEncoding::None);
+    const auto dir = tmp_.filePath(QStringLiteral("no-positions"));
+    randomModel(c, 5)->save(dir.toStdString());
+    QVERIFY(f->window.opener()->open(dir));
+    QVERIFY(!tabs->isTabVisible(positional));
+    QVERIFY(tabs->currentIndex() != positional); // the page shown goes with its tab
+    f->window.showPage(ui::MainWindow::Page::Attention);
+    QTest::keyClick(&f->window, Qt::Key_2, Qt::AltModifier);
+    QCOMPARE(tabs->currentIndex(), static_cast<int>(ui::MainWindow::Page::Attention));
+    f->window.showPage(ui::MainWindow::Page::Positional);
+    QCOMPARE(tabs->currentIndex(), static_cast<int>(ui::MainWindow::Page::Attention));
+    // Rotary positions keep the page: it explains them.
+    auto rope = smallConfig(core::Architecture::DecoderOnly, core::PositionalEncoding::Rope);
+    const auto ropeDir = tmp_.filePath(QStringLiteral("rope"));
+    randomModel(rope, 5)->save(ropeDir.toStdString());
+    QVERIFY(f->window.opener()->open(ropeDir));
+    QVERIFY(tabs->isTabVisible(positional));
+    QTest::keyClick(&f->window, Qt::Key_2, Qt::AltModifier);
+    QCOMPARE(tabs->currentIndex(), positional);
+}
+
 void TestMainWindow::settingsRemembered() {
     {
         auto f = open(kDemoModel, QString());
@@ -262,7 +297,7 @@ void TestMainWindow::settingsRemembered() {
     }
     ui::MainWindow w(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models"));
     w.restoreSettings();
-    QVERIFY(w.openModel(kDemoModel));
+    QVERIFY(w.opener()->open(kDemoModel));
     w.restoreSourceText(QStringLiteral("first start"));
     QCOMPARE(w.findChild<QLineEdit*>(QStringLiteral("sourceEdit"))->text(), QStringLiteral("hello"));
     QSettings().remove(QStringLiteral("source/text"));
@@ -301,12 +336,14 @@ void TestMainWindow::dropFolderOpensModel() {
     QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, {});
     QCoreApplication::sendEvent(&f->window, &enter);
     QVERIFY(enter.isAccepted());
-    QSignalSpy loaded(&f->window, &ui::MainWindow::modelLoadFinished);
+    QSignalSpy loaded(f->window.opener(), &ui::ModelOpener::opened);
+    QSignalSpy refused(f->window.opener(), &ui::ModelOpener::refused);
     QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, {});
     QCoreApplication::sendEvent(&f->window, &drop);
     // The model loads on a background thread: the window keeps its old model until then.
     QVERIFY(loaded.wait(30000));
-    QCOMPARE(loaded.at(0).at(0).toBool(), true);
+    QCOMPARE(refused.count(), 0);
+    QCOMPARE(loaded.at(0).at(0).toString(), wideModel_);
     QCOMPARE(QString::fromStdString(f->window.model()->directory()), QDir(wideModel_).absolutePath());
     QVERIFY(f->controller->waitUntilIdle());
     QCOMPARE(f->controller->current()->snapshot->encoder.heads,
@@ -322,25 +359,28 @@ void TestMainWindow::dropFolderOpensModel() {
 }
 
 void TestMainWindow::aboutNamesVersions() {
-    const auto text = ui::MainWindow::aboutText();
+    const auto text = ui::HelpText::about();
     QVERIFY2(text.contains(QString::fromLatin1(qVersion())), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("LibTorch 1.")) || text.contains(QStringLiteral("LibTorch 2.")),
              qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("OpenBLAS kernels: ")) ||
                  text.contains(QStringLiteral("not OpenBLAS")),
              qPrintable(text));
-    // Every shortcut the help lists is one the window really has.
+    // Every shortcut the window has is in the help, and the keys the views take themselves too.
     auto f = open(kDemoModel, QString());
     QVERIFY(f);
-    QStringList have;
+    const auto help = ui::HelpText::shortcuts(f->window.menuBar());
+    int shortcuts = 0;
     for (auto* a : f->window.findChildren<QAction*>())
-        for (const auto& k : a->shortcuts())
-            have << k.toString(QKeySequence::PortableText);
-    for (const char* key :
-         {"Ctrl+Right", "Ctrl+Left", "Ctrl+End", "Ctrl+Home", "Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+K",
-          "Ctrl+L", "Alt+1", "Alt+2", "Alt+3", "Ctrl+O", "Ctrl+E", "Ctrl+Shift+E", "F1"})
-        QVERIFY2(have.contains(QLatin1String(key)), key);
-    QVERIFY(ui::MainWindow::shortcutsText().contains(QStringLiteral("Ctrl+Shift+E")));
+        for (const auto& k : a->shortcuts()) {
+            ++shortcuts;
+            const auto key = k.toString(QKeySequence::NativeText);
+            QVERIFY2(help.contains(QStringLiteral("<b>") + key.toHtmlEscaped()) ||
+                         help.contains(QStringLiteral(", ") + key.toHtmlEscaped()),
+                     qPrintable(key + QStringLiteral(" (") + a->text() + QStringLiteral(") not in ") + help));
+        }
+    QVERIFY2(shortcuts >= 18, qPrintable(QString::number(shortcuts)));
+    QVERIFY(help.contains(QStringLiteral("PgUp")));
 }
 
 void TestMainWindow::everyControlHasToolTip() {

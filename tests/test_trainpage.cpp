@@ -4,10 +4,14 @@
 #include "ui/AttentionGrid.h"
 #include "ui/TrainPage.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QComboBox>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTimer>
 #include <QtTest>
 
 #include <filesystem>
@@ -19,7 +23,28 @@ private Q_SLOTS:
     void trainPauseScrubSave();
     void saveMidRunEndsAndSaves();
     void crashedRunContinues();
+    void closingAsksWhileTraining();
 };
+
+namespace {
+
+// Clicks the button named `name` in the message box that is about to open (a modal dialog blocks the test).
+void answerNextBox(const QString& name) {
+    auto* poll = new QTimer;
+    QObject::connect(poll, &QTimer::timeout, poll, [poll, name] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box)
+            return;
+        for (auto* b : box->buttons())
+            if (b->objectName() == name ||
+                (name == QLatin1String("cancel") && box->buttonRole(b) == QMessageBox::RejectRole))
+                b->click();
+        poll->deleteLater();
+    });
+    poll->start(20);
+}
+
+} // namespace
 
 void TestTrainPage::initTestCase() {
     QStandardPaths::setTestModeEnabled(true); // runs go to a test location, not the user's
@@ -123,6 +148,28 @@ void TestTrainPage::crashedRunContinues() {
     QVERIFY(!again.training());
     QCOMPARE(messages.size(), 1);
     fs::remove_all(dir.toStdString());
+}
+
+void TestTrainPage::closingAsksWhileTraining() {
+    ui::TrainPage page(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/recipes"));
+    QVERIFY(page.confirmClose(nullptr)); // nothing running: nothing to ask
+    page.findChild<QComboBox*>(QStringLiteral("trainSize"))->setCurrentIndex(1);
+    page.findChild<QSpinBox*>(QStringLiteral("trainSteps"))->setValue(100000);
+    page.start();
+    QTRY_VERIFY_WITH_TIMEOUT(page.lastStep() >= 10, 60000);
+    // Cancel: the window stays, and so does the run.
+    answerNextBox(QStringLiteral("cancel"));
+    QVERIFY(!page.confirmClose(nullptr));
+    QVERIFY(page.training());
+    // Stop, Save and Close: the run is stopped and saved before the answer comes back.
+    answerNextBox(QStringLiteral("stopSaveClose"));
+    QVERIFY(page.confirmClose(nullptr));
+    QVERIFY(!page.training());
+    namespace fs = std::filesystem;
+    const auto dir = page.runDirectory().toStdString();
+    QVERIFY(fs::exists(dir + "/model/model.safetensors"));
+    QVERIFY(fs::exists(dir + "/checkpoint/state.json"));
+    fs::remove_all(dir);
 }
 
 QTEST_MAIN(TestTrainPage)

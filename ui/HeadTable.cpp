@@ -1,18 +1,16 @@
 #include "ui/HeadTable.h"
 
 #include "core/model/Model.h"
+#include "ui/LatestJob.h"
 
-#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QPointer>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTableView>
-#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -58,7 +56,7 @@ QStandardItem* numberItem(double value, int decimals) {
 
 } // namespace
 
-HeadTable::HeadTable(QWidget* parent) : QWidget(parent) {
+HeadTable::HeadTable(QWidget* parent) : QWidget(parent), job_(new LatestJob(this)) {
     auto* col = new QVBoxLayout(this);
     auto* bar = new QHBoxLayout;
     status_ = new QLabel(this);
@@ -123,8 +121,7 @@ HeadTable::~HeadTable() = default;
 
 void HeadTable::setModel(std::shared_ptr<const core::Model> model) {
     model_ = std::move(model);
-    ++serial_; // a result for the previous model is dropped
-    computing_ = false;
+    job_->forget(); // a result for the previous model is dropped
     scores_.clear();
     error_.clear();
     fill();
@@ -154,52 +151,35 @@ void HeadTable::setSettings(int repeatLength, int sequences) {
 
 void HeadTable::recompute() {
     stale_ = false;
-    const quint64 serial = ++serial_;
     scores_.clear();
     error_.clear();
     fill();
     Q_EMIT scoresChanged(scores_);
     if (!model_) {
-        computing_ = false;
+        job_->forget();
         status_->setText(tr("Open a model to score its heads."));
         return;
     }
-    computing_ = true;
     core::HeadAnalysisSettings settings;
     settings.repeatLength = repeat_->value();
     settings.sequences = sequences_->value();
     status_->setText(tr("Scoring every head on %1 random sequences given twice…").arg(settings.sequences));
-    QPointer<HeadTable> self(this);
-    auto model = model_;
-    // The global pool is waited for when the application ends; whether this page still exists is checked
-    // on the GUI thread.
-    QThreadPool::globalInstance()->start([self, model, settings, serial] {
-        std::vector<core::HeadScores> scores;
-        QString error;
-        try {
-            scores = core::analyzeHeads(*model, settings);
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, serial, scores = std::move(scores), error]() mutable {
-                if (HeadTable* t = self.data())
-                    t->finish(serial, std::move(scores), error);
-            },
-            Qt::QueuedConnection);
-    });
+    job_->start([model = model_, settings] { return core::analyzeHeads(*model, settings); },
+                [this](std::vector<core::HeadScores> scores, const QString& error) {
+                    finish(std::move(scores), error);
+                });
 }
 
-void HeadTable::finish(quint64 serial, std::vector<core::HeadScores> scores, const QString& error) {
-    if (serial != serial_)
-        return; // a newer model or setting replaced this request
-    computing_ = false;
+void HeadTable::finish(std::vector<core::HeadScores> scores, const QString& error) {
     scores_ = std::move(scores);
     error_ = error;
     fill();
     status_->setText(statusText());
     Q_EMIT scoresChanged(scores_);
+}
+
+bool HeadTable::computing() const {
+    return job_->busy();
 }
 
 QString HeadTable::statusText() const {

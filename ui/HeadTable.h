@@ -23,6 +23,8 @@ class Model;
 
 namespace ui {
 
+class LatestJob;
+
 class HeadTable : public QWidget {
     Q_OBJECT
 public:
@@ -43,7 +45,7 @@ public:
     /// The scores shown, layer-major (empty while computing or without a model).
     const std::vector<core::HeadScores>& scores() const { return scores_; }
     QTableView* view() const { return view_; }
-    bool computing() const { return computing_; }
+    bool computing() const;
     QString statusText() const;
 
 Q_SIGNALS:
@@ -57,13 +59,12 @@ protected:
 
 private:
     void recompute();
-    void finish(quint64 serial, std::vector<core::HeadScores> scores, const QString& error);
+    void finish(std::vector<core::HeadScores> scores, const QString& error);
     void fill();
 
     std::shared_ptr<const core::Model> model_;
     std::vector<core::HeadScores> scores_;
-    quint64 serial_ = 0;
-    bool computing_ = false;
+    LatestJob* job_ = nullptr;
     bool stale_ = false; // the model changed and nobody has asked for its scores yet
     QString error_;
     QLabel* status_ = nullptr;

@@ -1,24 +1,21 @@
 #include "ui/MainWindow.h"
 
-#include "core/base/BlasCore.h"
-#include "core/base/Errors.h"
-#include "core/base/Runtime.h"
 #include "core/model/Model.h"
 #include "ui/AnalysisController.h"
+#include "ui/AppSettings.h"
 #include "ui/AttentionPage.h"
 #include "ui/CandidatesChart.h"
 #include "ui/DecodePanel.h"
 #include "ui/ExportActions.h"
 #include "ui/HeadTable.h"
-#include "ui/ModelLoader.h"
+#include "ui/HelpText.h"
+#include "ui/ModelOpener.h"
 #include "ui/ModelPicker.h"
 #include "ui/PositionalView.h"
-#include "ui/QCustomPlotInclude.h"
 #include "ui/TrainPage.h"
 #include "ui/ViewState.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QDir>
@@ -30,8 +27,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSettings>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -44,11 +39,12 @@ MainWindow::MainWindow(const QString& modelsDir, QWidget* parent)
     : QMainWindow(parent), modelsDir_(modelsDir) {
     state_ = new ViewState(this);
     controller_ = new AnalysisController(this);
-    loader_ = new ModelLoader(this);
+    opener_ = new ModelOpener(modelsDir, this);
     buildWidgets();
     exports_ = new ExportActions(this, state_, controller_, [this] { return tabs_->currentWidget(); });
     buildMenus();
     wire();
+    AppSettings::trackView(state_);
     setAcceptDrops(true);
     setWindowTitle(tr("attnscope"));
     resize(1400, 900);
@@ -149,8 +145,9 @@ void MainWindow::buildMenus() {
     view->addSeparator();
     view->addAction(tr("&Attention"), this, [this] { showPage(Page::Attention); })
         ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_1));
-    view->addAction(tr("&Positional Encodings"), this, [this] { showPage(Page::Positional); })
-        ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
+    positionalAction_ =
+        view->addAction(tr("&Positional Encodings"), this, [this] { showPage(Page::Positional); });
+    positionalAction_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
     view->addAction(tr("&Train"), this, [this] { showPage(Page::Train); })
         ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
     view->addAction(tr("&Heads"), this, [this] { showPage(Page::Heads); })
@@ -165,10 +162,13 @@ void MainWindow::buildMenus() {
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this,
-                    [this] { QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText()); })
+                    [this] {
+                        QMessageBox::information(this, tr("Keyboard shortcuts"),
+                                                 HelpText::shortcuts(menuBar()));
+                    })
         ->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About attnscope"), this,
-                    [this] { QMessageBox::about(this, tr("About attnscope"), aboutText()); });
+                    [this] { QMessageBox::about(this, tr("About attnscope"), HelpText::about()); });
 }
 
 void MainWindow::wire() {
@@ -177,7 +177,7 @@ void MainWindow::wire() {
     connect(source_, &QLineEdit::textChanged, controller_, &AnalysisController::setText);
     // Enter in the source field translates the sentence: in a text field Ctrl+→ moves by words instead.
     connect(source_, &QLineEdit::returnPressed, controller_, &AnalysisController::runToEnd);
-    connect(picker_, &ModelPicker::modelChosen, this, &MainWindow::openModelInBackground);
+    connect(picker_, &ModelPicker::modelChosen, this, &MainWindow::openInBackground);
     connect(picker_, &ModelPicker::openFolderRequested, this, &MainWindow::openFolderDialog);
     connect(panel->stepAction(), &QAction::triggered, controller_, &AnalysisController::step);
     connect(panel->backAction(), &QAction::triggered, controller_, &AnalysisController::back);
@@ -192,14 +192,13 @@ void MainWindow::wire() {
     connect(controller_, &AnalysisController::resultChanged, this, &MainWindow::showResult);
     connect(controller_, &AnalysisController::failed, this, &MainWindow::showError);
     // Two sources of waiting, one indicator: the analysis and a model loading.
-    auto updateBusy = [this] { busy_->setVisible(controller_->busy() || loader_->loading()); };
+    auto updateBusy = [this] { busy_->setVisible(controller_->busy() || opener_->loading()); };
     connect(controller_, &AnalysisController::busyChanged, this, updateBusy);
-    connect(loader_, &ModelLoader::loadingChanged, this, updateBusy);
-    connect(loader_, &ModelLoader::loaded, this, &MainWindow::applyModel);
-    connect(loader_, &ModelLoader::failed, this, [this](const QString& dir, const QString& error) {
-        refuseModel(dir, error);
-        QMessageBox::warning(this, tr("Cannot open model"), lastError_);
-    });
+    connect(opener_, &ModelOpener::loadingChanged, this, updateBusy);
+    connect(opener_, &ModelOpener::opened, this, &MainWindow::applyModel);
+    connect(
+        opener_, &ModelOpener::refused, this,
+        [this](const QString&, const QString& error, bool background) { refuseModel(error, background); });
     connect(exports_, &ExportActions::message, this,
             [this](const QString& t) { statusBar()->showMessage(t, 8000); });
     connect(controller_, &AnalysisController::cleared, this, [this] {
@@ -218,68 +217,51 @@ void MainWindow::wire() {
         showPage(Page::Attention);
     });
 
-    // View state → what is remembered and what depends on the kind.
+    // View state → what depends on the kind and the colour map.
     connect(state_, &ViewState::kindChanged, exports_, &ExportActions::updateEnabled);
-    connect(state_, &ViewState::scaleModeChanged, this, [](ScaleMode m) {
-        QSettings().setValue(QStringLiteral("view/perHeadScale"), m == ScaleMode::PerHead);
-        QSettings().setValue(QStringLiteral("view/logScale"), m == ScaleMode::Log);
-    });
-    connect(state_, &ViewState::colorMapChanged, this, [this](const ColorMap& m) {
-        positional_->setColorMap(m);
-        QSettings().setValue(QStringLiteral("view/colorMap"), m.name());
-    });
+    connect(state_, &ViewState::colorMapChanged, positional_, &PositionalView::setColorMap);
 }
 
-bool MainWindow::openModel(const QString& dir) {
-    QString error;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    auto model = loader_->loadNow(dir, &error);
-    QApplication::restoreOverrideCursor();
-    if (!model) {
-        refuseModel(dir, error);
-        return false;
-    }
-    applyModel(dir, std::move(model));
-    return true;
+std::shared_ptr<const core::Model> MainWindow::model() const {
+    return opener_->model();
 }
 
-void MainWindow::openModelInBackground(const QString& dir) {
+void MainWindow::openInBackground(const QString& dir) {
     statusBar()->showMessage(tr("Loading %1…").arg(QDir::toNativeSeparators(QDir(dir).absolutePath())));
-    loader_->load(dir);
+    opener_->openInBackground(dir);
 }
 
-void MainWindow::refuseModel(const QString& dir, const QString& error) {
-    Q_UNUSED(dir);
+void MainWindow::refuseModel(const QString& error, bool background) {
     showError(tr("Cannot open model: %1").arg(error));
-    picker_->setCurrentModel(model_ ? QString::fromStdString(model_->directory()) : QString());
-    Q_EMIT modelLoadFinished(false);
+    picker_->setCurrentModel(opener_->directory()); // the model still open
+    if (background) // nobody waits on a return value: say it where it cannot be missed
+        QMessageBox::warning(this, tr("Cannot open model"), lastError_);
 }
 
-void MainWindow::applyModel(const QString& dir, std::shared_ptr<const core::Model> model) {
-    model_ = std::move(model);
+void MainWindow::applyModel(const QString& dir, const std::shared_ptr<const core::Model>& model) {
     clearError();
     picker_->setCurrentModel(dir);
-    QSettings().setValue(QStringLiteral("model/last"), QDir(dir).absolutePath());
-    const auto& c = model_->config();
+    const auto& c = model->config();
     setWindowTitle(tr("attnscope — %1").arg(QString::fromStdString(c.name)));
     source_->setPlaceholderText(c.hasEncoder() ? tr("Type a sentence…") : tr("Type a prompt…"));
     attention_->setModelKinds(c.hasEncoder());
-    positional_->setModel(model_);
-    heads_->setModel(model_);
-    controller_->setModel(model_);
+    // A model without positions has nothing for that page to show; rotary keeps it (it explains rotary).
+    const bool positions = c.positional != core::PositionalEncoding::None;
+    tabs_->setTabVisible(static_cast<int>(Page::Positional), positions);
+    positionalAction_->setEnabled(positions);
+    positional_->setModel(model);
+    heads_->setModel(model);
+    controller_->setModel(model);
     // Built-in models are named as such; a folder of the user's is shown with its path.
     const QString where =
-        !modelsDir_.isEmpty() && QFileInfo(dir).canonicalPath() == QFileInfo(modelsDir_).canonicalFilePath()
-            ? tr("built-in")
-            : QDir::toNativeSeparators(QDir(dir).absolutePath());
+        opener_->isBuiltin(dir) ? tr("built-in") : QDir::toNativeSeparators(QDir(dir).absolutePath());
     statusBar()->showMessage(
         tr("Loaded %1 (%2 · %3 · %4 layers × %5 heads · on %6)")
             .arg(QString::fromStdString(c.name), where, QString::fromLatin1(core::toString(c.architecture)))
             .arg(c.hasEncoder() ? c.encoderLayers : c.decoderLayers)
             .arg(c.heads)
-            .arg(QString::fromStdString(model_->deviceName())),
+            .arg(QString::fromStdString(model->deviceName())),
         8000);
-    Q_EMIT modelLoadFinished(true);
 }
 
 void MainWindow::setSourceText(const QString& text) {
@@ -287,7 +269,9 @@ void MainWindow::setSourceText(const QString& text) {
 }
 
 void MainWindow::showPage(Page page) {
-    tabs_->setCurrentIndex(static_cast<int>(page)); // the tabs are in the enum's order
+    const int index = static_cast<int>(page); // the tabs are in the enum's order
+    if (tabs_->isTabVisible(index))
+        tabs_->setCurrentIndex(index);
 }
 
 void MainWindow::showResult(const RunResultPtr& r) {
@@ -324,85 +308,28 @@ void MainWindow::clearError() {
 }
 
 void MainWindow::openFolderDialog() {
-    const QString start = model_ ? QString::fromStdString(model_->directory()) : modelsDir_;
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Model Folder"), start);
+    const QString dir =
+        QFileDialog::getExistingDirectory(this, tr("Open Model Folder"), opener_->dialogFolder());
     if (!dir.isEmpty())
-        openModelInBackground(dir);
-}
-
-QString MainWindow::shortcutsText() {
-    const std::pair<const char*, const char*> rows[] = {
-        {"← →", "previous / next head (grid or heatmap focused; the mean comes last)"},
-        {"↑ ↓, PgUp PgDn", "previous / next layer (grid or heatmap focused)"},
-        {"Ctrl+→, Ctrl+←", "Step, Back"},
-        {"Ctrl+End, Ctrl+Home", "Run to end, Reset"},
-        {"Ctrl+1, Ctrl+2, Ctrl+3", "encoder self, decoder self, cross-attention"},
-        {"Ctrl+K", "per-head colour scale"},
-        {"Ctrl+Shift+K", "logarithmic colour scale"},
-        {"Ctrl+L", "edit the source text"},
-        {"Enter (in the source field)", "decode to the end"},
-        {"Alt+1 … Alt+4", "Attention, Positional encodings, Train, Heads"},
-        {"Ctrl+O", "open a model folder"},
-        {"Ctrl+E, Ctrl+Shift+E", "export the page as a picture, every head as JSON"},
-        {"Click, Shift+click a token", "mark its row, its column in the heatmap"},
-    };
-    QString html = QStringLiteral("<table cellspacing=\"4\">");
-    for (const auto& [keys, what] : rows)
-        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(tr(keys), tr(what));
-    return html + QStringLiteral("</table>");
-}
-
-QString MainWindow::aboutText() {
-    const auto blas = core::blasCoreName();
-    return tr("<h3>attnscope %1</h3><p>Look inside Transformers: every layer, every head, step by step.</p>"
-              "<p>Qt %2 · LibTorch %3 · QCustomPlot %4<br>%5 intra-op threads · %6</p>")
-        .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion()),
-             QString::fromStdString(core::torchVersion()), QString::fromLatin1(QCUSTOMPLOT_VERSION_STR))
-        .arg(core::threadCount())
-        .arg(blas.empty() ? tr("BLAS: not OpenBLAS")
-                          : tr("OpenBLAS kernels: %1").arg(QString::fromStdString(blas)));
+        openInBackground(dir);
 }
 
 void MainWindow::restoreSettings() {
-    QSettings s;
-    state_->setColorMap(s.value(QStringLiteral("view/colorMap"), ColorMap::names().front()).toString());
-    state_->setScaleMode(s.value(QStringLiteral("view/perHeadScale"), false).toBool() ? ScaleMode::PerHead
-                         : s.value(QStringLiteral("view/logScale"), false).toBool()   ? ScaleMode::Log
-                                                                                      : ScaleMode::Fixed);
-    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
-    attention_->splitter()->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
+    AppSettings::restoreView(state_);
+    AppSettings::restoreWindow(this, attention_->splitter());
 }
 
 void MainWindow::restoreSourceText(const QString& fallback) {
-    setSourceText(QSettings().value(QStringLiteral("source/text"), fallback).toString());
+    setSourceText(AppSettings::sourceText(fallback));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (train_->training()) {
-        // Minutes of training are worth a question before they are dropped.
-        const auto answer = QMessageBox::question(
-            this, tr("Training is running"), tr("Save the training run before closing?"),
-            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-        if (answer == QMessageBox::Cancel) {
-            event->ignore();
-            return;
-        }
-        if (answer == QMessageBox::Save) {
-            QString error;
-            if (!train_->save(&error)) {
-                QMessageBox::warning(this, tr("Could not save"), error);
-                event->ignore();
-                return;
-            }
-        }
-        train_->stop();
+    if (!train_->confirmClose(this)) {
+        event->ignore();
+        return;
     }
-    QSettings s;
-    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    s.setValue(QStringLiteral("window/state"), saveState());
-    s.setValue(QStringLiteral("window/splitter"), attention_->splitter()->saveState());
-    s.setValue(QStringLiteral("source/text"), source_->text());
+    AppSettings::saveWindow(this, attention_->splitter());
+    AppSettings::setSourceText(source_->text());
     event->accept();
 }
 
@@ -415,7 +342,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
     const QString dir = event->mimeData()->urls().front().toLocalFile();
     event->acceptProposedAction();
-    openModelInBackground(dir);
+    openInBackground(dir);
 }
 
 } // namespace ui

@@ -8,6 +8,7 @@
 
 #include <memory>
 
+class QAction;
 class QLabel;
 class QLineEdit;
 class QTabWidget;
@@ -21,8 +22,8 @@ namespace ui {
 class AnalysisController;
 class AttentionPage;
 class ExportActions;
-class ModelLoader;
 class HeadTable;
+class ModelOpener;
 class ModelPicker;
 class PositionalView;
 class TrainPage;
@@ -37,31 +38,21 @@ public:
     explicit MainWindow(const QString& modelsDir = QString(), QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Loads a model directory; on failure keeps the current model, shows why and returns false.
-    bool openModel(const QString& dir);
-    /// Loads on a background thread, so a large model does not freeze the window, then applies it as
-    /// openModel does (or shows why not, in a dialog too); emits modelLoadFinished.
-    void openModelInBackground(const QString& dir);
     /// The last error shown (a bad model folder, a text the model cannot take); empty after success.
     QString lastError() const { return lastError_; }
     void setSourceText(const QString& text);
+    /// Shows page, unless it is hidden because the model lacks what it shows (positions, say).
     void showPage(Page page);
     /// Restores the colour map, scale and window layout remembered from the last run.
     void restoreSettings();
     /// Puts the source text of the last run back in the field, or `fallback` when there is none (the first
     /// start), so the window opens on something to look at. Call after a model is open.
     void restoreSourceText(const QString& fallback);
-    /// The Help ▸ About text: the versions of attnscope, Qt, LibTorch and QCustomPlot.
-    static QString aboutText();
-    /// The Help ▸ Keyboard Shortcuts table.
-    static QString shortcutsText();
-
     AnalysisController* controller() const { return controller_; }
     ViewState* viewState() const { return state_; }
-    std::shared_ptr<const core::Model> model() const { return model_; }
-
-Q_SIGNALS:
-    void modelLoadFinished(bool ok);
+    /// Opens models into this window (now, in the background, at startup).
+    ModelOpener* opener() const { return opener_; }
+    std::shared_ptr<const core::Model> model() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -75,22 +66,23 @@ private:
     void showResult(const RunResultPtr& r);
     void showError(const QString& message);
     void clearError();
-    void applyModel(const QString& dir, std::shared_ptr<const core::Model> model);
-    void refuseModel(const QString& dir, const QString& error);
+    void applyModel(const QString& dir, const std::shared_ptr<const core::Model>& model);
+    void refuseModel(const QString& error, bool background);
+    void openInBackground(const QString& dir);
     void openFolderDialog();
 
-    std::shared_ptr<const core::Model> model_;
     QString modelsDir_;
     QString lastError_;
     ViewState* state_ = nullptr;
     AnalysisController* controller_ = nullptr;
-    ModelLoader* loader_ = nullptr;
+    ModelOpener* opener_ = nullptr;
     ExportActions* exports_ = nullptr;
 
     ModelPicker* picker_ = nullptr;
     QLineEdit* source_ = nullptr;
     QLabel* message_ = nullptr;
     QTabWidget* tabs_ = nullptr;
+    QAction* positionalAction_ = nullptr;
     AttentionPage* attention_ = nullptr;
     PositionalView* positional_ = nullptr;
     TrainPage* train_ = nullptr;

@@ -13,17 +13,19 @@ class Model;
 
 namespace ui {
 
+class LatestJob;
+
 class ModelLoader : public QObject {
     Q_OBJECT
 public:
     explicit ModelLoader(QObject* parent = nullptr);
     ~ModelLoader() override;
 
-    /// Starts loading on the global thread pool; loaded() or failed() follows on this object's thread.
+    /// Starts loading on the loader's own thread; loaded() or failed() follows on this object's thread.
     void load(const QString& dir);
     /// Loads now, on the calling thread; a background load still running is forgotten.
     std::shared_ptr<const core::Model> loadNow(const QString& dir, QString* error);
-    bool loading() const { return loading_; }
+    bool loading() const;
 
 Q_SIGNALS:
     void loaded(const QString& dir, std::shared_ptr<const core::Model> model);
@@ -31,12 +33,7 @@ Q_SIGNALS:
     void loadingChanged(bool loading);
 
 private:
-    void finish(quint64 serial, const QString& dir, std::shared_ptr<const core::Model> model,
-                const QString& error);
-    void setLoading(bool on);
-
-    quint64 serial_ = 0;
-    bool loading_ = false;
+    LatestJob* job_ = nullptr;
 };
 
 } // namespace ui

@@ -13,6 +13,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -298,6 +299,30 @@ bool TrainPage::save(QString* error) {
     if (!worker_->error().isEmpty()) {
         if (error)
             *error = worker_->error();
+        return false;
+    }
+    return true;
+}
+
+bool TrainPage::confirmClose(QWidget* parent) {
+    if (!training())
+        return true;
+    // Minutes of training are worth a question before the window goes. A stopped run saves itself on its
+    // worker thread, so there is nothing to discard: the choice is to close once it is saved, or go on.
+    QMessageBox box(QMessageBox::Question, tr("Training is running"),
+                    tr("Closing stops the run. It is saved first (checkpoint and model) in %1, and can be "
+                       "continued later with Continue Run….")
+                        .arg(QDir::toNativeSeparators(runDir_)),
+                    QMessageBox::Cancel, parent);
+    auto* close = box.addButton(tr("Stop, Save and Close"), QMessageBox::AcceptRole);
+    close->setObjectName(QStringLiteral("stopSaveClose"));
+    box.setDefaultButton(close);
+    box.exec();
+    if (box.clickedButton() != close)
+        return false;
+    QString error;
+    if (!save(&error)) {
+        QMessageBox::warning(parent, tr("Could not save"), error);
         return false;
     }
     return true;

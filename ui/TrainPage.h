@@ -41,6 +41,9 @@ public:
     bool paused() const;
     /// Ends the run, which saves it (checkpoint and model directory); false with a message when that failed.
     bool save(QString* error);
+    /// Asks, while a run is going, whether to stop it so the window can close; a stopped run is saved,
+    /// and this waits for that. False when the window should stay open: Cancel, or the save failed.
+    bool confirmClose(QWidget* parent);
     /// Where the current (or last) run writes.
     QString runDirectory() const;
 

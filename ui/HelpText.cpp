@@ -1,0 +1,80 @@
+#include "ui/HelpText.h"
+
+#include "core/base/BlasCore.h"
+#include "core/base/Runtime.h"
+#include "ui/QCustomPlotInclude.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QMenu>
+#include <QMenuBar>
+
+#include <utility>
+#include <vector>
+
+namespace ui {
+
+namespace {
+
+// A menu text without its mnemonic marks ("&&" is a literal ampersand).
+QString plain(QString text) {
+    text.replace(QLatin1String("&&"), QChar(0x1));
+    text.remove(QLatin1Char('&'));
+    text.replace(QChar(0x1), QLatin1Char('&'));
+    return text;
+}
+
+QString row(const QString& keys, const QString& what) {
+    return QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+        .arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+}
+
+QString heading(const QString& title) {
+    return QStringLiteral("<tr><td colspan=\"2\"><i>%1</i></td></tr>").arg(title.toHtmlEscaped());
+}
+
+} // namespace
+
+QString HelpText::shortcuts(const QMenuBar* menus) {
+    QString html = QStringLiteral("<table cellspacing=\"4\">");
+    for (const auto* entry : menus->actions()) {
+        const QMenu* menu = entry->menu();
+        if (!menu)
+            continue;
+        QString rows;
+        for (const auto* a : menu->actions()) {
+            QStringList keys;
+            for (const auto& k : a->shortcuts())
+                keys << k.toString(QKeySequence::NativeText);
+            if (!keys.isEmpty())
+                rows += row(keys.join(QStringLiteral(", ")), plain(a->text()));
+        }
+        if (!rows.isEmpty())
+            html += heading(plain(menu->title())) + rows;
+    }
+    // Keys that the views take themselves, not through an action.
+    const std::pair<const char*, const char*> viewKeys[] = {
+        {QT_TR_NOOP("← →"),
+         QT_TR_NOOP("previous / next head (grid or heatmap focused; the mean comes last)")},
+        {QT_TR_NOOP("↑ ↓, PgUp PgDn"), QT_TR_NOOP("previous / next layer (grid or heatmap focused)")},
+        {QT_TR_NOOP("Enter (in the source field)"), QT_TR_NOOP("decode to the end")},
+        {QT_TR_NOOP("Click, Shift+click a token"), QT_TR_NOOP("mark its row, its column in the heatmap")},
+    };
+    html += heading(tr("In the views"));
+    for (const auto& [keys, what] : viewKeys)
+        html += row(tr(keys), tr(what));
+    return html + QStringLiteral("</table>");
+}
+
+QString HelpText::about() {
+    const auto blas = core::blasCoreName();
+    return tr("<h3>attnscope %1</h3><p>Look inside Transformers: every layer, every head, step by step.</p>"
+              "<p>Qt %2 · LibTorch %3 · QCustomPlot %4<br>%5 intra-op threads · %6</p>")
+        .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion()),
+             QString::fromStdString(core::torchVersion()), QString::fromLatin1(QCUSTOMPLOT_VERSION_STR))
+        .arg(core::threadCount())
+        .arg(blas.empty() ? tr("BLAS: not OpenBLAS")
+                          : tr("OpenBLAS kernels: %1").arg(QString::fromStdString(blas)));
+}
+
+} // namespace ui

@@ -1,0 +1,21 @@
+#pragma once
+// The texts of the Help menu: the keyboard shortcuts and the About box.
+
+#include <QCoreApplication>
+#include <QString>
+
+class QMenuBar;
+
+namespace ui {
+
+class HelpText {
+    Q_DECLARE_TR_FUNCTIONS(ui::HelpText)
+public:
+    /// The keyboard shortcuts as an HTML table: every shortcut of the menus' actions, read from the
+    /// actions themselves so the list cannot drift from them, then the keys the views handle themselves.
+    static QString shortcuts(const QMenuBar* menus);
+    /// The versions of attnscope, Qt, LibTorch and QCustomPlot, and how the core computes.
+    static QString about();
+};
+
+} // namespace ui
