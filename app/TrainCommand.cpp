@@ -42,7 +42,7 @@ writes into DIR:
 Ctrl-C saves a checkpoint and stops; continue with --resume. The last column of log.csv is exact match
 of greedy decoding on fresh examples for the generated tasks, chrF for translation, and held-out
 perplexity for a language model (whose run also keeps the BPE vocabulary learned from its corpus in bpe/). Exit status: 0 done, 2 bad arguments or input, 130 after Ctrl-C
-(143 after SIGTERM) with the checkpoint saved.
+(143 after SIGTERM) with the checkpoint saved, 1 for an unexpected internal error.
 )";
 
 volatile std::sig_atomic_t gStopSignal = 0;
@@ -171,7 +171,6 @@ int runTrain(const std::vector<std::string>& argv) {
                 given = std::make_unique<core::TrainRecipe>(core::TrainRecipe::fromFile(a.get("--recipe")));
             const auto out = a.has("--out") ? a.get("--out") : "runs/" + given->name;
 
-            StopSignals signals; // before the run is made: a Ctrl-C from here on stops between two steps
             std::unique_ptr<core::TrainingRun> run;
             if (resume) {
                 run = core::TrainingRun::resume(out);
@@ -194,6 +193,9 @@ int runTrain(const std::vector<std::string>& argv) {
                 auto recipe = *given;
                 if (steps > 0)
                     recipe.steps = steps; // stored with the checkpoint, so a resume trains to the same end
+                if (core::TrainingRun::hasCheckpoint(out))
+                    throw UsageError(
+                        out + " already holds a run; continue it with --resume or choose another --out");
                 run = core::TrainingRun::start(recipe, out);
             }
             auto& trainer = run->trainer();
@@ -245,6 +247,9 @@ int runTrain(const std::vector<std::string>& argv) {
                     lastKept = p.stats.step;
                 }
             };
+            // Installed once the run is set up: until then (a tokenizer trained on the corpus, say) Ctrl-C
+            // simply ends the program, with nothing to save.
+            StopSignals signals;
             if (run->run(cb) == core::RunEnd::Stopped) {
                 if (lastKept != trainer.stats().step)
                     progress.show(lineNow(), true);

@@ -374,7 +374,7 @@ void TestMainWindow::aboutNamesVersions() {
     for (auto* a : f->window.findChildren<QAction*>())
         for (const auto& k : a->shortcuts()) {
             ++shortcuts;
-            const auto key = k.toString(QKeySequence::NativeText);
+            const auto key = ui::HelpText::keyText(k);
             QVERIFY2(help.contains(QStringLiteral("<b>") + key.toHtmlEscaped()) ||
                          help.contains(QStringLiteral(", ") + key.toHtmlEscaped()),
                      qPrintable(key + QStringLiteral(" (") + a->text() + QStringLiteral(") not in ") + help));

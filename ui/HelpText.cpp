@@ -6,6 +6,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QKeySequence>
 #include <QMenu>
 #include <QMenuBar>
 
@@ -35,6 +36,18 @@ QString heading(const QString& title) {
 
 } // namespace
 
+// Arrow keys as arrows, as the README's table writes them: "Ctrl+Right" reads "Ctrl+→".
+QString HelpText::keyText(const QKeySequence& key) {
+    QStringList parts = key.toString(QKeySequence::NativeText).split(QLatin1Char('+'));
+    static const std::pair<const char*, const char*> arrows[] = {
+        {"Left", "\u2190"}, {"Up", "\u2191"}, {"Right", "\u2192"}, {"Down", "\u2193"}};
+    for (auto& part : parts)
+        for (const auto& [name, glyph] : arrows)
+            if (part == QLatin1String(name))
+                part = QString::fromUtf8(glyph);
+    return parts.join(QLatin1Char('+'));
+}
+
 QString HelpText::shortcuts(const QMenuBar* menus) {
     QString html = QStringLiteral("<table cellspacing=\"4\">");
     for (const auto* entry : menus->actions()) {
@@ -45,7 +58,7 @@ QString HelpText::shortcuts(const QMenuBar* menus) {
         for (const auto* a : menu->actions()) {
             QStringList keys;
             for (const auto& k : a->shortcuts())
-                keys << k.toString(QKeySequence::NativeText);
+                keys << keyText(k);
             if (!keys.isEmpty())
                 rows += row(keys.join(QStringLiteral(", ")), plain(a->text()));
         }

@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <QString>
 
+class QKeySequence;
 class QMenuBar;
 
 namespace ui {
@@ -14,6 +15,8 @@ public:
     /// The keyboard shortcuts as an HTML table: every shortcut of the menus' actions, read from the
     /// actions themselves so the list cannot drift from them, then the keys the views handle themselves.
     static QString shortcuts(const QMenuBar* menus);
+    /// A key as the help writes it: Qt's text with arrow keys as arrows ("Ctrl+→").
+    static QString keyText(const QKeySequence& key);
     /// The versions of attnscope, Qt, LibTorch and QCustomPlot, and how the core computes.
     static QString about();
 };

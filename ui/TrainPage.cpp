@@ -3,6 +3,7 @@
 #include "core/base/Errors.h"
 #include "core/train/TrainLog.h"
 #include "core/train/TrainRecipe.h"
+#include "core/train/Trainer.h"
 #include "core/train/TrainingRun.h"
 #include "ui/AttentionGrid.h"
 #include "ui/QCustomPlotInclude.h"
@@ -11,6 +12,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -163,6 +165,7 @@ TrainPage::~TrainPage() {
         thread_->quit();
         thread_->wait();
     }
+    delete worker_; // it has no parent: it lived on the run's thread
 }
 
 void TrainPage::start() {
@@ -187,12 +190,16 @@ void TrainPage::start() {
         return;
     }
     // Checkpoints often enough that a crash loses little of a classroom run (4,000 steps: every 200).
-    recipe.checkpointEvery = std::clamp<int64_t>(recipe.steps / 20, 20, recipe.checkpointEvery);
-    runDir_ =
+    recipe.checkpointEvery = std::min(recipe.checkpointEvery, std::max<int64_t>(20, recipe.steps / 20));
+    const QString base =
         QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
             .filePath(QStringLiteral("runs/%1-%2")
                           .arg(task_->currentText(),
                                QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-hhmmss"))));
+    // Two runs started within a second get folders of their own.
+    runDir_ = base;
+    for (int n = 2; QFileInfo::exists(runDir_); ++n)
+        runDir_ = base + QStringLiteral("-%1").arg(n);
     // A frame every 1/40 of the run: enough to watch a pattern form, few enough to keep in memory.
     launch(new TrainingWorker(recipe, runDir_, probeFor(recipe.task),
                               static_cast<int>(std::max<int64_t>(1, recipe.steps / 40))),
@@ -220,7 +227,8 @@ void TrainPage::continueRun(const QString& dir) {
     }
     core::TrainRecipe recipe;
     try {
-        recipe = core::TrainRecipe::fromFile(QDir(dir).filePath(QStringLiteral("recipe.json")).toStdString());
+        recipe = core::Trainer::savedRecipe(
+            dir.toStdString()); // the checkpoint's: a resume may have moved its end
     } catch (const core::Error& e) {
         Q_EMIT message(tr("Cannot continue: %1").arg(QString::fromStdString(e.what())));
         return;
@@ -246,18 +254,49 @@ void TrainPage::launch(TrainingWorker* worker, const core::TrainRecipe& recipe, 
         steps_->setValue(static_cast<int>(recipe.steps));
     }
 
-    if (worker_)
-        worker_->deleteLater();
+    // The previous run's thread has ended (training() is false): free it and its worker, whose run holds
+    // a network, its optimizer state and its data.
+    if (thread_) {
+        thread_->quit();
+        thread_->wait();
+    }
+    delete worker_;
+    delete thread_;
     thread_ = new QThread(this);
     worker_ = worker;
+    running_ = true;
     worker_->moveToThread(thread_);
     connect(thread_, &QThread::started, worker_, &TrainingWorker::run);
-    connect(worker_, &TrainingWorker::progress, this, &TrainPage::onProgress, Qt::QueuedConnection);
-    connect(worker_, &TrainingWorker::probed, this, &TrainPage::onProbed, Qt::QueuedConnection);
+    // Signals still queued from an earlier worker when a new run starts are dropped: each reaction checks
+    // that its worker is the current one.
     connect(
-        worker_, &TrainingWorker::failed, this, [this](const QString& m) { Q_EMIT message(m); },
+        worker_, &TrainingWorker::progress, this,
+        [this, worker](const TrainProgress& p) {
+            if (worker == worker_)
+                onProgress(p);
+        },
         Qt::QueuedConnection);
-    connect(worker_, &TrainingWorker::finished, this, &TrainPage::onFinished, Qt::QueuedConnection);
+    connect(
+        worker_, &TrainingWorker::probed, this,
+        [this, worker](int64_t step, std::shared_ptr<const core::AttentionSnapshot> snap) {
+            if (worker == worker_)
+                onProbed(step, std::move(snap));
+        },
+        Qt::QueuedConnection);
+    connect(
+        worker_, &TrainingWorker::failed, this,
+        [this, worker](const QString& m) {
+            if (worker == worker_)
+                Q_EMIT message(m);
+        },
+        Qt::QueuedConnection);
+    connect(
+        worker_, &TrainingWorker::finished, this,
+        [this, worker](bool completed) {
+            if (worker == worker_)
+                onFinished(completed);
+        },
+        Qt::QueuedConnection);
     thread_->start();
     status_->setText(what);
     updateButtons();
@@ -280,7 +319,7 @@ void TrainPage::stop() {
 }
 
 bool TrainPage::training() const {
-    return thread_ && thread_->isRunning();
+    return running_; // until the run's finished signal is handled, not only while its thread runs
 }
 
 bool TrainPage::paused() const {
@@ -296,6 +335,9 @@ bool TrainPage::save(QString* error) {
         thread_->quit();
         thread_->wait();
     }
+    // The run's finished signal may still be queued; wind the run up here, and it will find nothing to do.
+    if (running_)
+        onFinished(worker_->completed());
     if (!worker_->error().isEmpty()) {
         if (error)
             *error = worker_->error();
@@ -356,8 +398,16 @@ int TrainPage::lossPoints() const {
 void TrainPage::onProgress(const TrainProgress& p) {
     lastStep_ = p.step;
     plot_->graph(0)->addData(static_cast<double>(p.step), p.loss);
-    if (p.accuracy >= 0)
+    if (p.accuracy >= 0) {
         plot_->graph(1)->addData(static_cast<double>(p.step), p.accuracy);
+        // A continued command-line run may measure chrF or perplexity instead of exact match.
+        plot_->graph(1)->setName(p.metric);
+        plot_->yAxis2->setLabel(p.metric);
+        if (p.metric == QLatin1String("perplexity"))
+            plot_->graph(1)->rescaleValueAxis(false, true);
+        else
+            plot_->yAxis2->setRange(0, 1);
+    }
     plot_->graph(0)->rescaleValueAxis(false, true);
     plot_->yAxis->setRangeLower(0);
     plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -368,7 +418,11 @@ void TrainPage::onProgress(const TrainProgress& p) {
                        .arg(p.tokensPerSecond, 0, 'f', 0)
                        .arg(p.elapsedSeconds, 0, 'f', 0);
     if (p.accuracy >= 0)
-        text += tr(" · exact match %1%").arg(100.0 * p.accuracy, 0, 'f', 1);
+        text += p.metric == QLatin1String("perplexity")
+                    ? tr(" · held-out perplexity %1").arg(p.accuracy, 0, 'f', 2)
+                : p.metric == QLatin1String("chrF")
+                    ? tr(" · chrF %1").arg(100.0 * p.accuracy, 0, 'f', 1)
+                    : tr(" · exact match %1%").arg(100.0 * p.accuracy, 0, 'f', 1);
     status_->setText(text);
 }
 
@@ -385,6 +439,9 @@ void TrainPage::onProbed(int64_t step, std::shared_ptr<const core::AttentionSnap
 void TrainPage::onFinished(bool completed) {
     thread_->quit();
     thread_->wait();
+    if (!running_)
+        return; // save() has already wound this run up
+    running_ = false;
     if (worker_->error().isEmpty())
         status_->setText(
             status_->text() + (completed ? tr(" · done") : tr(" · stopped")) +

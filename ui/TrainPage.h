@@ -85,6 +85,7 @@ private:
     QThread* thread_ = nullptr;
     TrainingWorker* worker_ = nullptr;
     QString runDir_;
+    bool running_ = false;
     std::vector<std::pair<int64_t, std::shared_ptr<const core::AttentionSnapshot>>> frames_;
     int64_t lastStep_ = 0;
 };

@@ -25,18 +25,19 @@ void TrainingWorker::run() {
     try {
         run_ = resume_ ? core::TrainingRun::resume(outDir_.toStdString())
                        : core::TrainingRun::start(recipe_, outDir_.toStdString());
+        const auto metric = QString::fromStdString(run_->trainer().metricName());
         if (resume_) // the curve so far: the log as the resume left it, up to the checkpoint
             for (const auto& row : core::TrainLog::read(run_->logPath()))
                 Q_EMIT progress(TrainProgress{row.stats.step, run_->trainer().recipe().steps, row.stats.loss,
                                               row.stats.tokensPerSecond, row.stats.elapsedSeconds,
-                                              row.accuracy});
+                                              row.accuracy, metric});
         core::RunCallbacks cb;
         cb.stopRequested = [this] { return stopped_.load(); };
         cb.pauseRequested = [this] { return paused_.load() && !stopped_.load(); };
-        cb.onLogged = [this](const core::RunProgress& p) {
+        cb.onLogged = [this, metric](const core::RunProgress& p) {
             const auto& s = p.stats;
-            Q_EMIT progress(
-                TrainProgress{s.step, p.total, s.loss, s.tokensPerSecond, s.elapsedSeconds, p.metric});
+            Q_EMIT progress(TrainProgress{s.step, p.total, s.loss, s.tokensPerSecond, s.elapsedSeconds,
+                                          p.metric, metric});
         };
         // The probe is teacher-forced on the task's answer, which only generated tasks can give.
         if (recipe_.makeTask().generated())
@@ -44,8 +45,8 @@ void TrainingWorker::run() {
         core::RunOptions options;
         options.probeEvery = probeEvery_;
         options.exportOnStop = true; // a stopped run can be opened as a model
-        const auto end = run_->run(cb, options);
-        Q_EMIT finished(end == core::RunEnd::Completed);
+        completed_ = run_->run(cb, options) == core::RunEnd::Completed;
+        Q_EMIT finished(completed_);
     } catch (const std::exception& e) {
         error_ = QString::fromStdString(e.what());
         Q_EMIT failed(error_);

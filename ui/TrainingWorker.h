@@ -26,6 +26,9 @@ struct TrainProgress {
     double tokensPerSecond = 0.0;
     double elapsedSeconds = 0.0;
     double accuracy = -1.0; ///< the run's metric when just measured, else negative
+    /// What `accuracy` measures: "exact match" (generated tasks), "chrF" (÷ 100, translation) or
+    /// "perplexity" (a language model).
+    QString metric;
 };
 
 class TrainingWorker : public QObject {
@@ -47,6 +50,8 @@ public:
     /// Runs until done or stopped (call on the worker thread, e.g. connected to QThread::started). A
     /// stopped run is saved (checkpoint and model directory) before this returns.
     void run();
+    /// Whether the run reached its end (read once run() has returned).
+    bool completed() const { return completed_; }
     /// Why the run failed, empty when it did not.
     QString error() const { return error_; }
     QString outDir() const { return outDir_; }
@@ -70,6 +75,7 @@ private:
     QString error_;
     std::atomic<bool> paused_{false};
     std::atomic<bool> stopped_{false};
+    std::atomic<bool> completed_{false};
 };
 
 } // namespace ui

@@ -349,21 +349,39 @@ void Trainer::saveCheckpoint() {
     fs::remove_all(old, ec);
 }
 
-std::unique_ptr<Trainer> Trainer::resume(const std::string& outDir) {
+namespace {
+
+// The checkpoint a resume reads (checkpoint/, or checkpoint.old/ after a crash between the two renames of
+// saveCheckpoint) and its state.json.
+std::pair<fs::path, json> savedState(const std::string& outDir) {
     const fs::path out(outDir);
     fs::path dir = out / "checkpoint";
     if (!fs::exists(dir / "state.json") && fs::exists(out / "checkpoint.old" / "state.json"))
-        dir = out / "checkpoint.old"; // a crash between the two renames of saveCheckpoint
+        dir = out / "checkpoint.old";
     if (!fs::exists(dir / "state.json"))
         throw ModelError(outDir + ": no checkpoint to resume from (checkpoint/state.json is missing)");
-    json state;
     try {
-        state = json::parse(readFile((dir / "state.json").string()));
+        return {dir, json::parse(readFile((dir / "state.json").string()))};
     } catch (const json::parse_error& e) {
         throw FormatError((dir / "state.json").string() + ": not valid JSON (" + e.what() + ")");
     }
-    const auto recipe =
-        TrainRecipe::fromJson(state.at("recipe").dump(), (dir / "state.json").string(), outDir);
+}
+
+TrainRecipe recipeOf(const fs::path& dir, const json& state, const std::string& outDir) {
+    return TrainRecipe::fromJson(state.at("recipe").dump(), (dir / "state.json").string(), outDir);
+}
+
+} // namespace
+
+TrainRecipe Trainer::savedRecipe(const std::string& outDir) {
+    const auto [dir, state] = savedState(outDir);
+    return recipeOf(dir, state, outDir);
+}
+
+std::unique_ptr<Trainer> Trainer::resume(const std::string& outDir) {
+    const fs::path out(outDir);
+    const auto [dir, state] = savedState(outDir);
+    const auto recipe = recipeOf(dir, state, outDir);
     auto impl = std::make_unique<Impl>(recipe, outDir);
     impl->build();
     loadWeights(*impl->net, SafetensorsFile::open((dir / "model.safetensors").string()));

@@ -48,6 +48,9 @@ public:
     Trainer(const TrainRecipe& recipe, const std::string& outDir);
     /// Continues the run saved in outDir/checkpoint. Throws ModelError when there is none.
     static std::unique_ptr<Trainer> resume(const std::string& outDir);
+    /// The recipe of the run saved in outDir as its checkpoint holds it (with a later end, when a resume
+    /// moved it). Throws as resume() does.
+    static TrainRecipe savedRecipe(const std::string& outDir);
     ~Trainer();
     Trainer(const Trainer&) = delete;
     Trainer& operator=(const Trainer&) = delete;

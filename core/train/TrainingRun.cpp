@@ -39,11 +39,11 @@ bool TrainingRun::hasCheckpoint(const std::string& dir) {
 
 std::unique_ptr<TrainingRun> TrainingRun::start(const TrainRecipe& recipe, const std::string& outDir) {
     if (hasCheckpoint(outDir))
-        throw InputError(outDir + " already holds a run; continue it with --resume or choose another --out");
+        throw InputError(outDir +
+                         " already holds a run (its checkpoint); continue that run, or start this one in "
+                         "another folder");
     makeWritableDir(outDir);
-    auto trainer = std::make_unique<Trainer>(recipe, outDir);
-    std::error_code ec;
-    fs::remove(fs::path(outDir) / "log.csv", ec); // a fresh run starts a fresh log
+    auto trainer = std::make_unique<Trainer>(recipe, outDir); // starts a fresh log.csv
     return std::unique_ptr<TrainingRun>(new TrainingRun(std::move(trainer)));
 }
 
