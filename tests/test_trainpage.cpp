@@ -142,6 +142,11 @@ void TestTrainPage::crashedRunContinues() {
     QVERIFY(fs::exists(dir.toStdString() + "/model/model.safetensors"));
     // The curve came back from the log and went on from the checkpoint: steps only rise.
     QVERIFY(again.lossPoints() >= 400 / 10);
+    if (qEnvironmentVariableIsSet("ATTNSCOPE_SHOT_DIR")) { // to look at the continued run
+        again.resize(1200, 700);
+        again.grab().save(qEnvironmentVariable("ATTNSCOPE_SHOT_DIR") +
+                          QStringLiteral("/train-continued.png"));
+    }
     QVERIFY(again.frames() > 1);
     // A folder without a run is refused with a message, nothing started.
     again.continueRun(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources"));

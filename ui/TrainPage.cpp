@@ -234,6 +234,12 @@ void TrainPage::continueRun(const QString& dir) {
         return;
     }
     runDir_ = dir;
+    {
+        const QSignalBlocker block(task_);
+        const int task = task_->findText(QString::fromStdString(core::Task::toString(recipe.task)));
+        if (task >= 0)
+            task_->setCurrentIndex(task);
+    }
     // To the run's own end; `attnscope train --resume --steps N` extends a run.
     auto* worker = TrainingWorker::resuming(recipe, runDir_, probeFor(recipe.task),
                                             static_cast<int>(std::max<int64_t>(1, recipe.steps / 40)));
@@ -445,8 +451,9 @@ void TrainPage::onFinished(bool completed) {
     if (worker_->error().isEmpty())
         status_->setText(
             status_->text() + (completed ? tr(" · done") : tr(" · stopped")) +
-            tr(" · saved in %1 (continue it with Continue Run… or attnscope train --resume --out %1)")
-                .arg(QDir::toNativeSeparators(runDir_)));
+            tr(" · saved in %1").arg(QDir::toNativeSeparators(runDir_)));
+    status_->setToolTip(tr("The run's folder: Continue Run… (or attnscope train --resume --out FOLDER) goes on "
+                           "from its last checkpoint; its model/ opens as a model"));
     else
         status_->setText(tr("The run failed: %1").arg(worker_->error()));
     updateButtons();
