@@ -263,7 +263,10 @@ void MainWindow::applyModel(const QString& dir, std::shared_ptr<const core::Mode
     const auto& c = model_->config();
     setWindowTitle(tr("attnscope — %1").arg(QString::fromStdString(c.name)));
     source_->setPlaceholderText(c.hasEncoder() ? tr("Type a sentence…") : tr("Type a prompt…"));
-    attention_->setModelKinds(c.hasEncoder());
+    attention_->setModelKinds(
+        c.hasEncoder()
+            ? std::vector<AttentionKind>{AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross}
+            : std::vector<AttentionKind>{AttentionKind::Decoder});
     positional_->setModel(model_);
     heads_->setModel(model_);
     controller_->setModel(model_);

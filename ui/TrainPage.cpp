@@ -120,7 +120,7 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
 
     grid_ = new AttentionGrid(this);
     grid_->setObjectName(QStringLiteral("trainGrid"));
-    grid_->setKind(core::AttentionKind::Cross);
+    grid_->setShown({nullptr, core::AttentionKind::Cross});
     grid_->setToolTip(tr("Cross-attention of the probe example, captured while the model learns"));
     slider_ = new QSlider(Qt::Horizontal, this);
     slider_->setObjectName(QStringLiteral("frameSlider"));
@@ -314,7 +314,9 @@ int64_t TrainPage::frameStep(int index) const {
 void TrainPage::showFrame(int index) {
     if (index < 0 || index >= frames())
         return;
-    grid_->setSnapshot(frames_[std::size_t(index)].second);
+    auto shown = grid_->shown();
+    shown.snapshot = frames_[std::size_t(index)].second;
+    grid_->setShown(shown);
     frameLabel_->setText(tr("step %1").arg(frames_[std::size_t(index)].first));
     if (slider_->value() != index)
         slider_->setValue(index);
