@@ -201,7 +201,11 @@ QSize Harness::pageSize() {
 }
 
 void Harness::setModel(std::shared_ptr<const core::Model> model) {
-    d_->page_.setModelKinds(model->config().hasEncoder());
+    using core::AttentionKind;
+    d_->page_.setModelKinds(
+        model->config().hasEncoder()
+            ? std::vector<AttentionKind>{AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross}
+            : std::vector<AttentionKind>{AttentionKind::Decoder});
     d_->controller_.setModel(std::move(model));
     d_->wait();
 }

@@ -69,17 +69,20 @@ void settle() {
 Stat timeGrid(const AttentionSnapshot& s, AttentionKind kind, const Plan& plan) {
     ui::AttentionGrid grid;
     grid.resize(kGridSize);
-    grid.setKind(kind);
+    ui::ShownAttention shown{nullptr, kind};
+    grid.setShown(shown);
     grid.setHighlightedQuery(currentQuery(s));
     grid.show();
     const auto small = standIn(s, kind);
     const auto big = borrowed(s);
     const auto runs = repeat(plan, [&] {
-        grid.setSnapshot(small);
+        shown.snapshot = small;
+        grid.setShown(shown);
         grid.repaint();
         settle();
         const auto t0 = BenchClock::now();
-        grid.setSnapshot(big);
+        shown.snapshot = big;
+        grid.setShown(shown);
         grid.poolAll();
         grid.repaint();
         return msSince(t0);
@@ -87,14 +90,14 @@ Stat timeGrid(const AttentionSnapshot& s, AttentionKind kind, const Plan& plan) 
     return summarize(runs);
 }
 
-// The heatmap fills its colour map in setSnapshot and asks for a queued replot; the event loop runs it, as in
+// The heatmap fills its colour map in setShown and asks for a queued replot; the event loop runs it, as in
 // the window, and the replot paints. A second replot that new tick labels may queue is not waited for: the
 // heatmap is on screen by then.
 Stat timeDetail(const AttentionSnapshot& s, AttentionKind kind, const Plan& plan) {
     ui::HeatmapView view;
     view.resize(kDetailSize);
-    view.setKind(kind);
-    view.setSelection(0, 0);
+    ui::ShownAttention shown{nullptr, kind, 0, 0};
+    view.setShown(shown);
     view.setCurrentQuery(currentQuery(s));
     view.show();
     bool replotted = false;
@@ -103,7 +106,8 @@ Stat timeDetail(const AttentionSnapshot& s, AttentionKind kind, const Plan& plan
     const auto big = borrowed(s);
     const auto showAndPaint = [&](const SnapshotPtr& snapshot) {
         replotted = false;
-        view.setSnapshot(snapshot);
+        shown.snapshot = snapshot;
+        view.setShown(shown);
         QElapsedTimer waited;
         waited.start();
         while (!replotted) {

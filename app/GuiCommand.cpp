@@ -124,7 +124,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         return fail("--size expects WxH between 200x150 and 8000x8000, got '" + size + "'");
     int head = 0;
     try {
-        head = headName == "mean" ? ui::ViewState::kMeanHead : std::stoi(headName);
+        head = headName == "mean" ? core::kMeanHead : std::stoi(headName);
     } catch (const std::exception&) {
         return fail("--head expects a number or 'mean', got '" + headName + "'");
     }

@@ -154,7 +154,7 @@ void TestAttentionStats::meanOverHeadsByHand() {
 void TestAttentionStats::meanHeadStats() {
     // The mean of two one-hot heads is a two-way split: 1 bit per row.
     const auto b = blockOf(2, 2, {{1.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 1.0f, 1.0f, 0.0f}});
-    const auto s = headStats(b, 0, -1);
+    const auto s = headStats(b, 0, kMeanHead);
     QVERIFY(std::abs(s.meanEntropyBits - 1.0) < 1e-6);
     QCOMPARE(s.maxWeight, 0.5f);
     QCOMPARE(headStats(b, 0, 0).meanEntropyBits, 0.0);

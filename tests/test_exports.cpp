@@ -130,8 +130,8 @@ void TestExports::exportsParse() {
     QCOMPARE(doc.object()[QStringLiteral("next_token_logprobs")].toArray().size(), 99);
 
     const auto headJson = dir.filePath(QStringLiteral("head.json"));
-    QVERIFY2(ui::Exporter::saveHeadJson(snap, core::AttentionKind::Decoder, 0, ui::ViewState::kMeanHead,
-                                        r->sourceText, r->decodedText, headJson, &error),
+    QVERIFY2(ui::Exporter::saveHeadJson(snap, core::AttentionKind::Decoder, 0, core::kMeanHead, r->sourceText,
+                                        r->decodedText, headJson, &error),
              qPrintable(error));
     QFile hf(headJson);
     QVERIFY(hf.open(QIODevice::ReadOnly));

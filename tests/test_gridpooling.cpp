@@ -52,8 +52,7 @@ void TestGridPooling::oneSliceAtATime() {
     grid.resize(500, 700);
     grid.setPoolInPaintCells(0); // every block in slices
     grid.setPoolBudgetMs(0);     // of one layer each
-    grid.setKind(AttentionKind::Decoder);
-    grid.setSnapshot(syntheticSnapshot(layers, heads, 0, 300, 3));
+    grid.setShown({syntheticSnapshot(layers, heads, 0, 300, 3), AttentionKind::Decoder});
     QCOMPARE(paintedLayers(grid, layers, heads), 0); // the paint pools nothing and asks for a slice
     for (int slices = 1; slices <= layers; ++slices) {
         QCoreApplication::processEvents(); // the slice's zero timer
@@ -64,8 +63,7 @@ void TestGridPooling::oneSliceAtATime() {
 void TestGridPooling::smallBlocksInThePaint() {
     AttentionGrid grid;
     grid.resize(500, 700);
-    grid.setKind(AttentionKind::Decoder);
-    grid.setSnapshot(syntheticSnapshot(4, 4, 0, 60, 4)); // 57,600 weights
+    grid.setShown({syntheticSnapshot(4, 4, 0, 60, 4), AttentionKind::Decoder}); // 57,600 weights
     QCOMPARE(paintedLayers(grid, 4, 4), 4);
 }
 
@@ -76,8 +74,7 @@ void TestGridPooling::repaintsFollowUntilDone() {
     grid.resize(400, 700);
     grid.setPoolInPaintCells(0);
     grid.setPoolBudgetMs(0);
-    grid.setKind(AttentionKind::Decoder);
-    grid.setSnapshot(syntheticSnapshot(layers, heads, 0, 200, 5));
+    grid.setShown({syntheticSnapshot(layers, heads, 0, 200, 5), AttentionKind::Decoder});
     grid.show();
     QVERIFY(QTest::qWaitForWindowExposed(&grid));
     QTRY_VERIFY_WITH_TIMEOUT(paintedLayers(grid, layers, heads) == layers, 5000);
@@ -89,8 +86,7 @@ void TestGridPooling::poolAllForPictures() {
     grid.resize(600, 600);
     grid.setPoolInPaintCells(0);
     grid.setPoolBudgetMs(0);
-    grid.setKind(AttentionKind::Cross);
-    grid.setSnapshot(syntheticSnapshot(layers, heads, 150, 120, 9));
+    grid.setShown({syntheticSnapshot(layers, heads, 150, 120, 9), AttentionKind::Cross});
     grid.poolAll();
     QCOMPARE(paintedLayers(grid, layers, heads), layers);
 }

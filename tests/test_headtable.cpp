@@ -99,15 +99,13 @@ private Q_SLOTS:
         auto snap = std::make_shared<core::AttentionSnapshot>(
             core::analyze(*model, {}, {model->targetTokenizer().vocab().bos(), 5, 6, 7, 8}));
         ui::AttentionGrid grid;
-        grid.setKind(core::AttentionKind::Decoder);
-        grid.setSnapshot(snap);
+        grid.setShown({snap, core::AttentionKind::Decoder});
         QVERIFY(!grid.tileToolTip(1, 2).contains(QStringLiteral("Induction score")));
         grid.setHeadScores(scores);
         const auto expected = QString::number(scores[1 * model->config().heads + 2].inductionScore, 'f', 3);
         QVERIFY2(grid.tileToolTip(1, 2).contains(QStringLiteral("Induction score: ") + expected),
                  qPrintable(grid.tileToolTip(1, 2)));
-        QVERIFY(
-            !grid.tileToolTip(1, ui::AttentionGrid::kMeanHead).contains(QStringLiteral("Induction score")));
+        QVERIFY(!grid.tileToolTip(1, core::kMeanHead).contains(QStringLiteral("Induction score")));
     }
 };
 

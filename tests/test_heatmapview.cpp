@@ -1,9 +1,11 @@
-// HeatmapView as a real widget, offscreen: the weights it shows, colour range, token tick labels and their
-// thinning, orientation, tooltips, marks, keys, title and the empty-kind message.
+// HeatmapView as a real widget, offscreen: the weights it shows (max-pooled past kMaxMapSide tokens), colour
+// range, token tick labels and their thinning, orientation, tooltips, marks, keys, title and the empty-kind
+// message.
 
 #include "SyntheticSnapshots.h"
 #include "TestModels.h"
 #include "core/analysis/AttentionStats.h"
+#include "core/analysis/MaxPool.h"
 #include "core/run/Session.h"
 #include "core/run/SnapshotCsv.h"
 #include "ui/HeatmapView.h"
@@ -71,6 +73,7 @@ private Q_SLOTS:
     void keys_data();
     void keys();
     void singleQuery();
+    void longSidesPooled();
     void emptyKind();
 };
 
@@ -82,8 +85,8 @@ void TestHeatmapView::values_data() {
     QTest::newRow("encoder 1/3") << AttentionKind::Encoder << 1 << 3;
     QTest::newRow("decoder 1/2") << AttentionKind::Decoder << 1 << 2;
     QTest::newRow("cross 0/1") << AttentionKind::Cross << 0 << 1;
-    QTest::newRow("cross mean") << AttentionKind::Cross << 1 << int(HeatmapView::kMeanHead);
-    QTest::newRow("decoder mean") << AttentionKind::Decoder << 0 << int(HeatmapView::kMeanHead);
+    QTest::newRow("cross mean") << AttentionKind::Cross << 1 << kMeanHead;
+    QTest::newRow("decoder mean") << AttentionKind::Decoder << 0 << kMeanHead;
 }
 
 void TestHeatmapView::values() {
@@ -92,14 +95,12 @@ void TestHeatmapView::values() {
     QFETCH(int, head);
     const auto snap = synthetic(2, 4, 7, 5);
     HeatmapView view;
-    view.setSnapshot(snap);
-    view.setKind(kind);
-    view.setSelection(layer, head);
+    view.setShown({snap, kind, layer, head});
     const auto& b = snap->block(kind);
     for (int q = 0; q < b.queries; ++q)
         for (int k = 0; k < b.keys; ++k) {
             double expected = 0.0;
-            if (head == HeatmapView::kMeanHead) {
+            if (head == kMeanHead) {
                 for (int h = 0; h < b.heads; ++h)
                     expected += b.at(layer, h, q, k);
                 expected /= b.heads;
@@ -118,32 +119,35 @@ void TestHeatmapView::values() {
     const QString title = titleOf(view);
     QVERIFY2(title.startsWith(kindText), qPrintable(title));
     QVERIFY2(title.contains(QStringLiteral("layer %1").arg(layer)), qPrintable(title));
-    QVERIFY2(title.endsWith(head == HeatmapView::kMeanHead ? QStringLiteral("mean over heads")
-                                                           : QStringLiteral("head %1").arg(head)),
+    QVERIFY2(title.endsWith(head == kMeanHead ? QStringLiteral("mean over heads")
+                                              : QStringLiteral("head %1").arg(head)),
              qPrintable(title));
 }
 
 void TestHeatmapView::colorRange() {
     const auto snap = synthetic(2, 4, 7, 5);
     HeatmapView view;
-    view.setSnapshot(snap);
-    view.setKind(AttentionKind::Cross);
-    view.setSelection(1, 0);
+    ui::ShownAttention shown{snap, AttentionKind::Cross, 1, 0};
+    view.setShown(shown);
     QCOMPARE(view.colorRange(), std::make_pair(0.0, 1.0));
-    view.setScaleMode(ui::ScaleMode::PerHead);
+    shown.scale = ui::ScaleMode::PerHead;
+    view.setShown(shown);
     const auto& b = snap->cross;
     const float* w = b.row(1, 0, 0);
     const auto [lo, hi] = std::minmax_element(w, w + b.queries * b.keys);
     QVERIFY(*hi < 1.0f && *lo > 0.0f);
     QCOMPARE(view.colorRange(), std::make_pair(double(*lo), double(*hi)));
     // Another head, another range.
-    view.setSelection(1, 3);
+    shown.head = 3;
+    view.setShown(shown);
     const float* w3 = b.row(1, 3, 0);
     QCOMPARE(view.colorRange().second, double(*std::max_element(w3, w3 + b.queries * b.keys)));
     // Decoder self-attention: the first row's 1 and the masked 0s would pin every head to [0, 1]; the
     // per-head range covers what the other rows could give.
-    view.setKind(AttentionKind::Decoder);
-    view.setSelection(0, 2);
+    shown.kind = AttentionKind::Decoder;
+    shown.layer = 0;
+    shown.head = 2;
+    view.setShown(shown);
     const auto& d = snap->decoder;
     float dlo = 1.0f, dhi = 0.0f;
     for (int q = 1; q < d.queries; ++q)
@@ -153,9 +157,11 @@ void TestHeatmapView::colorRange() {
         }
     QVERIFY(dlo > 0.0f && dhi < 1.0f);
     QCOMPARE(view.colorRange(), std::make_pair(double(dlo), double(dhi)));
-    view.setScaleMode(ui::ScaleMode::Log);
+    shown.scale = ui::ScaleMode::Log;
+    view.setShown(shown);
     QCOMPARE(view.colorRange(), std::make_pair(double(ui::kLogScaleFloor), 1.0));
-    view.setScaleMode(ui::ScaleMode::Fixed);
+    shown.scale = ui::ScaleMode::Fixed;
+    view.setShown(shown);
     QCOMPARE(view.colorRange(), std::make_pair(0.0, 1.0));
 }
 
@@ -171,8 +177,7 @@ void TestHeatmapView::tickLabels() {
     const auto snap = synthetic(2, 4, 7, 5);
     HeatmapView view;
     view.resize(800, 600);
-    view.setSnapshot(snap);
-    view.setKind(kind);
+    view.setShown({snap, kind});
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     settle(view);
@@ -203,8 +208,7 @@ void TestHeatmapView::thinning() {
     const auto snap = synthetic(1, 2, 200, 120);
     HeatmapView view;
     view.resize(700, 520);
-    view.setSnapshot(snap);
-    view.setKind(AttentionKind::Cross);
+    view.setShown({snap, AttentionKind::Cross});
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     settle(view);
@@ -236,9 +240,7 @@ void TestHeatmapView::tooltip() {
     const auto snap = synthetic(2, 4, 7, 5);
     HeatmapView view;
     view.resize(800, 600);
-    view.setSnapshot(snap);
-    view.setKind(AttentionKind::Cross);
-    view.setSelection(1, 2);
+    view.setShown({snap, AttentionKind::Cross, 1, 2});
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     settle(view);
@@ -274,8 +276,7 @@ void TestHeatmapView::tooltip() {
 void TestHeatmapView::marks() {
     const auto snap = synthetic(2, 4, 7, 5);
     HeatmapView view;
-    view.setSnapshot(snap);
-    view.setKind(AttentionKind::Cross);
+    view.setShown({snap, AttentionKind::Cross});
     QCustomPlot* plot = view.plot();
     QCOMPARE(plot->itemCount(), 2);
     auto* mark = qobject_cast<QCPItemRect*>(plot->item(0));
@@ -313,7 +314,7 @@ void TestHeatmapView::keys() {
     QFETCH(int, dLayer);
     QFETCH(int, dHead);
     HeatmapView view;
-    view.setSnapshot(synthetic(2, 4, 7, 5));
+    view.setShown({synthetic(2, 4, 7, 5)});
     QCOMPARE(view.focusPolicy(), Qt::StrongFocus);
     QSignalSpy spy(&view, &HeatmapView::navigate);
     QTest::keyClick(&view, Qt::Key(key));
@@ -329,8 +330,7 @@ void TestHeatmapView::singleQuery() {
     const auto snap = synthetic(1, 2, 6, 1);
     HeatmapView view;
     view.resize(700, 400);
-    view.setSnapshot(snap);
-    view.setKind(AttentionKind::Cross);
+    view.setShown({snap, AttentionKind::Cross});
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     settle(view);
@@ -348,6 +348,54 @@ void TestHeatmapView::singleQuery() {
     }
 }
 
+// Past kMaxMapSide tokens a side is max-pooled with the grid's bins (core::binStart), and the map's cells
+// are equal, n / kMaxMapSide tokens wide, covering exactly the tokens' coordinates [-0.5, n - 0.5].
+void TestHeatmapView::longSidesPooled() {
+    constexpr int queries = 700, keys = 1000, side = HeatmapView::kMaxMapSide;
+    auto snap = std::make_shared<AttentionSnapshot>();
+    for (int i = 0; i < keys; ++i)
+        snap->srcTokens.push_back(Token{10 + i, "s" + std::to_string(i), false, false});
+    for (int i = 0; i < queries; ++i)
+        snap->tgtTokens.push_back(Token{20 + i, "t" + std::to_string(i), false, false});
+    std::mt19937 rng(5);
+    fillBlock(snap->cross, 1, 2, queries, keys, false, rng);
+    snap->cross.data[snap->cross.index(0, 1, 333, 777)] = 1.0f; // a lone strong weight
+    HeatmapView view;
+    view.resize(800, 700);
+    view.setShown({snap, AttentionKind::Cross, 0, 1});
+    auto* map = qobject_cast<QCPColorMap*>(view.plot()->plottable(0));
+    QVERIFY(map);
+    QCPColorMapData* cells = map->data();
+    QCOMPARE(cells->keySize(), side);
+    QCOMPARE(cells->valueSize(), side);
+    const auto covers = [](const QCPRange& centres, int tokens) {
+        const double half = 0.5 * centres.size() / (side - 1);
+        return std::abs(centres.lower - half + 0.5) < 1e-9 &&
+               std::abs(centres.upper + half - (tokens - 0.5)) < 1e-9;
+    };
+    QVERIFY2(covers(cells->keyRange(), keys), qPrintable(QString::number(cells->keyRange().lower)));
+    QVERIFY2(covers(cells->valueRange(), queries), qPrintable(QString::number(cells->valueRange().lower)));
+    const auto& b = snap->cross;
+    for (int r = 0; r < side; ++r)
+        for (int c = 0; c < side; ++c) {
+            float best = 0.0f;
+            for (int q = binStart(r, side, queries); q < binStart(r + 1, side, queries); ++q)
+                for (int k = binStart(c, side, keys); k < binStart(c + 1, side, keys); ++k)
+                    best = std::max(best, b.at(0, 1, q, k));
+            QCOMPARE(cells->cell(c, r), double(best));
+        }
+    const auto binOf = [](int token, int tokens) {
+        int bin = 0;
+        while (binStart(bin + 1, side, tokens) <= token)
+            ++bin;
+        return bin;
+    };
+    QCOMPARE(cells->cell(binOf(777, keys), binOf(333, queries)), 1.0);
+    // The tooltips still read every weight.
+    QCOMPARE(view.valueAt(333, 777), 1.0);
+    QCOMPARE(view.valueAt(699, 999), double(b.at(0, 1, 699, 999)));
+}
+
 void TestHeatmapView::emptyKind() {
     HeatmapView view;
     QVERIFY(!view.emptyMessage().isEmpty());
@@ -358,8 +406,8 @@ void TestHeatmapView::emptyKind() {
     session.step();
     auto snap = std::make_shared<const AttentionSnapshot>(session.snapshot());
     view.resize(600, 400);
-    view.setSnapshot(snap);
-    view.setKind(AttentionKind::Cross);
+    ui::ShownAttention shown{snap, AttentionKind::Cross};
+    view.setShown(shown);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QCOMPARE(view.emptyMessage(), QStringLiteral("No cross-attention: this model has no encoder"));
@@ -367,11 +415,14 @@ void TestHeatmapView::emptyKind() {
     QVERIFY(label && label->isVisible());
     QVERIFY(!view.plot()->isVisible());
     QVERIFY(std::isnan(view.valueAt(0, 0)));
-    view.setKind(AttentionKind::Encoder);
+    shown.kind = AttentionKind::Encoder;
+    view.setShown(shown);
     QVERIFY(view.emptyMessage().contains(QLatin1String("no encoder")));
 
-    view.setKind(AttentionKind::Decoder);
-    view.setSelection(1, 3);
+    shown.kind = AttentionKind::Decoder;
+    shown.layer = 1;
+    shown.head = 3;
+    view.setShown(shown);
     QVERIFY(view.emptyMessage().isEmpty());
     QVERIFY(view.plot()->isVisible());
     QCOMPARE(view.valueAt(1, 0), double(snap->decoder.at(1, 3, 1, 0)));

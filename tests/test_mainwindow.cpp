@@ -75,7 +75,7 @@ void TestMainWindow::typingUpdatesGrid() {
     QCOMPARE(grid->layers(), 3);
     QCOMPARE(grid->heads(), 5);
     for (int l = 0; l < 3; ++l)
-        for (int h = ui::AttentionGrid::kMeanHead; h < 5; ++h)
+        for (int h = core::kMeanHead; h < 5; ++h)
             QVERIFY2(!grid->tileRect(l, h).isEmpty(), qPrintable(QStringLiteral("L%1 H%2").arg(l).arg(h)));
     auto r = f->controller->current();
     QVERIFY(r);
@@ -197,7 +197,7 @@ void TestMainWindow::keyboardMovesSelection() {
     QCOMPARE(state->layer(), 1);
     for (int i = 0; i < 5; ++i)
         QTest::keyClick(grid, Qt::Key_Right);
-    QCOMPARE(state->head(), ui::ViewState::kMeanHead); // the mean sits after the last head
+    QCOMPARE(state->head(), core::kMeanHead); // the mean sits after the last head
     auto* heat = f->window.findChild<ui::HeatmapView*>();
     const auto& b = f->controller->current()->snapshot->encoder;
     double mean = 0;

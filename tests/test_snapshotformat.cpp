@@ -95,7 +95,7 @@ void TestSnapshotFormat::headCsvIsExact_data() {
     QTest::addColumn<int>("kind");
     QTest::addColumn<int>("head");
     QTest::newRow("encoder head 1") << int(core::AttentionKind::Encoder) << 1;
-    QTest::newRow("encoder mean") << int(core::AttentionKind::Encoder) << -1;
+    QTest::newRow("encoder mean") << int(core::AttentionKind::Encoder) << core::kMeanHead;
     QTest::newRow("cross head 0") << int(core::AttentionKind::Cross) << 0;
 }
 
@@ -115,7 +115,7 @@ void TestSnapshotFormat::headCsvIsExact() {
         QCOMPARE(int(rows[std::size_t(q + 1)].size()), 1 + b.keys);
         for (int key = 0; key < b.keys; ++key) {
             float want = 0.0f;
-            if (head >= 0)
+            if (head != core::kMeanHead)
                 want = b.at(0, head, q, key);
             else
                 want = (b.at(0, 0, q, key) + b.at(0, 1, q, key)) / 2.0f;

@@ -48,44 +48,28 @@ AttentionGrid::AttentionGrid(QWidget* parent) : QWidget(parent) {
     blockChanged();
 }
 
-void AttentionGrid::setSnapshot(std::shared_ptr<const core::AttentionSnapshot> snapshot) {
-    if (snapshot == snapshot_)
+void AttentionGrid::setShown(const ShownAttention& shown) {
+    using Change = ShownAttention::Change;
+    const auto changes = shown.diff(shown_);
+    if (!changes)
         return;
-    snapshot_ = std::move(snapshot);
-    blockChanged();
-}
-
-void AttentionGrid::setKind(core::AttentionKind kind) {
-    if (kind == kind_)
+    const QRect before = tileRect(shown_.layer, shown_.head);
+    shown_ = shown;
+    if (changes.testFlag(Change::Colours))
+        tiles_.setColorMap(shown_.colorMap);
+    if (changes.testFlag(Change::Scale))
+        tiles_.setScaleMode(shown_.scale);
+    if (changes.testFlag(Change::Block)) {
+        blockChanged(); // repaints everything
         return;
-    kind_ = kind;
-    blockChanged();
-}
-
-void AttentionGrid::setColorMap(const ColorMap& map) {
-    if (map.name() == colorMap_.name())
+    }
+    if (changes.testAnyFlags(Change::Scale | Change::Colours)) {
+        update();
         return;
-    colorMap_ = map;
-    tiles_.setColorMap(map);
-    update();
-}
-
-void AttentionGrid::setScaleMode(ScaleMode mode) {
-    if (mode == scaleMode_)
-        return;
-    scaleMode_ = mode;
-    tiles_.setScaleMode(mode);
-    update();
-}
-
-void AttentionGrid::setSelection(int layer, int head) {
-    if (layer == selLayer_ && head == selHead_)
-        return;
-    const QRect before = tileRect(selLayer_, selHead_);
-    selLayer_ = layer;
-    selHead_ = head;
+    }
+    // Only the outline moved.
     update(before.adjusted(-kGap, -kGap, kGap, kGap));
-    update(tileRect(selLayer_, selHead_).adjusted(-kGap, -kGap, kGap, kGap));
+    update(tileRect(shown_.layer, shown_.head).adjusted(-kGap, -kGap, kGap, kGap));
 }
 
 void AttentionGrid::setHighlightedQuery(int query) {
@@ -105,15 +89,8 @@ int AttentionGrid::heads() const {
     return b ? b->heads : 0;
 }
 
-const core::AttentionBlock* AttentionGrid::block() const {
-    if (!snapshot_)
-        return nullptr;
-    const auto& b = snapshot_->block(kind_);
-    return b.empty() ? nullptr : &b;
-}
-
 int AttentionGrid::column(int head) const {
-    return head == kMeanHead ? heads() : head;
+    return head == core::kMeanHead ? heads() : head;
 }
 
 QSize AttentionGrid::tilePixels() const {
@@ -125,17 +102,17 @@ QSize AttentionGrid::tilePixels() const {
 }
 
 QRect AttentionGrid::tileRect(int layer, int head) const {
-    if (layer < 0 || layer >= layers() || head < kMeanHead || head >= heads())
+    if (layer < 0 || layer >= layers() || head < core::kMeanHead || head >= heads())
         return {};
     const int col = column(head);
-    const int x = origin_.x() + col * (tileSize_.width() + kGap) + (head == kMeanHead ? kMeanGap : 0);
+    const int x = origin_.x() + col * (tileSize_.width() + kGap) + (head == core::kMeanHead ? kMeanGap : 0);
     const int y = origin_.y() + layer * (tileSize_.height() + kGap);
     return {QPoint(x, y), tileSize_};
 }
 
 std::pair<int, int> AttentionGrid::tileAt(const QPoint& pos) const {
     for (int l = 0; l < layers(); ++l)
-        for (int h = kMeanHead; h < heads(); ++h)
+        for (int h = core::kMeanHead; h < heads(); ++h)
             if (tileRect(l, h).contains(pos))
                 return {l, h};
     return {-1, 0};
@@ -143,14 +120,15 @@ std::pair<int, int> AttentionGrid::tileAt(const QPoint& pos) const {
 
 QString AttentionGrid::tileToolTip(int layer, int head) const {
     const auto* b = block();
-    if (b == nullptr || layer < 0 || layer >= b->layers || head < kMeanHead || head >= b->heads)
+    if (b == nullptr || layer < 0 || layer >= b->layers || head < core::kMeanHead || head >= b->heads)
         return {};
     const core::HeadStats s = core::headStats(*b, layer, head);
-    const QString who = head == kMeanHead ? tr("Layer %1 \u00b7 mean over %2 heads").arg(layer).arg(b->heads)
-                                          : tr("Layer %1 \u00b7 head %2").arg(layer).arg(head);
+    const QString who = head == core::kMeanHead
+                            ? tr("Layer %1 \u00b7 mean over %2 heads").arg(layer).arg(b->heads)
+                            : tr("Layer %1 \u00b7 head %2").arg(layer).arg(head);
     // The entropy of uniform rows, for scale: in causal decoder attention query q sees only q + 1 keys.
     double uniform = std::log2(static_cast<double>(b->keys));
-    if (kind_ == core::AttentionKind::Decoder && b->queries > 0) {
+    if (shown_.causal() && b->queries > 0) {
         uniform = 0.0;
         for (int q = 0; q < b->queries; ++q)
             uniform += std::log2(static_cast<double>(std::min(q + 1, b->keys)));
@@ -164,11 +142,11 @@ QString AttentionGrid::tileToolTip(int layer, int head) const {
                   QLatin1Char('\n') + tr("Mean distance: %1 tokens").arg(s.meanDistance, 0, 'f', 2) +
                   QLatin1Char('\n') + tr("Weight on the first token: %1").arg(s.firstTokenWeight, 0, 'f', 3);
     // Queries and keys are the same positions only in self-attention.
-    if (kind_ != core::AttentionKind::Cross)
+    if (shown_.selfAttention())
         tip += QLatin1Char('\n') + tr("Previous-token score: %1").arg(s.previousTokenScore, 0, 'f', 3);
     // The induction score needs a repeated sequence, which the typed text rarely is: it comes from the
     // model's own scoring on random tokens given twice.
-    if (kind_ == core::AttentionKind::Decoder && head != kMeanHead)
+    if (shown_.kind == core::AttentionKind::Decoder && head != core::kMeanHead)
         for (const auto& h : headScores_)
             if (h.layer == layer && h.head == head)
                 tip += QLatin1Char('\n') +
@@ -205,10 +183,10 @@ QSize AttentionGrid::minimumSizeHint() const {
 
 void AttentionGrid::blockChanged() {
     const auto* b = block();
-    message_ = b ? QString() : AttentionText::emptyText(snapshot_.get(), kind_);
+    message_ = b ? QString() : AttentionText::emptyText(shown_.snapshot.get(), shown_.kind);
     // The tiles are pooled and coloured when first painted, so a snapshot that is replaced before it is
     // shown costs nothing here.
-    tiles_.setBlock(b, kind_ == core::AttentionKind::Decoder);
+    tiles_.setBlock(b, shown_.causal());
     updateGeometryCache();
     updateGeometry();
     update();
@@ -275,14 +253,14 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
         std::max(1, static_cast<int>(std::ceil((fm.horizontalAdvance(QStringLiteral("H00")) + 4.0) /
                                                (tileSize_.width() + kGap))));
     for (int c = 0; c < cols; ++c) {
-        const int head = c == b->heads ? kMeanHead : c;
-        if (head != kMeanHead && c % colStep != 0)
+        const int head = c == b->heads ? core::kMeanHead : c;
+        if (head != core::kMeanHead && c % colStep != 0)
             continue;
         const QRect t = tileRect(0, head);
         const QRect r(t.left() - kGap / 2, t.top() - kGap / 2 - colLabelHeight_, t.width() + kGap,
                       colLabelHeight_);
         p.drawText(r, Qt::AlignHCenter | Qt::AlignBottom,
-                   head == kMeanHead ? tr("mean") : QStringLiteral("H%1").arg(head));
+                   head == core::kMeanHead ? tr("mean") : QStringLiteral("H%1").arg(head));
     }
     const int rowStep =
         std::max(1, static_cast<int>(std::ceil(double(fm.height()) / (tileSize_.height() + kGap))));
@@ -309,7 +287,7 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
         const bool later = !inPaint && !tiles_.isPooled(l);
         deferred = deferred || later;
         for (int c = 0; c < cols; ++c) {
-            const int head = c == b->heads ? kMeanHead : c;
+            const int head = c == b->heads ? core::kMeanHead : c;
             const QRect t = tileRect(l, head);
             if (!dirty.intersects(t.adjusted(-kGap, -kGap, kGap, kGap)))
                 continue;
@@ -329,7 +307,7 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
     if (deferred && !poolTimer_.isActive())
         poolTimer_.start();
 
-    const QRect sel = tileRect(selLayer_, selHead_);
+    const QRect sel = tileRect(shown_.layer, shown_.head);
     if (!sel.isEmpty()) {
         const QColor c = palette().color(hasFocus() ? QPalette::Highlight : QPalette::WindowText);
         p.setPen(QPen(c, 2, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
@@ -401,7 +379,7 @@ bool AttentionGrid::event(QEvent* event) {
         return true;
     }
     if (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut)
-        update(tileRect(selLayer_, selHead_).adjusted(-kGap, -kGap, kGap, kGap));
+        update(tileRect(shown_.layer, shown_.head).adjusted(-kGap, -kGap, kGap, kGap));
     return QWidget::event(event);
 }
 

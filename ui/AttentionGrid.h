@@ -7,6 +7,7 @@
 #include "core/run/AttentionSnapshot.h"
 #include "ui/AttentionTiles.h"
 #include "ui/ColorMap.h"
+#include "ui/ShownAttention.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -20,17 +21,12 @@ namespace ui {
 class AttentionGrid : public QWidget {
     Q_OBJECT
 public:
-    /// The head index that stands for "mean over heads" in selections and signals.
-    static constexpr int kMeanHead = -1;
-
     explicit AttentionGrid(QWidget* parent = nullptr);
 
-    void setSnapshot(std::shared_ptr<const core::AttentionSnapshot> snapshot);
-    void setKind(core::AttentionKind kind);
-    void setColorMap(const ColorMap& map);
-    void setScaleMode(ScaleMode mode);
-    /// The outlined tile; head may be kMeanHead.
-    void setSelection(int layer, int head);
+    /// What to show: the kind's block of the snapshot, the outlined tile (head may be core::kMeanHead) and
+    /// the colouring. Repaints only what differs from the value shown before.
+    void setShown(const ShownAttention& shown);
+    const ShownAttention& shown() const { return shown_; }
     /// Pools every layer now, so the next paint draws all tiles. On screen a large block is pooled over
     /// several paints (blank tiles for a moment); a picture taken with render() or grab() needs them all.
     void poolAll();
@@ -80,18 +76,13 @@ protected:
 private:
     void blockChanged();
     void updateGeometryCache();
-    const core::AttentionBlock* block() const;
+    const core::AttentionBlock* block() const { return shown_.block(); }
     /// Column of a head in tiles_ and on screen: heads first, the mean last.
     int column(int head) const;
     /// The device pixels a tile covers on this widget's screen.
     QSize tilePixels() const;
 
-    std::shared_ptr<const core::AttentionSnapshot> snapshot_;
-    core::AttentionKind kind_ = core::AttentionKind::Encoder;
-    ColorMap colorMap_ = ColorMap::byName(QString());
-    ScaleMode scaleMode_ = ScaleMode::Fixed;
-    int selLayer_ = 0;
-    int selHead_ = 0;
+    ShownAttention shown_;
     int highlightQuery_ = -1;
     AttentionTiles tiles_;
     int poolBudgetMs_ = kPoolBudgetMs;

@@ -36,6 +36,8 @@ void AttentionPage::build() {
     auto* controls = new QHBoxLayout;
     kind_ = new QComboBox(this);
     kind_->setObjectName(QStringLiteral("kindCombo"));
+    // The kinds offered change with the model family of the snapshot shown, and so does the longest label.
+    kind_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     kind_->setToolTip(tr("Which attention to show: the encoder's over the source, the decoder's masked "
                          "attention over the target so far, or the decoder's attention to the source "
                          "(Ctrl+1, Ctrl+2, Ctrl+3)"));
@@ -139,48 +141,43 @@ void AttentionPage::follow() {
     connect(grid_, &AttentionGrid::tileClicked, state_, &ViewState::setSelection);
     connect(grid_, &AttentionGrid::navigate, state_, &ViewState::navigate);
     connect(heatmap_, &HeatmapView::navigate, state_, &ViewState::navigate);
-    connect(srcStrip_, &TokenStrip::tokenClicked, this, [this](int i, Qt::KeyboardModifiers m) {
+    const auto noPart = [this](const QString& side) {
+        Q_EMIT hint(tr("%1 tokens play no part in %2").arg(side, AttentionText::kindName(state_->kind())));
+    };
+    connect(srcStrip_, &TokenStrip::tokenClicked, this, [this, noPart](int i, Qt::KeyboardModifiers m) {
         if (!state_->markFromStrip(true, i, m & Qt::ShiftModifier))
-            Q_EMIT hint(tr("Source tokens play no part in decoder self-attention"));
+            noPart(tr("Source"));
     });
-    connect(tgtStrip_, &TokenStrip::tokenClicked, this, [this](int i, Qt::KeyboardModifiers m) {
+    connect(tgtStrip_, &TokenStrip::tokenClicked, this, [this, noPart](int i, Qt::KeyboardModifiers m) {
         if (!state_->markFromStrip(false, i, m & Qt::ShiftModifier))
-            Q_EMIT hint(tr("Target tokens play no part in encoder self-attention"));
+            noPart(tr("Target"));
     });
 
-    // View state → views: each view hears only what it draws.
+    // View state → views: each view diffs what is shown against what it drew, and redraws only that.
+    connect(state_, &ViewState::shownChanged, grid_, &AttentionGrid::setShown);
+    connect(state_, &ViewState::shownChanged, heatmap_, &HeatmapView::setShown);
+    grid_->setShown(state_->shown());
+    heatmap_->setShown(state_->shown());
+    // View state → the page's own controls and marks.
+    connect(state_, &ViewState::shownChanged, this, &AttentionPage::fitGrid);
     connect(state_, &ViewState::kindChanged, this, [this](AttentionKind k) {
         const int idx = kind_->findData(static_cast<int>(k));
         if (idx >= 0 && idx != kind_->currentIndex()) {
             const QSignalBlocker block(kind_);
             kind_->setCurrentIndex(idx);
         }
-        grid_->setKind(k);
-        heatmap_->setKind(k);
-        if (result_) {
-            const auto& b = result_->snapshot->block(k);
-            state_->setShape(b.layers, b.heads);
-        }
         updateCurrentQuery();
         updateStrips();
-    });
-    connect(state_, &ViewState::selectionChanged, this, [this](int l, int h) {
-        grid_->setSelection(l, h);
-        heatmap_->setSelection(l, h);
     });
     connect(state_, &ViewState::scaleModeChanged, this, [this](ScaleMode m) {
         // One mode at a time: each box shows whether its mode is the one on.
         const QSignalBlocker block(perHead_), blockLog(logScale_);
         perHead_->setChecked(m == ScaleMode::PerHead);
         logScale_->setChecked(m == ScaleMode::Log);
-        grid_->setScaleMode(m);
-        heatmap_->setScaleMode(m);
     });
     connect(state_, &ViewState::colorMapChanged, this, [this](const ColorMap& m) {
         const QSignalBlocker block(colorMap_);
         colorMap_->setCurrentText(m.name());
-        grid_->setColorMap(m);
-        heatmap_->setColorMap(m);
     });
     connect(state_, &ViewState::markedTokenChanged, this, [this](Qt::Orientation o, int i) {
         heatmap_->setMarkedToken(o, i);
@@ -188,18 +185,36 @@ void AttentionPage::follow() {
     });
 }
 
-void AttentionPage::setModelKinds(bool hasEncoder) {
+void AttentionPage::setModelKinds(const std::vector<AttentionKind>& kinds) {
+    modelKinds_ = kinds;
+    offerKinds(kinds);
+}
+
+void AttentionPage::offerKinds(std::vector<AttentionKind> kinds) {
+    if (kinds.empty())
+        kinds = modelKinds_;
+    if (kinds == kinds_)
+        return;
+    kinds_ = std::move(kinds);
     const auto current = state_->kind();
     {
         const QSignalBlocker block(kind_);
         kind_->clear();
-        for (auto k : {AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross})
-            if (hasEncoder || k == AttentionKind::Decoder)
-                kind_->addItem(AttentionText::kindLabel(k), static_cast<int>(k));
+        for (auto k : kinds_)
+            kind_->addItem(AttentionText::kindLabel(k), static_cast<int>(k));
         const int idx = kind_->findData(static_cast<int>(current));
         kind_->setCurrentIndex(idx < 0 ? 0 : idx);
     }
-    state_->setKind(static_cast<AttentionKind>(kind_->currentData().toInt()));
+    Q_EMIT kindsChanged(kinds_);
+    if (kind_->count() > 0)
+        state_->setKind(static_cast<AttentionKind>(kind_->currentData().toInt()));
+}
+
+void AttentionPage::fitGrid(const ShownAttention& shown) {
+    // One layer of one head (a recurrent decoder's attention, a pooling row) leaves the grid nothing to
+    // choose between: the detail heatmap takes its room.
+    const auto* b = shown.block();
+    grid_->setVisible(b == nullptr || b->layers != 1 || b->heads != 1);
 }
 
 void AttentionPage::setHeadScores(const std::vector<core::HeadScores>& scores) {
@@ -215,10 +230,13 @@ void AttentionPage::selectKind(AttentionKind kind) {
 void AttentionPage::showResult(const RunResultPtr& r) {
     result_ = r;
     const auto& snap = r->snapshot;
-    const auto& b = snap->block(state_->kind());
-    state_->setShape(b.layers, b.heads);
-    grid_->setSnapshot(snap);
-    heatmap_->setSnapshot(snap);
+    // The kinds first, so the views draw the new weights once, in the kind they will keep.
+    std::vector<AttentionKind> has;
+    for (auto k : core::kAttentionKinds)
+        if (snap->has(k))
+            has.push_back(k);
+    offerKinds(std::move(has));
+    state_->setSnapshot(snap);
     srcStrip_->setTokens(snap->srcTokens);
     srcStrip_->setEmptyText(snap->srcTokens.empty() && !snap->tgtTokens.empty()
                                 ? tr("(a decoder-only model has no source: the prompt is the target)")
@@ -236,8 +254,8 @@ void AttentionPage::showResult(const RunResultPtr& r) {
 
 void AttentionPage::clear() {
     result_.reset();
-    grid_->setSnapshot(nullptr);
-    heatmap_->setSnapshot(nullptr);
+    state_->setSnapshot(nullptr);
+    offerKinds(modelKinds_);
     srcStrip_->setTokens({});
     tgtStrip_->setTokens({});
     fitStrips();
@@ -246,8 +264,8 @@ void AttentionPage::clear() {
 }
 
 void AttentionPage::updateCurrentQuery() {
-    // The row of the token being fed now, whose output is the next token: decoder-side kinds only.
-    const int q = (result_ && state_->kind() != AttentionKind::Encoder)
+    // The row of the token being fed now, whose output is the next token: kinds whose rows are the target.
+    const int q = (result_ && state_->shown().rowsAreTarget())
                       ? static_cast<int>(result_->snapshot->tgtTokens.size()) - 1
                       : -1;
     grid_->setHighlightedQuery(q);

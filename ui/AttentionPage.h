@@ -6,6 +6,7 @@
 #include "core/analysis/HeadAnalysis.h"
 #include "core/run/AttentionSnapshot.h"
 #include "ui/RunResult.h"
+#include "ui/ShownAttention.h"
 
 #include <QWidget>
 
@@ -30,9 +31,12 @@ class AttentionPage : public QWidget {
 public:
     explicit AttentionPage(ViewState* state, QWidget* parent = nullptr);
 
-    /// Offers the kinds a model has (decoder-only: decoder self-attention only) and keeps the current one
-    /// when it is still there.
-    void setModelKinds(bool hasEncoder);
+    /// The kinds a model has (an encoder–decoder: encoder, decoder and cross; decoder-only: decoder
+    /// self-attention), offered until a snapshot of it is shown; the current kind is kept when it is still
+    /// offered.
+    void setModelKinds(const std::vector<core::AttentionKind>& kinds);
+    /// The kinds the selector offers: those the shown snapshot has, or the model's before a first one.
+    const std::vector<core::AttentionKind>& kinds() const { return kinds_; }
     /// Shows a result of the analysis: tokens, attention, candidates and where decoding stands.
     void showResult(const RunResultPtr& result);
     /// Nothing to show (the text is empty).
@@ -52,6 +56,8 @@ public:
 Q_SIGNALS:
     /// A short explanation for the status bar (a click that had no effect).
     void hint(const QString& text);
+    /// The selector offers other kinds (a snapshot of another model family, or another model).
+    void kindsChanged(const std::vector<core::AttentionKind>& kinds);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -61,11 +67,16 @@ private:
     void fitStrips();
     QScrollArea* stripScroll(TokenStrip* strip);
     void follow();
+    /// Offers these kinds (the model's when empty) and picks the current one, or the first.
+    void offerKinds(std::vector<core::AttentionKind> kinds);
+    void fitGrid(const ShownAttention& shown);
     void updateCurrentQuery();
     void updateStrips();
 
     ViewState* state_;
     RunResultPtr result_;
+    std::vector<core::AttentionKind> modelKinds_;
+    std::vector<core::AttentionKind> kinds_;
     QComboBox* kind_ = nullptr;
     QComboBox* colorMap_ = nullptr;
     QCheckBox* perHead_ = nullptr;

@@ -46,7 +46,8 @@ public:
     static QString emptyText(const core::AttentionSnapshot* snap, core::AttentionKind kind) {
         if (snap == nullptr)
             return tr("No attention yet: type a sentence to analyse");
-        if (kind != core::AttentionKind::Decoder && snap->srcTokens.empty())
+        if ((kind == core::AttentionKind::Encoder || kind == core::AttentionKind::Cross) &&
+            snap->srcTokens.empty())
             return kind == core::AttentionKind::Cross
                        ? tr("No cross-attention: this model has no encoder")
                        : tr("No encoder self-attention: this model has no encoder");

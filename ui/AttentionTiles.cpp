@@ -1,5 +1,7 @@
 #include "ui/AttentionTiles.h"
 
+#include "core/analysis/MaxPool.h"
+
 #include <QElapsedTimer>
 
 #include <algorithm>
@@ -13,12 +15,6 @@ namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr int kKeyChunk = 256;
 
-// Where bin i of n over `cells` cells starts. With n ≤ cells no bin is empty and bins differ by at most one
-// cell; with n == cells each bin is one cell, so a block that fits keeps one pixel per weight.
-int binStart(int i, int n, int cells) {
-    return static_cast<int>(static_cast<long long>(i) * cells / n);
-}
-
 // One sweep over a weight row feeds both the head's pooled pixel row and the layer's sum over heads, so the
 // block is read from memory once. Plain element-wise maps (no reductions) so that the compiler vectorises
 // them without fast-math.
@@ -27,11 +23,6 @@ void maxAndSum(const float* row, int keys, float* max, double* sum) {
         max[k] = row[k] > max[k] ? row[k] : max[k];
         sum[k] += static_cast<double>(row[k]);
     }
-}
-
-void maxInto(const float* row, int keys, float* max) {
-    for (int k = 0; k < keys; ++k)
-        max[k] = row[k] > max[k] ? row[k] : max[k];
 }
 
 // Running extremes of a tile's weights for core::informativeRange's rule, gathered during the pooling pass
@@ -84,7 +75,7 @@ QSize AttentionTiles::imageSize(int queries, int keys, const QSize& pixels) {
     // Before the first layout there is no tile size to pool to.
     if (pixels.width() <= 0 || pixels.height() <= 0)
         return {keys, queries};
-    return {std::min(keys, pixels.width()), std::min(queries, pixels.height())};
+    return {core::pooledLength(keys, pixels.width()), core::pooledLength(queries, pixels.height())};
 }
 
 void AttentionTiles::setBlock(const core::AttentionBlock* block, bool causal) {
@@ -200,8 +191,8 @@ bool AttentionTiles::poolRows(int layer, bool ranges, const QElapsedTimer* clock
     float* allLo = pend.allLo.data();
     for (int r = pend.nextRow; r < rows; ++r) {
         std::fill(rowMax.begin(), rowMax.end(), 0.0f);
-        const int qEnd = binStart(r + 1, rows, b.queries);
-        for (int q = binStart(r, rows, b.queries); q < qEnd; ++q) {
+        const int qEnd = core::binStart(r + 1, rows, b.queries);
+        for (int q = core::binStart(r, rows, b.queries); q < qEnd; ++q) {
             const int visible = causal_ ? std::min(q + 1, keys) : keys;
             const int stored = b.storedKeys(q); // all keys, unless a compact causal block left some out
             for (int t = 0; t < heads; ++t)
@@ -237,7 +228,7 @@ bool AttentionTiles::poolRows(int layer, bool ranges, const QElapsedTimer* clock
                         // exactly the weights its tooltip and the detail view speak of.
                         for (int k = 0; k < n; ++k)
                             mean[k] = static_cast<float>(sum[k] / heads);
-                        maxInto(mean, n, rowMax.data() + at);
+                        core::maxInto(mean, n, rowMax.data() + at);
                     }
                     if (ranges)
                         extend(wt, n, seen, lo + at, hi + at, allLo + at);
@@ -245,11 +236,9 @@ bool AttentionTiles::poolRows(int layer, bool ranges, const QElapsedTimer* clock
             }
         }
         for (int t = 0; t <= heads; ++t) {
-            const float* m = rowMax.data() + static_cast<std::size_t>(t) * stride;
-            float* out =
-                tiles[t].values.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(cols);
-            for (int c = 0; c < cols; ++c)
-                out[c] = *std::max_element(m + binStart(c, cols, keys), m + binStart(c + 1, cols, keys));
+            core::maxPoolRow(rowMax.data() + static_cast<std::size_t>(t) * stride, keys, cols,
+                             tiles[t].values.data() +
+                                 static_cast<std::size_t>(r) * static_cast<std::size_t>(cols));
         }
         pend.nextRow = r + 1;
         if (clock != nullptr && r + 1 < rows && clock->elapsed() >= untilMs)

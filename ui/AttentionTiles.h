@@ -16,8 +16,9 @@ namespace ui {
 /// Tile images of one attention block. A block with more queries or keys than a tile has device pixels is
 /// reduced to the tile's pixels by max pooling before it is coloured: each pixel shows the largest weight of
 /// the cells it covers, so a one-cell diagonal or a single strong key stays visible in a thumbnail (a mean
-/// would fade it by the pooling factor). A block that fits keeps one pixel per weight. The pooled values
-/// and the images coloured from them are kept until the weights, the image size or the colouring change.
+/// would fade it by the pooling factor); the bins are core::binStart's, as in the detail heatmap. A block
+/// that fits keeps one pixel per weight. The pooled values and the images coloured from them are kept until
+/// the weights, the image size or the colouring change.
 class AttentionTiles {
 public:
     /// The weights to show, or nullptr for none. Not owned: the caller keeps the block alive and unchanged

@@ -104,8 +104,8 @@ QString ExportActions::baseName(bool oneHead) const {
     if (oneHead)
         name += QStringLiteral("-L%1-%2")
                     .arg(state_->layer())
-                    .arg(state_->head() == ViewState::kMeanHead ? QStringLiteral("mean")
-                                                                : QStringLiteral("H%1").arg(state_->head()));
+                    .arg(state_->head() == core::kMeanHead ? QStringLiteral("mean")
+                                                           : QStringLiteral("H%1").arg(state_->head()));
     if (const auto r = controller_->current())
         name += QStringLiteral("-step%1").arg(r->step);
     return name;

@@ -114,10 +114,7 @@ core::AttentionSnapshot onlyKind(const core::AttentionSnapshot& snap, core::Atte
     s.nextTokenLogProbs = snap.nextTokenLogProbs;
     s.encodeMs = snap.encodeMs;
     s.decodeMs = snap.decodeMs;
-    const auto& b = snap.block(kind);
-    (kind == core::AttentionKind::Encoder   ? s.encoder
-     : kind == core::AttentionKind::Decoder ? s.decoder
-                                            : s.cross) = b;
+    s.block(kind) = snap.block(kind);
     return s;
 }
 
@@ -174,7 +171,7 @@ bool Exporter::saveHeadJson(const core::AttentionSnapshot& snap, core::Attention
                             int head, const QString& srcText, const QString& tgtText, const QString& path,
                             QString* error) {
     const auto& b = snap.block(kind);
-    if (b.empty() || layer < 0 || layer >= b.layers || head < -1 || head >= b.heads) {
+    if (b.empty() || layer < 0 || layer >= b.layers || head < core::kMeanHead || head >= b.heads) {
         setError(error, QObject::tr("no %1 attention at layer %2, head %3")
                             .arg(QString::fromLatin1(core::toString(kind)))
                             .arg(layer)
@@ -184,19 +181,18 @@ bool Exporter::saveHeadJson(const core::AttentionSnapshot& snap, core::Attention
     auto s = onlyKind(snap, kind);
     core::AttentionBlock one;
     one.resize(1, 1, b.queries, b.keys);
-    if (head >= 0) {
+    if (head != core::kMeanHead) {
         std::vector<float> scratch;
         const float* w = b.head(layer, head, scratch);
         one.data.assign(w, w + one.data.size());
     } else
         one.data = core::meanOverHeads(b, layer);
-    (kind == core::AttentionKind::Encoder   ? s.encoder
-     : kind == core::AttentionKind::Decoder ? s.decoder
-                                            : s.cross) = std::move(one);
-    const auto selection = QStringLiteral("\"selection\": {\"kind\": \"%1\", \"layer\": %2, \"head\": %3}")
-                               .arg(QString::fromLatin1(core::toString(kind)))
-                               .arg(layer)
-                               .arg(head >= 0 ? QString::number(head) : QStringLiteral("\"mean\""));
+    s.block(kind) = std::move(one);
+    const auto selection =
+        QStringLiteral("\"selection\": {\"kind\": \"%1\", \"layer\": %2, \"head\": %3}")
+            .arg(QString::fromLatin1(core::toString(kind)))
+            .arg(layer)
+            .arg(head == core::kMeanHead ? QStringLiteral("\"mean\"") : QString::number(head));
     std::ostringstream out;
     core::writeSnapshotJson(out, s, srcText.toStdString(), tgtText.toStdString(), selection.toStdString());
     return writeStream(path, out, error);

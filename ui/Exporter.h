@@ -16,7 +16,7 @@ public:
     /// The format follows the suffix: .png, .svg or .pdf. `scale` multiplies the PNG's pixel size.
     /// QCustomPlot children are drawn as vectors in SVG and PDF (and sharp in a scaled PNG).
     static bool savePicture(QWidget* view, const QString& path, double scale, QString* error);
-    /// One head (head −1: the layer's mean) as a CSV matrix.
+    /// One head (head core::kMeanHead: the layer's mean) as a CSV matrix.
     static bool saveHeadCsv(const core::AttentionSnapshot& snap, core::AttentionKind kind, int layer,
                             int head, const QString& path, QString* error);
     /// Every head of one kind as long-form CSV.

@@ -1,6 +1,7 @@
 #include "ui/HeatmapView.h"
 
 #include "core/analysis/AttentionStats.h"
+#include "core/analysis/MaxPool.h"
 #include "ui/AttentionText.h"
 #include "ui/HeadNavigation.h"
 #include "ui/QCustomPlotInclude.h"
@@ -23,10 +24,15 @@ namespace {
 // Long word pieces are elided on the axes; the tooltip shows them whole.
 constexpr int kMaxLabelWidth = 90;
 
-// QCPColorMap spreads n cells over its range with half a cell beyond each end, which is zero when n is 1; a
-// single cell gets an explicit unit range so it stays visible (the first decoding step has one query).
-QCPRange cellRange(int n) {
-    return n > 1 ? QCPRange(0, n - 1) : QCPRange(-0.5, 0.5);
+// The map's range for n cells over `tokens` tokens: the centres of its first and last cell when n equal cells
+// cover the tokens' coordinates [-0.5, tokens - 0.5] exactly, each spanning tokens / n (one token while they
+// fit). QCPColorMap puts half a cell beyond each end of its range, and nothing when n is 1: a single cell's
+// range is the whole span, so it stays visible (the first decoding step has one query).
+QCPRange cellRange(int n, int tokens) {
+    if (n <= 1)
+        return QCPRange(-0.5, tokens - 0.5);
+    const double half = 0.5 * tokens / n;
+    return QCPRange(-0.5 + half, tokens - 0.5 - half);
 }
 
 } // namespace
@@ -102,33 +108,18 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     rebuild();
 }
 
-void HeatmapView::setSnapshot(std::shared_ptr<const core::AttentionSnapshot> snapshot) {
-    if (snapshot == snapshot_)
+void HeatmapView::setShown(const ShownAttention& shown) {
+    const auto changes = shown.diff(shown_);
+    if (!changes)
         return;
-    snapshot_ = std::move(snapshot);
-    rebuild();
-}
-
-void HeatmapView::setKind(core::AttentionKind kind) {
-    if (kind == kind_)
+    shown_ = shown;
+    using Change = ShownAttention::Change;
+    if (changes.testAnyFlags(Change::Block | Change::Selection | Change::Scale)) {
+        rebuild();
         return;
-    kind_ = kind;
-    rebuild();
-}
-
-void HeatmapView::setSelection(int layer, int head) {
-    if (layer == layer_ && head == head_)
-        return;
-    layer_ = layer;
-    head_ = head;
-    rebuild();
-}
-
-void HeatmapView::setColorMap(const ColorMap& map) {
-    if (map.name() == colorMap_.name())
-        return;
-    colorMap_ = map;
-    map_->setGradient(colorMap_.gradient());
+    }
+    // New colours for the same cells.
+    map_->setGradient(shown_.colorMap.gradient());
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -146,13 +137,6 @@ void HeatmapView::setLogarithmic(bool log) {
     scale_->axis()->setNumberPrecision(log ? 0 : 6);
 }
 
-void HeatmapView::setScaleMode(ScaleMode mode) {
-    if (mode == scaleMode_)
-        return;
-    scaleMode_ = mode;
-    rebuild();
-}
-
 void HeatmapView::setMarkedToken(Qt::Orientation orientation, int index) {
     markOrientation_ = orientation;
     markIndex_ = index;
@@ -168,21 +152,6 @@ void HeatmapView::setCurrentQuery(int query) {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-const core::AttentionBlock* HeatmapView::block() const {
-    if (!snapshot_)
-        return nullptr;
-    const auto& b = snapshot_->block(kind_);
-    return b.empty() ? nullptr : &b;
-}
-
-const std::vector<core::Token>& HeatmapView::queryTokens() const {
-    return kind_ == core::AttentionKind::Encoder ? snapshot_->srcTokens : snapshot_->tgtTokens;
-}
-
-const std::vector<core::Token>& HeatmapView::keyTokens() const {
-    return kind_ == core::AttentionKind::Decoder ? snapshot_->tgtTokens : snapshot_->srcTokens;
-}
-
 double HeatmapView::valueAt(int query, int key) const {
     if (query < 0 || query >= queries_ || key < 0 || key >= keys_)
         return std::numeric_limits<double>::quiet_NaN();
@@ -194,15 +163,15 @@ double HeatmapView::valueAt(int query, int key) const {
 QString HeatmapView::cellToolTip(int query, int key) const {
     if (query < 0 || query >= queries_ || key < 0 || key >= keys_)
         return {};
-    const auto& qt = queryTokens();
-    const auto& kt = keyTokens();
+    const auto& qt = shown_.queryTokens();
+    const auto& kt = shown_.keyTokens();
     const QString qText = query < int(qt.size()) ? tokenDisplayText(qt[std::size_t(query)]) : QString();
     const QString kText = key < int(kt.size()) ? tokenDisplayText(kt[std::size_t(key)]) : QString();
     // A decoder row is the token fed at that position, and its attention is what produces the next token:
     // in "el coche rojo" the row labelled "coche" is the one that looks at "red". Saying so here keeps the
     // usual alignment picture readable without relabelling the axis.
     QString produced;
-    if (kind_ != core::AttentionKind::Encoder && query + 1 < int(qt.size()))
+    if (shown_.rowsAreTarget() && query + 1 < int(qt.size()))
         produced = tr(" (produces \u201c%1\u201d)").arg(tokenDisplayText(qt[std::size_t(query) + 1]));
     return tr("query %1: \u201c%2\u201d%3\nkey %4: \u201c%5\u201d\nweight %6")
         .arg(query)
@@ -229,27 +198,27 @@ void HeatmapView::rebuild() {
         weights_ = nullptr;
         ownWeights_.clear();
         map_->data()->clear();
-        message_->setText(AttentionText::emptyText(snapshot_.get(), kind_));
+        message_->setText(AttentionText::emptyText(shown_.snapshot.get(), shown_.kind));
         stack_->setCurrentWidget(message_);
         return;
     }
-    const int layer = std::clamp(layer_, 0, b->layers - 1);
-    const int head = std::clamp(head_, int(kMeanHead), b->heads - 1);
+    const int layer = std::clamp(shown_.layer, 0, b->layers - 1);
+    const int head = std::clamp(shown_.head, core::kMeanHead, b->heads - 1);
     queries_ = b->queries;
     keys_ = b->keys;
 
-    const int cols = std::min(keys_, kMaxMapSide), rows = std::min(queries_, kMaxMapSide);
+    const int cols = core::pooledLength(keys_, kMaxMapSide), rows = core::pooledLength(queries_, kMaxMapSide);
     const bool pooled = cols < keys_ || rows < queries_;
-    const bool perHead = scaleMode_ == ScaleMode::PerHead;
+    const bool perHead = shown_.scale == ScaleMode::PerHead;
     // A log scale has no 0: the cells hold at least its floor (the tooltips read the weights themselves).
-    const bool log = scaleMode_ == ScaleMode::Log;
+    const bool log = shown_.scale == ScaleMode::Log;
     // The weights shown, whole: the block's own for a dense head, else the mean or an expanded compact
     // head, kept for the tooltips. A compact head shown pooled at the fixed scale is read a row at a time
     // instead (16 MB and ~10 ms saved at 2,048 tokens), and its tooltips read the block.
     shownLayer_ = layer;
     shownHead_ = head;
     ownWeights_.clear();
-    if (head == kMeanHead) {
+    if (head == core::kMeanHead) {
         ownWeights_ = core::meanOverHeads(*b, layer);
         weights_ = ownWeights_.data();
     } else if (!b->compact())
@@ -259,55 +228,28 @@ void HeatmapView::rebuild() {
     else
         weights_ = nullptr;
     std::vector<float> scratch;
-    auto rowOf = [&](int q) {
+    const auto rowOf = [&](int q) {
         return weights_ != nullptr ? weights_ + std::size_t(q) * std::size_t(keys_)
                                    : b->row(layer, head, q, scratch);
     };
-    auto* cells = map_->data();
     // Up to kMaxMapSide cells a side the map holds every weight. A longer side is max-pooled to that many
-    // cells (the strongest weight of each bin stays visible, as in the grid): the map spans the same token
-    // coordinates either way, and colouring 4 M cells of a 2,048-token head cost the window ~80 ms a change.
+    // cells with the grid's bins (the strongest weight of each bin stays visible): the map spans the same
+    // token coordinates either way, and colouring 4 M cells of a 2,048-token head cost the window ~80 ms a
+    // change.
+    std::vector<float> values(std::size_t(rows) * std::size_t(cols));
+    core::maxPool(queries_, keys_, rowOf, rows, cols, values.data());
+    auto* cells = map_->data();
     cells->setSize(cols, rows);
-    cells->setRange(cellRange(keys_), cellRange(queries_));
-    if (!pooled) {
-        for (int q = 0; q < queries_; ++q) {
-            const float* row = rowOf(q);
-            for (int k = 0; k < keys_; ++k)
-                cells->setCell(k, q, log ? std::max(row[k], kLogScaleFloor) : row[k]);
+    cells->setRange(cellRange(cols, keys_), cellRange(rows, queries_));
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            const float w = values[std::size_t(r) * std::size_t(cols) + std::size_t(c)];
+            cells->setCell(c, r, log ? std::max(w, kLogScaleFloor) : w);
         }
-    } else {
-        // The cell range's ends are the centres of the first and last cells, so each token goes to the
-        // pooled cell whose centre is nearest: cell c of n over `count` tokens starts at the first token
-        // past the midpoint between centres c − 1 and c.
-        auto starts = [](int n, int count) {
-            std::vector<int> first(static_cast<std::size_t>(n) + 1, count);
-            for (int c = 0; c < n; ++c)
-                first[std::size_t(c)] = c == 0 ? 0 : int(std::ceil((c - 0.5) * (count - 1) / double(n - 1)));
-            return first;
-        };
-        const auto keyStart = starts(cols, keys_), queryStart = starts(rows, queries_);
-        std::vector<float> rowMax(static_cast<std::size_t>(cols));
-        for (int r = 0; r < rows; ++r) {
-            std::fill(rowMax.begin(), rowMax.end(), 0.0f); // weights are never negative
-            for (int q = queryStart[std::size_t(r)]; q < queryStart[std::size_t(r) + 1]; ++q) {
-                const float* row = rowOf(q);
-                for (int c = 0; c < cols; ++c) {
-                    float m = rowMax[std::size_t(c)];
-                    for (int k = keyStart[std::size_t(c)]; k < keyStart[std::size_t(c) + 1]; ++k)
-                        m = row[k] > m ? row[k] : m;
-                    rowMax[std::size_t(c)] = m;
-                }
-            }
-            for (int c = 0; c < cols; ++c)
-                cells->setCell(
-                    c, r, log ? std::max(rowMax[std::size_t(c)], kLogScaleFloor) : rowMax[std::size_t(c)]);
-        }
-    }
     // Only the per-head scale needs the head's range.
-    const auto [lo, hi] =
-        perHead ? core::informativeRange(weights_, queries_, keys_, kind_ == core::AttentionKind::Decoder)
-                : std::pair<float, float>(0.0f, 1.0f);
-    if (scaleMode_ == ScaleMode::Fixed) {
+    const auto [lo, hi] = perHead ? core::informativeRange(weights_, queries_, keys_, shown_.causal())
+                                  : std::pair<float, float>(0.0f, 1.0f);
+    if (shown_.scale == ScaleMode::Fixed) {
         range_ = {0.0, 1.0};
     } else if (log) {
         range_ = {kLogScaleFloor, 1.0};
@@ -317,16 +259,16 @@ void HeatmapView::rebuild() {
         // A constant head has no spread to stretch; a tiny range around it keeps the gradient defined.
         range_ = {lo - 1e-6, hi + 1e-6};
     }
-    map_->setGradient(colorMap_.gradient());
+    map_->setGradient(shown_.colorMap.gradient());
     setLogarithmic(log);
     map_->setDataRange(QCPRange(range_.first, range_.second));
 
     plot_->xAxis->setRange(-0.5, keys_ - 0.5);
     plot_->yAxis->setRange(-0.5, queries_ - 0.5);
 
-    const QString which = head == kMeanHead ? tr("mean over heads") : tr("head %1").arg(head);
+    const QString which = head == core::kMeanHead ? tr("mean over heads") : tr("head %1").arg(head);
     title_->setText(
-        tr("%1 \u00b7 layer %2 \u00b7 %3").arg(AttentionText::kindName(kind_)).arg(layer).arg(which));
+        tr("%1 \u00b7 layer %2 \u00b7 %3").arg(AttentionText::kindName(shown_.kind)).arg(layer).arg(which));
 
     // Force a fresh thinning decision: the token count may have changed.
     xStep_ = yStep_ = 0;
@@ -347,7 +289,7 @@ void HeatmapView::updateTicks() {
     auto label = [&fm](const core::Token& t) {
         return fm.elidedText(tokenDisplayText(t), Qt::ElideRight, kMaxLabelWidth);
     };
-    const auto& kt = keyTokens();
+    const auto& kt = shown_.keyTokens();
     int widest = 0;
     for (const auto& t : kt)
         widest = std::max(widest, fm.horizontalAdvance(label(t)));
@@ -368,7 +310,7 @@ void HeatmapView::updateTicks() {
     yt->clear();
     for (int k = 0; k < keys_ && k < int(kt.size()); k += xStep)
         xt->addTick(k, label(kt[std::size_t(k)]));
-    const auto& qt = queryTokens();
+    const auto& qt = shown_.queryTokens();
     for (int q = 0; q < queries_ && q < int(qt.size()); q += yStep)
         yt->addTick(q, label(qt[std::size_t(q)]));
     plot_->xAxis->setTickLabelRotation(rotated ? -90 : 0);

@@ -5,6 +5,7 @@
 
 #include "core/run/AttentionSnapshot.h"
 #include "ui/ColorMap.h"
+#include "ui/ShownAttention.h"
 
 #include <QWidget>
 
@@ -24,19 +25,17 @@ namespace ui {
 class HeatmapView : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kMeanHead = -1;
-    /// Cells a side of the colour map holds; a longer side is max-pooled to this many (tooltips still
-    /// give each weight).
+    /// Cells a side of the colour map holds; a longer side of n tokens is max-pooled to this many with the
+    /// grid's bins (core::binStart), each cell drawn n / kMaxMapSide tokens wide (tooltips still give each
+    /// weight).
     static constexpr int kMaxMapSide = 640;
 
     explicit HeatmapView(QWidget* parent = nullptr);
 
-    void setSnapshot(std::shared_ptr<const core::AttentionSnapshot> snapshot);
-    void setKind(core::AttentionKind kind);
-    /// head may be kMeanHead: the mean over the layer's heads.
-    void setSelection(int layer, int head);
-    void setColorMap(const ColorMap& map);
-    void setScaleMode(ScaleMode mode);
+    /// What to show: one head of the kind's block (head may be core::kMeanHead: the mean over the layer's
+    /// heads) and its colouring. Recomputes the map only when more than the colours differ from before.
+    void setShown(const ShownAttention& shown);
+    const ShownAttention& shown() const { return shown_; }
     /// A token clicked in a strip: Qt::Horizontal marks its row (a query), Qt::Vertical its column (a key);
     /// index -1 clears.
     void setMarkedToken(Qt::Orientation orientation, int index);
@@ -69,19 +68,12 @@ private:
     /// Labels every n-th token so tick labels never overlap; runs after each layout, when the axis rect's
     /// size is known.
     void updateTicks();
-    const core::AttentionBlock* block() const;
-    const std::vector<core::Token>& queryTokens() const;
-    const std::vector<core::Token>& keyTokens() const;
+    const core::AttentionBlock* block() const { return shown_.block(); }
     /// The cell under a plot pixel: {query, key}, or {-1, -1}.
     std::pair<int, int> cellAt(const QPoint& pos) const;
     bool showCellToolTip(const QPoint& pos, const QPoint& globalPos);
 
-    std::shared_ptr<const core::AttentionSnapshot> snapshot_;
-    core::AttentionKind kind_ = core::AttentionKind::Encoder;
-    int layer_ = 0;
-    int head_ = 0;
-    ColorMap colorMap_ = ColorMap::byName(QString());
-    ScaleMode scaleMode_ = ScaleMode::Fixed;
+    ShownAttention shown_;
     Qt::Orientation markOrientation_ = Qt::Horizontal;
     int markIndex_ = -1;
     int currentQuery_ = -1;

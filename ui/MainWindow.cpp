@@ -31,6 +31,8 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ui {
 
 using core::AttentionKind;
@@ -127,10 +129,22 @@ void MainWindow::buildMenus() {
     const std::pair<AttentionKind, QString> kinds[] = {
         {AttentionKind::Encoder, tr("&Encoder Self-Attention")},
         {AttentionKind::Decoder, tr("&Decoder Self-Attention")},
-        {AttentionKind::Cross, tr("&Cross-Attention")}};
-    for (int i = 0; i < 3; ++i)
-        view->addAction(kinds[i].second, this, [this, k = kinds[i].first] { attention_->selectKind(k); })
-            ->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + i)));
+        {AttentionKind::Cross, tr("&Cross-Attention")},
+        {AttentionKind::Pooling, tr("Attention &Pooling")}};
+    std::vector<std::pair<AttentionKind, QAction*>> kindActions;
+    for (int i = 0; i < 4; ++i) {
+        auto* a =
+            view->addAction(kinds[i].second, this, [this, k = kinds[i].first] { attention_->selectKind(k); });
+        a->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + i)));
+        kindActions.emplace_back(kinds[i].first, a);
+    }
+    // Only the kinds the shown model has can be picked (a recurrent model's pooling, say).
+    const auto offer = [kindActions](const std::vector<AttentionKind>& offered) {
+        for (const auto& [kind, action] : kindActions)
+            action->setEnabled(std::find(offered.begin(), offered.end(), kind) != offered.end());
+    };
+    offer(attention_->kinds());
+    connect(attention_, &AttentionPage::kindsChanged, this, offer);
     view->addSeparator();
     view->addAction(tr("Per-head Colour &Scale"), attention_->perHeadCheck(), &QCheckBox::toggle)
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
@@ -244,7 +258,10 @@ void MainWindow::applyModel(const QString& dir, const std::shared_ptr<const core
     const auto& c = model->config();
     setWindowTitle(tr("attnscope — %1").arg(QString::fromStdString(c.name)));
     source_->setPlaceholderText(c.hasEncoder() ? tr("Type a sentence…") : tr("Type a prompt…"));
-    attention_->setModelKinds(c.hasEncoder());
+    attention_->setModelKinds(
+        c.hasEncoder()
+            ? std::vector<AttentionKind>{AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross}
+            : std::vector<AttentionKind>{AttentionKind::Decoder});
     // A model without positions has nothing for that page to show; rotary keeps it (it explains rotary).
     const bool positions = c.positional != core::PositionalEncoding::None;
     tabs_->setTabVisible(static_cast<int>(Page::Positional), positions);

@@ -123,7 +123,7 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
 
     grid_ = new AttentionGrid(this);
     grid_->setObjectName(QStringLiteral("trainGrid"));
-    grid_->setKind(core::AttentionKind::Cross);
+    grid_->setShown({nullptr, core::AttentionKind::Cross});
     grid_->setToolTip(tr("Cross-attention of the probe example, captured while the model learns"));
     slider_ = new QSlider(Qt::Horizontal, this);
     slider_->setObjectName(QStringLiteral("frameSlider"));
@@ -387,7 +387,9 @@ int64_t TrainPage::frameStep(int index) const {
 void TrainPage::showFrame(int index) {
     if (index < 0 || index >= frames())
         return;
-    grid_->setSnapshot(frames_[std::size_t(index)].second);
+    auto shown = grid_->shown();
+    shown.snapshot = frames_[std::size_t(index)].second;
+    grid_->setShown(shown);
     frameLabel_->setText(tr("step %1").arg(frames_[std::size_t(index)].first));
     if (slider_->value() != index)
         slider_->setValue(index);
@@ -448,14 +450,14 @@ void TrainPage::onFinished(bool completed) {
     if (!running_)
         return; // save() has already wound this run up
     running_ = false;
-    if (worker_->error().isEmpty())
-        status_->setText(
-            status_->text() + (completed ? tr(" · done") : tr(" · stopped")) +
-            tr(" · saved in %1").arg(QDir::toNativeSeparators(runDir_)));
-    status_->setToolTip(tr("The run's folder: Continue Run… (or attnscope train --resume --out FOLDER) goes on "
-                           "from its last checkpoint; its model/ opens as a model"));
-    else
+    if (worker_->error().isEmpty()) {
+        status_->setText(status_->text() + (completed ? tr(" · done") : tr(" · stopped")) +
+                         tr(" · saved in %1").arg(QDir::toNativeSeparators(runDir_)));
+        status_->setToolTip(tr("The run's folder: Continue Run… (or attnscope train --resume --out FOLDER) "
+                               "goes on from its last checkpoint; its model/ opens as a model"));
+    } else {
         status_->setText(tr("The run failed: %1").arg(worker_->error()));
+    }
     updateButtons();
     Q_EMIT trainingChanged(false);
 }

@@ -4,55 +4,85 @@
 
 namespace ui {
 
+using Change = ShownAttention::Change;
+
 ViewState::ViewState(QObject* parent) : QObject(parent) {}
 
-void ViewState::setKind(core::AttentionKind kind) {
-    if (kind == kind_)
+void ViewState::setSnapshot(std::shared_ptr<const core::AttentionSnapshot> snapshot) {
+    if (snapshot == shown_.snapshot)
         return;
-    kind_ = kind;
+    shown_.snapshot = std::move(snapshot);
+    announce(fitSelection() ? Change::Block | Change::Selection : ShownAttention::Changes(Change::Block));
+}
+
+void ViewState::setKind(core::AttentionKind kind) {
+    if (kind == shown_.kind)
+        return;
+    shown_.kind = kind;
     // A marked token belongs to the previous kind's axes; keeping it would mark an unrelated row.
     setMarkedToken(Qt::Horizontal, -1);
-    Q_EMIT kindChanged(kind_);
+    announce(fitSelection() ? Change::Block | Change::Selection : ShownAttention::Changes(Change::Block));
 }
 
 void ViewState::setSelection(int layer, int head) {
-    layer = std::clamp(layer, 0, std::max(0, layers_ - 1));
-    head = head == kMeanHead ? kMeanHead : std::clamp(head, 0, std::max(0, heads_ - 1));
-    if (layer == layer_ && head == head_)
-        return;
-    layer_ = layer;
-    head_ = head;
-    Q_EMIT selectionChanged(layer_, head_);
+    if (select(layer, head))
+        announce(Change::Selection);
 }
 
 void ViewState::navigate(int dLayer, int dHead) {
     // The mean sits after the last head, as in the grid's last column.
-    const int pos = head_ == kMeanHead ? heads_ : head_;
+    const int pos = shown_.head == core::kMeanHead ? heads_ : shown_.head;
     const int next = std::clamp(pos + dHead, 0, heads_);
-    setSelection(layer_ + dLayer, next == heads_ ? kMeanHead : next);
+    setSelection(shown_.layer + dLayer, next == heads_ ? core::kMeanHead : next);
 }
 
-void ViewState::setShape(int layers, int heads) {
-    layers_ = std::max(1, layers);
-    heads_ = std::max(1, heads);
-    const int layer = layer_, head = head_;
-    layer_ = -1; // makes setSelection see a change, so views hear the (possibly clamped) selection again
-    setSelection(layer, head);
+bool ViewState::fitSelection() {
+    if (shown_.snapshot) {
+        // A kind the snapshot lacks has no shape: one layer and one head, as if it were there.
+        const auto& b = shown_.snapshot->block(shown_.kind);
+        layers_ = std::max(1, b.layers);
+        heads_ = std::max(1, b.heads);
+    }
+    return select(shown_.layer, shown_.head);
+}
+
+bool ViewState::select(int layer, int head) {
+    layer = std::clamp(layer, 0, std::max(0, layers_ - 1));
+    head = head == core::kMeanHead ? core::kMeanHead : std::clamp(head, 0, std::max(0, heads_ - 1));
+    if (layer == shown_.layer && head == shown_.head)
+        return false;
+    shown_.layer = layer;
+    shown_.head = head;
+    return true;
 }
 
 void ViewState::setScaleMode(ScaleMode mode) {
-    if (mode == scaleMode_)
+    if (mode == shown_.scale)
         return;
-    scaleMode_ = mode;
-    Q_EMIT scaleModeChanged(mode);
+    shown_.scale = mode;
+    announce(Change::Scale);
 }
 
 void ViewState::setColorMap(const QString& name) {
     auto map = ColorMap::byName(name);
-    if (map.name() == colorMap_.name())
+    if (map.name() == shown_.colorMap.name())
         return;
-    colorMap_ = map;
-    Q_EMIT colorMapChanged(colorMap_);
+    shown_.colorMap = map;
+    announce(Change::Colours);
+}
+
+void ViewState::announce(ShownAttention::Changes changes) {
+    // The fine-grained signals first, for what follows one property (controls, settings); then the whole
+    // value, for the views.
+    if (changes.testFlag(Change::Block))
+        Q_EMIT kindChanged(shown_.kind);
+    if (changes.testFlag(Change::Selection))
+        Q_EMIT selectionChanged(shown_.layer, shown_.head);
+    if (changes.testFlag(Change::Scale))
+        Q_EMIT scaleModeChanged(shown_.scale);
+    if (changes.testFlag(Change::Colours))
+        Q_EMIT colorMapChanged(shown_.colorMap);
+    Q_EMIT shownChanged(shown_);
 }
 
 void ViewState::setMarkedToken(Qt::Orientation orientation, int index) {
@@ -64,9 +94,11 @@ void ViewState::setMarkedToken(Qt::Orientation orientation, int index) {
 }
 
 bool ViewState::markFromStrip(bool sourceSide, int index, bool column) {
-    using K = core::AttentionKind;
-    const bool querySide = kind_ == K::Encoder ? sourceSide : !sourceSide;
-    const bool keySide = kind_ == K::Decoder ? !sourceSide : sourceSide;
+    // A side labels the rows or the columns when it is the very token vector the kind's rows or columns
+    // take (core::queryTokens, core::keyTokens); pooling's one summary row is neither side.
+    const auto& side = sourceSide ? shown_.sourceTokens() : shown_.targetTokens();
+    const bool querySide = &shown_.queryTokens() == &side;
+    const bool keySide = &shown_.keyTokens() == &side;
     if (!querySide && !keySide)
         return false;
     const bool asColumn = !querySide || (keySide && column);
@@ -75,14 +107,12 @@ bool ViewState::markFromStrip(bool sourceSide, int index, bool column) {
 }
 
 int ViewState::markedOnStrip(bool sourceSide) const {
-    using K = core::AttentionKind;
     if (markIndex_ < 0)
         return -1;
-    // Rows are queries, columns keys: find which side that axis belongs to in the shown kind.
-    const bool rowsAreSource = kind_ == K::Encoder;
-    const bool colsAreSource = kind_ != K::Decoder;
-    const bool markOnSource = markOrientation_ == Qt::Horizontal ? rowsAreSource : colsAreSource;
-    return markOnSource == sourceSide ? markIndex_ : -1;
+    // Rows are queries, columns keys: the mark is on a strip when its axis is labelled by that strip's side.
+    const auto& axis = markOrientation_ == Qt::Horizontal ? shown_.queryTokens() : shown_.keyTokens();
+    const auto& side = sourceSide ? shown_.sourceTokens() : shown_.targetTokens();
+    return &axis == &side ? markIndex_ : -1;
 }
 
 } // namespace ui

@@ -1,37 +1,39 @@
 #pragma once
-// The one small object every attention view listens to: which kind, layer and head are shown, how
-// colours are scaled, and which token is marked. Views never ask each other; they follow these signals.
+// The one small object every attention view listens to: what is shown (snapshot, kind, layer and head,
+// colour scaling, as one ShownAttention) and which token is marked. Views never ask each other; they
+// follow these signals.
 
 #include "core/run/AttentionSnapshot.h"
 #include "ui/ColorMap.h"
+#include "ui/ShownAttention.h"
 
 #include <QObject>
+
+#include <memory>
 
 namespace ui {
 
 class ViewState : public QObject {
     Q_OBJECT
 public:
-    /// The head index that stands for "mean over the layer's heads".
-    static constexpr int kMeanHead = -1;
-
     explicit ViewState(QObject* parent = nullptr);
 
-    core::AttentionKind kind() const { return kind_; }
-    int layer() const { return layer_; }
-    int head() const { return head_; }
-    ScaleMode scaleMode() const { return scaleMode_; }
-    const ColorMap& colorMap() const { return colorMap_; }
+    const ShownAttention& shown() const { return shown_; }
+    core::AttentionKind kind() const { return shown_.kind; }
+    int layer() const { return shown_.layer; }
+    int head() const { return shown_.head; }
+    ScaleMode scaleMode() const { return shown_.scale; }
+    const ColorMap& colorMap() const { return shown_.colorMap; }
     Qt::Orientation markOrientation() const { return markOrientation_; }
     int markIndex() const { return markIndex_; }
 
+    /// The snapshot to show (null: nothing). The selection is clamped to its shape of the shown kind.
+    void setSnapshot(std::shared_ptr<const core::AttentionSnapshot> snapshot);
     void setKind(core::AttentionKind kind);
-    /// Clamps to the current shape; head may be kMeanHead.
+    /// Clamps to the current shape; head may be core::kMeanHead.
     void setSelection(int layer, int head);
     /// Moves the selection: heads run 0 … H−1 and then the mean, layers 0 … L−1; both stop at the ends.
     void navigate(int dLayer, int dHead);
-    /// The number of layers and heads of the shown kind, so navigation knows its bounds.
-    void setShape(int layers, int heads);
     void setScaleMode(ScaleMode mode);
     void setColorMap(const QString& name);
     /// A token clicked in a strip: Horizontal marks a query row, Vertical a key column; −1 clears.
@@ -44,6 +46,8 @@ public:
     int markedOnStrip(bool sourceSide) const;
 
 Q_SIGNALS:
+    /// Anything of what is shown changed; views diff it against what they drew.
+    void shownChanged(const ui::ShownAttention& shown);
     void kindChanged(core::AttentionKind kind);
     void selectionChanged(int layer, int head);
     void scaleModeChanged(ui::ScaleMode mode);
@@ -51,13 +55,16 @@ Q_SIGNALS:
     void markedTokenChanged(Qt::Orientation orientation, int index);
 
 private:
-    core::AttentionKind kind_ = core::AttentionKind::Encoder;
-    int layer_ = 0;
-    int head_ = 0;
+    /// Takes the shape of the shown block (when there is one) and clamps the selection to it; true when the
+    /// selection changed.
+    bool fitSelection();
+    bool select(int layer, int head);
+    void announce(ShownAttention::Changes changes);
+
+    ShownAttention shown_;
+    // The shape the selection is clamped to: the last shown block's, kept while nothing is shown.
     int layers_ = 1;
     int heads_ = 1;
-    ScaleMode scaleMode_ = ScaleMode::Fixed;
-    ColorMap colorMap_ = ColorMap::byName(QString());
     Qt::Orientation markOrientation_ = Qt::Horizontal;
     int markIndex_ = -1;
 };

@@ -57,9 +57,9 @@ HeadStats headStats(const float* weights, int queries, int keys) {
 }
 
 HeadStats headStats(const AttentionBlock& block, int layer, int head) {
-    if (block.empty() || layer < 0 || layer >= block.layers || head < -1 || head >= block.heads)
+    if (block.empty() || layer < 0 || layer >= block.layers || head < kMeanHead || head >= block.heads)
         return {};
-    if (head == -1) {
+    if (head == kMeanHead) {
         const auto mean = meanOverHeads(block, layer);
         return headStats(mean.data(), block.queries, block.keys);
     }

@@ -1,8 +1,9 @@
 #pragma once
-// analysis/ — measurements over what a model computes: statistics of attention matrices (this file), the
-// head analysis (induction, previous-token, …), positional-encoding analysis, perplexity, and translation
-// metrics (BLEU, chrF, with sacreBLEU's 13a tokenizer). Plain loops where it can; it runs models through
-// run/ and includes base/, text/, model/ and run/, never train/.
+// analysis/ — measurements over what a model computes: statistics of attention matrices (this file), their
+// max pooling for pictures smaller than they are (MaxPool), the head analysis (induction, previous-token, …),
+// positional-encoding analysis, perplexity, and translation metrics (BLEU, chrF, with sacreBLEU's 13a
+// tokenizer). Plain loops where it can; it runs models through run/ and includes base/, text/, model/ and
+// run/, never train/.
 //
 // Summary numbers of attention matrices for tooltips and exports: plain loops over an AttentionBlock, no
 // torch and no Qt, so any view (or a test) can use them on a snapshot.
@@ -37,7 +38,7 @@ struct HeadStats {
 /// Statistics of a row-major queries × keys matrix; all zero (and no argmax) when either side is empty.
 HeadStats headStats(const float* weights, int queries, int keys);
 
-/// Statistics of one head of one layer; head may be -1 for the mean over the layer's heads.
+/// Statistics of one head of one layer; head may be kMeanHead for the mean over the layer's heads.
 HeadStats headStats(const AttentionBlock& block, int layer, int head);
 
 /// The range a per-head colour scale should stretch over: the smallest and largest weight a query could

@@ -8,6 +8,9 @@
 
 namespace core {
 
+/// The head index that stands for the mean over a layer's heads, wherever a head is chosen or written.
+inline constexpr int kMeanHead = -1;
+
 /// [layer][head][query][key] probabilities. Two storages:
 /// - dense: float32, every cell, in `data` (row-major). What every block up to kDenseUpToBytes uses, so
 ///   short inputs are shown exactly as computed.
@@ -79,8 +82,8 @@ private:
     std::shared_ptr<std::vector<std::uint16_t>> half_;
 };
 
-/// The [query][key] mean over the heads of one layer, row-major (queries × keys); empty for an empty
-/// block or a layer out of range.
+/// The [query][key] mean over the heads of one layer (what kMeanHead shows), row-major (queries × keys);
+/// empty for an empty block or a layer out of range.
 std::vector<float> meanOverHeads(const AttentionBlock& block, int layer);
 
 /// IEEE binary16 bits to float, by table (every half is a float).

@@ -26,7 +26,7 @@ std::string field(const std::string& s) {
 void checkBlock(const AttentionBlock& b, AttentionKind kind, int layer, int head) {
     if (b.empty())
         throw InputError(std::string("this snapshot has no ") + toString(kind) + " attention");
-    if (layer < 0 || layer >= b.layers || head < -1 || head >= b.heads)
+    if (layer < 0 || layer >= b.layers || head < kMeanHead || head >= b.heads)
         throw InputError("no layer " + std::to_string(layer) + ", head " + std::to_string(head) + " in " +
                          toString(kind) + " attention of " + std::to_string(b.layers) + " layers × " +
                          std::to_string(b.heads) + " heads");
@@ -53,11 +53,11 @@ void writeHeadCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKin
     const auto& queries = queryTokens(snap, kind);
     out << "query";
     keyHeader(out, snap, kind);
-    const auto mean = head < 0 ? meanOverHeads(b, layer) : std::vector<float>{};
+    const auto mean = head == kMeanHead ? meanOverHeads(b, layer) : std::vector<float>{};
     std::vector<float> scratch;
     for (int q = 0; q < b.queries; ++q) {
-        const float* row =
-            head >= 0 ? b.row(layer, head, q, scratch) : mean.data() + std::size_t(q) * std::size_t(b.keys);
+        const float* row = head != kMeanHead ? b.row(layer, head, q, scratch)
+                                             : mean.data() + std::size_t(q) * std::size_t(b.keys);
         out << label(std::size_t(q),
                      q < static_cast<int>(queries.size()) ? queries[std::size_t(q)].text : "");
         for (int k = 0; k < b.keys; ++k)

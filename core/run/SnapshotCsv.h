@@ -9,8 +9,8 @@
 namespace core {
 
 /// A header row `query,0:<key token>,1:<key token>…` then one row per query: `<index>:<token>`, then its
-/// weights. head −1 writes the mean over the layer's heads. Floats as the shortest text that reads back
-/// exactly; the stream's locale is ignored.
+/// weights. head kMeanHead writes the mean over the layer's heads. Floats as the shortest text that reads
+/// back exactly; the stream's locale is ignored.
 void writeHeadCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKind kind, int layer, int head);
 /// A header `layer,head,query_index,query_token,0:<key token>…` then one row per (layer, head, query).
 void writeKindCsv(std::ostream& out, const AttentionSnapshot& snap, AttentionKind kind);
