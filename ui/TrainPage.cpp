@@ -1,12 +1,11 @@
 #include "ui/TrainPage.h"
 
 #include "core/base/Errors.h"
-#include "core/train/TrainLog.h"
 #include "core/train/TrainRecipe.h"
 #include "core/train/Trainer.h"
 #include "core/train/TrainingRun.h"
 #include "ui/AttentionGrid.h"
-#include "ui/QCustomPlotInclude.h"
+#include "ui/TrainCurve.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -102,24 +101,7 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     controls->addWidget(stop_);
     controls->addStretch(1);
 
-    plot_ = new QCustomPlot(this);
-    plot_->setObjectName(QStringLiteral("lossPlot"));
-    plot_->setPlottingHint(QCP::phFastPolylines, true); // as makePlot: long curves replot in ms, not 100s
-
-    plot_->setToolTip(tr("Training loss (label-smoothed cross-entropy) and exact-match accuracy"));
-    plot_->addGraph();
-    plot_->graph(0)->setName(tr("loss"));
-    plot_->addGraph(plot_->xAxis, plot_->yAxis2);
-    plot_->graph(1)->setName(tr("accuracy"));
-    plot_->graph(1)->setPen(QPen(QColor(0xe6, 0x7e, 0x22), 2));
-    plot_->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
-    plot_->xAxis->setLabel(tr("step"));
-    plot_->yAxis->setLabel(tr("loss"));
-    plot_->yAxis2->setVisible(true);
-    plot_->yAxis2->setLabel(tr("exact match"));
-    plot_->yAxis2->setRange(0, 1);
-    plot_->legend->setVisible(true);
-    plot_->setMinimumHeight(200);
+    curve_ = new TrainCurve(this);
 
     grid_ = new AttentionGrid(this);
     grid_->setObjectName(QStringLiteral("trainGrid"));
@@ -141,7 +123,7 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     srow->addWidget(frameLabel_);
     rcol->addLayout(srow);
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(plot_);
+    split->addWidget(curve_);
     split->addWidget(right);
     split->setSizes({600, 600});
 
@@ -250,10 +232,7 @@ void TrainPage::launch(TrainingWorker* worker, const core::TrainRecipe& recipe, 
     QSettings().setValue(QStringLiteral("train/lastRun"), runDir_);
     frames_.clear();
     lastStep_ = 0;
-    plot_->graph(0)->data()->clear();
-    plot_->graph(1)->data()->clear();
-    plot_->xAxis->setRange(0, static_cast<double>(recipe.steps));
-    plot_->replot();
+    curve_->clear(recipe.steps);
     slider_->setEnabled(false);
     {
         const QSignalBlocker block(steps_);
@@ -400,38 +379,13 @@ int TrainPage::shownFrame() const {
 }
 
 int TrainPage::lossPoints() const {
-    return plot_->graph(0)->dataCount();
+    return curve_->lossPoints();
 }
 
 void TrainPage::onProgress(const TrainProgress& p) {
     lastStep_ = p.step;
-    plot_->graph(0)->addData(static_cast<double>(p.step), p.loss);
-    if (p.accuracy >= 0) {
-        plot_->graph(1)->addData(static_cast<double>(p.step), p.accuracy);
-        // A continued command-line run may measure chrF or perplexity instead of exact match.
-        plot_->graph(1)->setName(p.metric);
-        plot_->yAxis2->setLabel(p.metric);
-        if (p.metric == QLatin1String("perplexity"))
-            plot_->graph(1)->rescaleValueAxis(false, true);
-        else
-            plot_->yAxis2->setRange(0, 1);
-    }
-    plot_->graph(0)->rescaleValueAxis(false, true);
-    plot_->yAxis->setRangeLower(0);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
-    QString text = tr("step %1 of %2 · loss %3 · %4 tokens/s · %5 s")
-                       .arg(p.step)
-                       .arg(p.total)
-                       .arg(p.loss, 0, 'f', 3)
-                       .arg(p.tokensPerSecond, 0, 'f', 0)
-                       .arg(p.elapsedSeconds, 0, 'f', 0);
-    if (p.accuracy >= 0)
-        text += p.metric == QLatin1String("perplexity")
-                    ? tr(" · held-out perplexity %1").arg(p.accuracy, 0, 'f', 2)
-                : p.metric == QLatin1String("chrF")
-                    ? tr(" · chrF %1").arg(100.0 * p.accuracy, 0, 'f', 1)
-                    : tr(" · exact match %1%").arg(100.0 * p.accuracy, 0, 'f', 1);
-    status_->setText(text);
+    curve_->add(p);
+    status_->setText(TrainCurve::describe(p));
 }
 
 void TrainPage::onProbed(int64_t step, std::shared_ptr<const core::AttentionSnapshot> snap) {

@@ -13,7 +13,6 @@
 #include <vector>
 
 class QComboBox;
-class QCustomPlot;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -23,6 +22,7 @@ class QThread;
 namespace ui {
 
 class AttentionGrid;
+class TrainCurve;
 
 class TrainPage : public QWidget {
     Q_OBJECT
@@ -78,7 +78,7 @@ private:
     QPushButton* pause_ = nullptr;
     QPushButton* stop_ = nullptr;
     QLabel* status_ = nullptr;
-    QCustomPlot* plot_ = nullptr;
+    TrainCurve* curve_ = nullptr;
     AttentionGrid* grid_ = nullptr;
     QSlider* slider_ = nullptr;
     QLabel* frameLabel_ = nullptr;
