@@ -251,6 +251,13 @@ void TestMainWindow::decoderOnlyModel() {
     f->controller->step();
     QVERIFY(f->controller->waitUntilIdle());
     QCOMPARE(f->controller->current()->snapshot->decoder.queries, 11);
+    // The View menu offers the kinds the model has: Ctrl+2 here; Ctrl+1, Ctrl+3 and Ctrl+4 are off.
+    for (auto* a : f->window.findChildren<QAction*>()) {
+        const auto key = a->shortcut();
+        for (int i = 0; i < 4; ++i)
+            if (key == QKeySequence(Qt::CTRL | (Qt::Key_1 + i)))
+                QVERIFY2(a->isEnabled() == (i == 1), qPrintable(a->text()));
+    }
 }
 
 void TestMainWindow::modelWithoutPositions() {
