@@ -21,6 +21,8 @@ const QString kSourceText = QStringLiteral("source/text");
 const QString kGeometry = QStringLiteral("window/geometry");
 const QString kWindowState = QStringLiteral("window/state");
 const QString kSplitter = QStringLiteral("window/splitter");
+const QString kExportDir = QStringLiteral("export/dir");
+const QString kLastRun = QStringLiteral("train/lastRun");
 
 } // namespace
 
@@ -70,6 +72,22 @@ void AppSettings::saveWindow(const QMainWindow* window, const QSplitter* splitte
     s.setValue(kGeometry, window->saveGeometry());
     s.setValue(kWindowState, window->saveState());
     s.setValue(kSplitter, splitter->saveState());
+}
+
+QString AppSettings::exportDir() {
+    return QSettings().value(kExportDir, QDir::homePath()).toString();
+}
+
+void AppSettings::setExportDir(const QString& dir) {
+    QSettings().setValue(kExportDir, dir);
+}
+
+QString AppSettings::lastRun() {
+    return QSettings().value(kLastRun).toString();
+}
+
+void AppSettings::setLastRun(const QString& dir) {
+    QSettings().setValue(kLastRun, dir);
 }
 
 } // namespace ui

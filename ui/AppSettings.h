@@ -1,6 +1,7 @@
 #pragma once
 // What the window remembers between runs, and under which keys: the colour map and scale, the model used
-// last, the source text, the window's geometry and its splitter. One place owns the keys, so a key is
+// last, the source text, the window's geometry and its splitter, the folder of the last export and the
+// last training run. One place owns the keys, so a key is
 // never written under one spelling and read under another.
 
 #include <QString>
@@ -29,6 +30,14 @@ public:
 
     static void restoreWindow(QMainWindow* window, QSplitter* splitter);
     static void saveWindow(const QMainWindow* window, const QSplitter* splitter);
+
+    /// The folder the last export went to (the home folder before any).
+    static QString exportDir();
+    static void setExportDir(const QString& dir);
+
+    /// The Train tab's last run folder, where Continue Run… looks first; empty when none was.
+    static QString lastRun();
+    static void setLastRun(const QString& dir);
 };
 
 } // namespace ui

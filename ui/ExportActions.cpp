@@ -1,6 +1,7 @@
 #include "ui/ExportActions.h"
 
 #include "ui/AnalysisController.h"
+#include "ui/AppSettings.h"
 #include "ui/Exporter.h"
 #include "ui/ViewState.h"
 
@@ -10,7 +11,6 @@
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMessageBox>
-#include <QSettings>
 #include <QWidget>
 
 namespace ui {
@@ -112,11 +112,10 @@ QString ExportActions::baseName(bool oneHead) const {
 }
 
 QString ExportActions::askPath(const QString& title, const QString& suggested, const QString& filter) {
-    QSettings settings;
-    const QString dir = settings.value(QStringLiteral("export/dir"), QDir::homePath()).toString();
-    const QString path = QFileDialog::getSaveFileName(window_, title, QDir(dir).filePath(suggested), filter);
+    const QString path = QFileDialog::getSaveFileName(
+        window_, title, QDir(AppSettings::exportDir()).filePath(suggested), filter);
     if (!path.isEmpty())
-        settings.setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
+        AppSettings::setExportDir(QFileInfo(path).absolutePath());
     return path;
 }
 

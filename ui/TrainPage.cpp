@@ -4,6 +4,7 @@
 #include "core/train/TrainRecipe.h"
 #include "core/train/Trainer.h"
 #include "core/train/TrainingRun.h"
+#include "ui/AppSettings.h"
 #include "ui/AttentionGrid.h"
 #include "ui/TrainCurve.h"
 
@@ -16,7 +17,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -189,7 +189,7 @@ void TrainPage::start() {
 }
 
 void TrainPage::chooseRunToContinue() {
-    const QString last = QSettings().value(QStringLiteral("train/lastRun")).toString();
+    const QString last = AppSettings::lastRun();
     const QString start = !last.isEmpty()
                               ? last
                               : QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
@@ -229,7 +229,7 @@ void TrainPage::continueRun(const QString& dir) {
 }
 
 void TrainPage::launch(TrainingWorker* worker, const core::TrainRecipe& recipe, const QString& what) {
-    QSettings().setValue(QStringLiteral("train/lastRun"), runDir_);
+    AppSettings::setLastRun(runDir_);
     frames_.clear();
     lastStep_ = 0;
     curve_->clear(recipe.steps);
