@@ -47,6 +47,19 @@ void TestConfig::invalid_data() {
                               << "not valid JSON";
     QTest::newRow("not object") << "[1]"
                                 << "JSON object";
+    // Inputs that once crashed the program: a number beyond double's range, nesting 70,000 deep; and one
+    // that was read silently as something else: a key twice.
+    QTest::newRow("number overflow") << R"({"norm_eps": 1e400})"
+                                     << "not valid JSON";
+    QTest::newRow("nested deep") << QString(70000, QLatin1Char('[')) + QString(70000, QLatin1Char(']'))
+                                 << "nested more than 64 levels deep";
+    QTest::newRow("nested in a string")
+        << R"({"name": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "heads": 0})"
+        << "heads";
+    QTest::newRow("duplicate key") << R"({"heads": 4, "heads": 2})"
+                                   << "the key \"heads\" appears twice";
+    QTest::newRow("duplicate nested key") << R"({"tokenizer": {"type": "char", "type": "word"}})"
+                                          << "the key \"type\" appears twice";
     QTest::newRow("unknown field") << R"({"d_modle": 64})"
                                    << "unknown field 'd_modle'";
     QTest::newRow("bad arch") << R"({"architecture": "rnn"})"

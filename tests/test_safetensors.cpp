@@ -353,6 +353,10 @@ void TestSafetensors::malformed_data() {
     QTest::newRow("absurd header") << huge + d8 << "absurd";
     QTest::newRow("not json") << assemble("{\"w\": [", d8) << "not valid JSON";
     QTest::newRow("not object") << assemble("[1,2]", d8) << "not a JSON object";
+    QTest::newRow("number overflow")
+        << assemble(R"({"w":{"dtype":"F32","shape":[1e400],"data_offsets":[0,8]}})", d8) << "not valid JSON";
+    QTest::newRow("nested deep") << assemble(QByteArray(70000, '[') + QByteArray(70000, ']'), d8)
+                                 << "nested more than 64 levels deep";
     QTest::newRow("truncated data") << assemble(ok, d8.left(6))
                                     << "tensor 'w': data_offsets [0, 8] are out of range";
     QTest::newRow("size mismatch")

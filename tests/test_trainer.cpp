@@ -71,6 +71,8 @@ private Q_SLOTS:
     void recipeErrors();
     void sameSeedSameRun();
     void resumeIsExact();
+    void malformedStateRefused_data();
+    void malformedStateRefused();
     void learnsCopy();
     void decoderOnlyLearns();
     void currentModelMatchesExport();
@@ -212,6 +214,47 @@ void TestTrainer::sameSeedSameRun() {
     auto other = r;
     other.seed = 4;
     QVERIFY(run(other, c.path()) != weights(a.path().toStdString() + "/model"));
+}
+
+void TestTrainer::malformedStateRefused_data() {
+    QTest::addColumn<QString>("state");
+    QTest::addColumn<QString>("fragment");
+    QTest::newRow("empty object") << "{}"
+                                  << "\"recipe\" is missing";
+    QTest::newRow("no recipe") << R"({"step": 3, "elapsed_seconds": 1.0})"
+                               << "\"recipe\" is missing";
+    QTest::newRow("string step") << R"({"recipe": {}, "step": "3", "elapsed_seconds": 1.0})"
+                                 << "\"step\" is missing or not a whole number";
+    QTest::newRow("negative step") << R"({"recipe": {}, "step": -1, "elapsed_seconds": 1.0})"
+                                   << "\"step\"";
+    QTest::newRow("no time") << R"({"recipe": {}, "step": 3})"
+                             << "\"elapsed_seconds\"";
+    QTest::newRow("string loss") << R"({"recipe": {}, "step": 3, "elapsed_seconds": 1.0, "loss": "x"})"
+                                 << "\"loss\" is not a number";
+    QTest::newRow("not json") << "{\"step\": "
+                              << "not valid JSON";
+}
+
+void TestTrainer::malformedStateRefused() {
+    // `train --resume` on a hand-edited or half-written state.json: a message naming the file, not a crash.
+    QFETCH(QString, state);
+    QFETCH(QString, fragment);
+    QTemporaryDir dir;
+    const auto out = dir.path().toStdString();
+    std::filesystem::create_directories(out + "/checkpoint");
+    core::writeFileAtomically(out + "/checkpoint/state.json", state.toStdString());
+    for (int which = 0; which < 2; ++which) {
+        try {
+            if (which == 0)
+                core::Trainer::resume(out);
+            else
+                core::Trainer::savedRecipe(out);
+            QFAIL("accepted");
+        } catch (const core::FormatError& e) {
+            const auto msg = QString::fromStdString(e.what());
+            QVERIFY2(msg.contains(fragment) && msg.contains(QStringLiteral("state.json")), e.what());
+        }
+    }
 }
 
 void TestTrainer::resumeIsExact() {

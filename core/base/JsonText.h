@@ -7,8 +7,17 @@
 
 namespace core {
 
-/// Parses text that must hold a JSON object. Throws FormatError "<source>: not valid JSON: …" or
-/// "<source>: must hold a JSON object".
+/// How deep a JSON file the program reads may nest; config.json, vocab.json, recipes and checkpoint states
+/// need four levels.
+inline constexpr int kMaxJsonDepth = 64;
+
+/// Throws FormatError naming `source` when text nests deeper than kMaxJsonDepth (brackets inside strings
+/// do not count): a value nested tens of thousands deep would exhaust the stack when it is destroyed.
+void checkJsonNesting(const std::string& text, const std::string& source);
+
+/// Parses text that must hold a JSON object. Throws FormatError naming `source` for invalid JSON (a number
+/// out of range included), nesting deeper than kMaxJsonDepth, a key twice in one object, or a value that is
+/// not an object.
 nlohmann::json parseJsonObject(const std::string& text, const std::string& source);
 
 } // namespace core

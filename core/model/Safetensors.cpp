@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/base/JsonText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -181,8 +182,11 @@ SafetensorsFile SafetensorsFile::fromBytes(std::string bytes, std::string displa
 
     nlohmann::json j;
     try {
+        checkJsonNesting(header, "header");
         j = nlohmann::json::parse(header);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const FormatError& e) {
+        fail(e.what());
+    } catch (const nlohmann::json::exception& e) { // a syntax error, or a number out of range (1e400)
         fail(std::string("header is not valid JSON: ") + e.what());
     }
     if (!j.is_object())

@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/base/JsonText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,14 +25,7 @@ template <typename T> T number(const json& v, const std::string& key, const std:
 
 TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& source,
                                   const std::string& baseDir) {
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw FormatError(source + ": not valid JSON (" + e.what() + ")");
-    }
-    if (!j.is_object())
-        throw FormatError(source + ": expected a JSON object");
+    const json j = parseJsonObject(text, source);
     TrainRecipe r;
     r.baseDir = baseDir;
     bool haveModel = false;

@@ -4,6 +4,7 @@
 #include "core/analysis/TranslationMetrics.h"
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/base/JsonText.h"
 #include "core/base/Runtime.h"
 #include "core/model/ModelDirectory.h"
 #include "core/model/ModelParts.h"
@@ -360,11 +361,20 @@ std::pair<fs::path, json> savedState(const std::string& outDir) {
         dir = out / "checkpoint.old";
     if (!fs::exists(dir / "state.json"))
         throw ModelError(outDir + ": no checkpoint to resume from (checkpoint/state.json is missing)");
-    try {
-        return {dir, json::parse(readFile((dir / "state.json").string()))};
-    } catch (const json::parse_error& e) {
-        throw FormatError((dir / "state.json").string() + ": not valid JSON (" + e.what() + ")");
-    }
+    const auto path = (dir / "state.json").string();
+    auto state = parseJsonObject(readFile(path), path);
+    // Checked before use: a hand-edited or half-written state must be a message, not a crash.
+    const auto fail = [&](const std::string& what) { throw FormatError(path + ": " + what); };
+    if (!state.contains("recipe") || !state["recipe"].is_object())
+        fail("\"recipe\" is missing or not an object");
+    if (!state.contains("step") || !state["step"].is_number_integer() || state["step"].get<int64_t>() < 0)
+        fail("\"step\" is missing or not a whole number of steps");
+    if (!state.contains("elapsed_seconds") || !state["elapsed_seconds"].is_number())
+        fail("\"elapsed_seconds\" is missing or not a number");
+    for (const char* key : {"loss", "optimizer_steps"})
+        if (state.contains(key) && !state[key].is_number())
+            fail(std::string("\"") + key + "\" is not a number");
+    return {dir, std::move(state)};
 }
 
 TrainRecipe recipeOf(const fs::path& dir, const json& state, const std::string& outDir) {
