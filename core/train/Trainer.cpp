@@ -4,18 +4,17 @@
 #include "core/analysis/TranslationMetrics.h"
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
-#include "core/base/JsonText.h"
 #include "core/base/Runtime.h"
 #include "core/model/ModelDirectory.h"
 #include "core/model/ModelParts.h"
 #include "core/model/Safetensors.h"
 #include "core/model/WeightIO.h"
+#include "core/train/CheckpointState.h"
 #include "core/train/FlatAdam.h"
 #include "core/train/LanguageModelData.h"
 #include "core/train/TaskEval.h"
 #include "core/train/TranslationData.h"
 
-#include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
 #include <algorithm>
@@ -31,7 +30,6 @@
 namespace core {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace {
 
@@ -323,8 +321,7 @@ std::string Trainer::metricName() const {
 
 void Trainer::saveCheckpoint() {
     auto& m = *impl_;
-    const fs::path fresh = m.out / "checkpoint.new", current = m.out / "checkpoint",
-                   old = m.out / "checkpoint.old";
+    const fs::path fresh = m.out / "checkpoint.new";
     std::error_code ec;
     fs::remove_all(fresh, ec);
     ModelDirectory::write(fresh.string(), m.config, nullptr, *m.tokenizer, *m.net, DType::F32);
@@ -333,66 +330,24 @@ void Trainer::saveCheckpoint() {
                      {{"exp_avg", {numel}, m.optimizer->firstMoment().data_ptr<float>()},
                       {"exp_avg_sq", {numel}, m.optimizer->secondMoment().data_ptr<float>()}},
                      {{"producer", "attnscope"}, {"optimizer", "adam"}});
-    const json state = {{"step", m.stats.step},
-                        {"optimizer_steps", m.optimizer->steps()},
-                        {"elapsed_seconds", m.stats.elapsedSeconds},
-                        {"loss", m.stats.loss},
-                        {"recipe", json::parse(m.recipe.toJson())}};
-    writeFileAtomically((fresh / "state.json").string(), state.dump(2) + "\n");
-    // Swap whole directories: at every moment either checkpoint/ or checkpoint.old/ is complete.
-    fs::remove_all(old, ec);
-    if (fs::exists(current))
-        fs::rename(current, old, ec);
-    if (!ec)
-        fs::rename(fresh, current, ec);
-    if (ec)
-        throw IoError("cannot replace " + current.string() + ": " + ec.message());
-    fs::remove_all(old, ec);
+    CheckpointState state;
+    state.step = m.stats.step;
+    state.optimizerSteps = m.optimizer->steps();
+    state.elapsedSeconds = m.stats.elapsedSeconds;
+    state.loss = m.stats.loss;
+    state.recipe = m.recipe;
+    state.write(fresh.string());
+    CheckpointState::replace(m.out.string(), fresh.string());
 }
-
-namespace {
-
-// The checkpoint a resume reads (checkpoint/, or checkpoint.old/ after a crash between the two renames of
-// saveCheckpoint) and its state.json.
-std::pair<fs::path, json> savedState(const std::string& outDir) {
-    const fs::path out(outDir);
-    fs::path dir = out / "checkpoint";
-    if (!fs::exists(dir / "state.json") && fs::exists(out / "checkpoint.old" / "state.json"))
-        dir = out / "checkpoint.old";
-    if (!fs::exists(dir / "state.json"))
-        throw ModelError(outDir + ": no checkpoint to resume from (checkpoint/state.json is missing)");
-    const auto path = (dir / "state.json").string();
-    auto state = parseJsonObject(readFile(path), path);
-    // Checked before use: a hand-edited or half-written state must be a message, not a crash.
-    const auto fail = [&](const std::string& what) { throw FormatError(path + ": " + what); };
-    if (!state.contains("recipe") || !state["recipe"].is_object())
-        fail("\"recipe\" is missing or not an object");
-    if (!state.contains("step") || !state["step"].is_number_integer() || state["step"].get<int64_t>() < 0)
-        fail("\"step\" is missing or not a whole number of steps");
-    if (!state.contains("elapsed_seconds") || !state["elapsed_seconds"].is_number())
-        fail("\"elapsed_seconds\" is missing or not a number");
-    for (const char* key : {"loss", "optimizer_steps"})
-        if (state.contains(key) && !state[key].is_number())
-            fail(std::string("\"") + key + "\" is not a number");
-    return {dir, std::move(state)};
-}
-
-TrainRecipe recipeOf(const fs::path& dir, const json& state, const std::string& outDir) {
-    return TrainRecipe::fromJson(state.at("recipe").dump(), (dir / "state.json").string(), outDir);
-}
-
-} // namespace
 
 TrainRecipe Trainer::savedRecipe(const std::string& outDir) {
-    const auto [dir, state] = savedState(outDir);
-    return recipeOf(dir, state, outDir);
+    return CheckpointState::read(outDir).recipe;
 }
 
 std::unique_ptr<Trainer> Trainer::resume(const std::string& outDir) {
-    const fs::path out(outDir);
-    const auto [dir, state] = savedState(outDir);
-    const auto recipe = recipeOf(dir, state, outDir);
-    auto impl = std::make_unique<Impl>(recipe, outDir);
+    const auto state = CheckpointState::read(outDir);
+    const fs::path dir(state.dir);
+    auto impl = std::make_unique<Impl>(state.recipe, outDir);
     impl->build();
     loadWeights(*impl->net, SafetensorsFile::open((dir / "model.safetensors").string()));
     const auto optPath = (dir / "optimizer.safetensors").string();
@@ -406,13 +361,12 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& outDir) {
             throw FormatError(optPath + ": tensor " + name + " is missing");
         return opt.toFloat32(*t);
     };
-    impl->optimizer->restore(moment("exp_avg"), moment("exp_avg_sq"),
-                             state.value("optimizer_steps", state.at("step").get<int64_t>()), optPath);
-    impl->stats.step = state.at("step").get<int64_t>();
-    impl->stats.elapsedSeconds = state.at("elapsed_seconds").get<double>();
-    impl->stats.loss = state.value("loss", 0.0);
+    impl->optimizer->restore(moment("exp_avg"), moment("exp_avg_sq"), state.optimizerSteps, optPath);
+    impl->stats.step = state.step;
+    impl->stats.elapsedSeconds = state.elapsedSeconds;
+    impl->stats.loss = state.loss;
     // Log rows written after the checkpoint describe steps that will be run again.
-    TrainLog::keepUpTo((out / "log.csv").string(), impl->stats.step);
+    TrainLog::keepUpTo((fs::path(outDir) / "log.csv").string(), impl->stats.step);
     return std::unique_ptr<Trainer>(new Trainer(std::move(impl)));
 }
 

@@ -1,6 +1,7 @@
 #include "core/train/TrainingRun.h"
 
 #include "core/base/Errors.h"
+#include "core/train/CheckpointState.h"
 
 #include <unistd.h>
 
@@ -32,9 +33,7 @@ void makeWritableDir(const std::string& dir) {
 TrainingRun::TrainingRun(std::unique_ptr<Trainer> trainer) : trainer_(std::move(trainer)) {}
 
 bool TrainingRun::hasCheckpoint(const std::string& dir) {
-    std::error_code ec;
-    return fs::exists(fs::path(dir) / "checkpoint" / "state.json", ec) ||
-           fs::exists(fs::path(dir) / "checkpoint.old" / "state.json", ec);
+    return CheckpointState::exists(dir);
 }
 
 std::unique_ptr<TrainingRun> TrainingRun::start(const TrainRecipe& recipe, const std::string& outDir) {
