@@ -124,9 +124,13 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         return fail("--size expects WxH between 200x150 and 8000x8000, got '" + size + "'");
     int head = 0;
     try {
-        head = headName == "mean" ? core::kMeanHead : std::stoi(headName);
+        std::size_t used = 0;
+        head = headName == "mean" ? core::kMeanHead : std::stoi(headName, &used);
+        // -1 is how the views spell the mean; typed, it is a mistake, as is "2x".
+        if (headName != "mean" && (head < 0 || used != headName.size()))
+            throw std::invalid_argument(headName);
     } catch (const std::exception&) {
-        return fail("--head expects a number or 'mean', got '" + headName + "'");
+        return fail("--head " + headName + ": expects a head number (0, 1, …) or 'mean'");
     }
 
     // A screenshot needs no display: render offscreen unless the caller chose a platform.
@@ -184,6 +188,19 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         if (kind != core::AttentionKind::Decoder && !window.model()->config().hasEncoder())
             return fail("--kind " + kindName + ": this model is decoder-only; it has decoder attention only");
         window.viewState()->setKind(kind);
+    }
+    {
+        // Checked against the model, not clamped by the view: a picture of another head than the one asked
+        // for, with exit 0, is worse than no picture.
+        const auto kind = window.viewState()->kind();
+        const auto& config = window.model()->config();
+        const int layers = kind == core::AttentionKind::Encoder ? config.encoderLayers : config.decoderLayers;
+        if (layer < 0 || layer >= layers)
+            return fail("--layer " + std::to_string(layer) + ": this model's " + core::toString(kind) +
+                        " attention has layers 0.." + std::to_string(layers - 1));
+        if (head != core::kMeanHead && head >= config.heads)
+            return fail("--head " + headName + ": this model's " + core::toString(kind) +
+                        " attention has heads 0.." + std::to_string(config.heads - 1) + " (or mean)");
     }
     window.viewState()->setSelection(static_cast<int>(layer), head);
     if (!scale.empty())

@@ -2,8 +2,10 @@
 
 #include "core/base/Errors.h"
 
+#include <cstdio>
 #include <exception>
 #include <iostream>
+#include <new>
 
 int runCommand(const std::string& name, const char* help, const CommandOptions& options,
                const std::vector<std::string>& argv, const std::function<int(const Args&)>& body) {
@@ -15,7 +17,16 @@ int runCommand(const std::string& name, const char* help, const CommandOptions& 
             std::cout << help;
             return 0;
         }
-        return body(a);
+        const int status = body(a);
+        // A full disk or a closed pipe shows only as the stream's error state: without this check
+        // `attnscope dump > /dev/full` lost its output and still exited 0.
+        std::cout.flush();
+        if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+            std::cerr << "attnscope " << name
+                      << ": cannot write to standard output (disk full or closed pipe?)\n";
+            return 2;
+        }
+        return status;
     } catch (const UsageError& e) {
         std::cerr << "attnscope " << name << ": " << e.what() << " (see attnscope " << name << " --help)\n";
         return 2;
@@ -24,12 +35,24 @@ int runCommand(const std::string& name, const char* help, const CommandOptions& 
             options.beforeError();
         std::cerr << "attnscope " << name << ": " << e.what() << "\n";
         return 2;
-    } catch (const std::exception& e) {
-        // Not an error core reports (a std::filesystem_error, std::bad_alloc, a library's own exception):
-        // uncaught it would end the program in std::terminate, with an abort and no useful message.
+    } catch (const std::bad_alloc&) {
         if (options.beforeError)
             options.beforeError();
-        std::cerr << "attnscope " << name << ": unexpected error: " << e.what() << "\n";
-        return 1;
+        std::cerr << "attnscope " << name
+                  << ": out of memory (an input or setting asks for more than this "
+                     "machine has)\n";
+        return 2;
+    } catch (const std::exception& e) {
+        // Not an error core reports (a std::filesystem_error, a library's own exception): uncaught it would
+        // end the program in std::terminate, with an abort and no useful message.
+        if (options.beforeError)
+            options.beforeError();
+        std::cerr << "attnscope " << name << ": " << e.what() << "\n";
+        return 2;
+    } catch (...) {
+        if (options.beforeError)
+            options.beforeError();
+        std::cerr << "attnscope " << name << ": failed with an error of unknown type\n";
+        return 2;
     }
 }

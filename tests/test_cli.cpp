@@ -21,6 +21,7 @@ private Q_SLOTS:
     void convert();
     void badArguments_data();
     void badArguments();
+    void stdoutFull();
     void help();
     void blasKernels();
     void ompWait();
@@ -218,6 +219,28 @@ void TestCli::badArguments_data() {
                                   << "decoder-only";
     QTest::newRow("shot unwritable") << QStringList{shot, QStringLiteral("/nonexistent-dir/shot.png")}
                                      << "/nonexistent-dir";
+    // A head or layer the model lacks drew another one, with exit 0.
+    QTest::newRow("shot layer 99") << QStringList{shot,
+                                                  png,
+                                                  m,
+                                                  QStringLiteral("MODEL"),
+                                                  QStringLiteral("--kind"),
+                                                  QStringLiteral("cross"),
+                                                  QStringLiteral("--layer"),
+                                                  QStringLiteral("99")}
+                                   << "--layer 99: this model's cross attention has layers 0..";
+    QTest::newRow("shot head -1")
+        << QStringList{shot, png, m, QStringLiteral("MODEL"), QStringLiteral("--head"), QStringLiteral("-1")}
+        << "--head -1: expects a head number";
+    QTest::newRow("shot head 9")
+        << QStringList{shot, png, m, QStringLiteral("MODEL"), QStringLiteral("--head"), QStringLiteral("9")}
+        << "--head 9: this model's encoder attention has heads 0..";
+    // --out replaced device nodes with a plain file (as root, /dev/null itself).
+    QTest::newRow("dump out device") << QStringList{QStringLiteral("dump"),     m,
+                                                    QStringLiteral("MODEL"),    QStringLiteral("--src"),
+                                                    QStringLiteral("a"),        QStringLiteral("--out"),
+                                                    QStringLiteral("/dev/null")}
+                                     << "/dev/null: it is a device, not a regular file";
     QTest::newRow("steps alone") << QStringList{QStringLiteral("--steps"), QStringLiteral("3")}
                                  << "--steps goes with --screenshot";
     const auto train = QStringLiteral("train");
@@ -250,6 +273,19 @@ void TestCli::badArguments() {
     QCOMPARE(run(args, &out, &err), 2);
     QVERIFY2(err.contains(fragment.toUtf8()), err.constData());
     QVERIFY(out.isEmpty());
+}
+
+void TestCli::stdoutFull() {
+    // Output that cannot be written is an error, not a success with nothing to show.
+    QProcess p;
+    p.setStandardOutputFile(QStringLiteral("/dev/full"));
+    p.start(QStringLiteral(ATTNSCOPE_BINARY), {QStringLiteral("dump"), QStringLiteral("--model"), model_,
+                                               QStringLiteral("--src"), QStringLiteral("abc")});
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 2);
+    const auto err = p.readAllStandardError();
+    QVERIFY2(err.contains("attnscope dump: cannot write to standard output"), err.constData());
 }
 
 void TestCli::help() {

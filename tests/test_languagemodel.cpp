@@ -1,5 +1,7 @@
 // Language-model training end to end: the recipe, learning, export, resume, batches and the kept vocabulary.
 
+#include "TrainingFixtures.h"
+
 #include "core/analysis/Perplexity.h"
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
@@ -28,47 +30,6 @@ std::vector<int64_t> idsOf(const std::vector<core::Token>& tokens) {
     for (const auto& t : tokens)
         ids.push_back(t.id);
     return ids;
-}
-
-// Sentences of a small grammar: regular enough that a tiny model learns something in a few dozen steps.
-std::vector<std::string> sentences(int n, uint32_t seed) {
-    static const char* subjects[] = {"the dog",   "the cat",     "a bird",
-                                     "my friend", "the old man", "a small child"};
-    static const char* verbs[] = {"sees", "likes", "finds", "follows", "watches"};
-    static const char* objects[] = {"the red ball", "a green tree", "the river", "a wooden house",
-                                    "the garden"};
-    static const char* tails[] = {".", " today.", " again.", " in the morning."};
-    std::mt19937 rng(seed); // its output is fixed by the standard; distributions are not, so use %
-    auto pick = [&](const auto& list) { return std::string(list[rng() % std::size(list)]); };
-    std::vector<std::string> out;
-    for (int i = 0; i < n; ++i)
-        out.push_back(pick(subjects) + " " + pick(verbs) + " " + pick(objects) + pick(tails));
-    return out;
-}
-
-void writeLines(const QString& path, const std::vector<std::string>& lines) {
-    std::string text;
-    for (const auto& l : lines)
-        text += l + "\n";
-    core::writeFileAtomically(path.toStdString(), text);
-}
-
-void writeTextCorpus(const QString& dir) {
-    writeLines(dir + QStringLiteral("/train.txt"), sentences(300, 1));
-    writeLines(dir + QStringLiteral("/valid.txt"), sentences(30, 2));
-}
-
-core::TrainRecipe lmRecipe(const QString& dir, int steps = 40) {
-    return core::TrainRecipe::fromJson(R"({"name": "tiny-lm-test", "task": "language_model",
-        "corpus": "train.txt", "valid": "valid.txt", "bpe_vocab_size": 300,
-        "model": {"architecture": "decoder_only", "decoder_layers": 2, "d_model": 32, "heads": 4,
-                  "d_ff": 64, "max_len": 32, "positional_encoding": "learned", "layer_norm": "standard",
-                  "norm_eps": 1e-5, "activation": "gelu_tanh", "scale_embeddings": false,
-                  "tie_output": true},
-        "batch_size": 8, "steps": )" + std::to_string(steps) +
-                                           R"(, "warmup": 10, "label_smoothing": 0.0, "clip_norm": 1.0,
-        "seed": 7, "eval_examples": 20, "threads": 1})",
-                                       "tiny-lm-test.json", dir.toStdString());
 }
 
 std::string weights(const std::string& modelDir) {

@@ -3,14 +3,18 @@
 #include "TestModels.h"
 
 #include "core/base/Errors.h"
+#include "core/model/Safetensors.h"
 #include "core/run/Analyze.h"
 
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+
+#include <sys/stat.h>
 
 namespace fs = std::filesystem;
 
@@ -82,6 +86,19 @@ void TestModelDir::broken_data() {
                                 << "tgt_vocab_size";
     QTest::newRow("missing tensor") << "fewer layers in file"
                                     << "missing tensor 'decoder.layers.2.";
+    // Far more parameters than the file holds: refused before they are allocated.
+    QTest::newRow("sizes beyond the file") << "d_ff 100000"
+                                           << "values, but config.json describes a model of";
+    QTest::newRow("sizes beyond memory") << "d_ff 2^20, d_model 65536"
+                                         << "config.json: the weights of this model need";
+    QTest::newRow("NaN weight") << "NaN"
+                                << "tensor 'decoder.norm.b_2' holds NaN (element 3); weights must be finite";
+    QTest::newRow("infinite weight") << "inf"
+                                     << "tensor 'generator.proj.weight' holds an infinity (element 0)";
+    QTest::newRow("weights are a FIFO") << "fifo"
+                                        << "model.safetensors: it is a FIFO, not a regular file";
+    QTest::newRow("config is a directory") << "config dir"
+                                           << "config.json: it is a directory, not a regular file";
     QTest::newRow("unexpected tensor") << "more layers in file"
                                        << "unexpected tensor 'decoder.layers.1.";
     QTest::newRow("not a dir") << "rm -r"
@@ -116,6 +133,33 @@ void TestModelDir::broken() {
         editConfig("decoder_layers", 1);
     else if (breakage == QStringLiteral("rm -r"))
         fs::remove_all(d);
+    else if (breakage == QStringLiteral("d_ff 100000"))
+        editConfig("d_ff", 100000);
+    else if (breakage == QStringLiteral("d_ff 2^20, d_model 65536")) {
+        editConfig("d_ff", 1 << 20);
+        editConfig("d_model", 65536);
+    } else if (breakage == QStringLiteral("NaN") || breakage == QStringLiteral("inf")) {
+        // The file rewritten with one value poisoned; everything else stays valid.
+        const auto path = (d / "model.safetensors").string();
+        const auto file = core::SafetensorsFile::open(path);
+        const bool nan = breakage == QStringLiteral("NaN");
+        std::vector<std::vector<float>> values;
+        std::vector<core::TensorToWrite> out;
+        for (const auto& info : file.tensors()) {
+            values.push_back(file.toFloat32(info));
+            if (info.name == (nan ? "decoder.norm.b_2" : "generator.proj.weight"))
+                values.back()[nan ? 3 : 0] = nan ? std::nanf("") : -HUGE_VALF;
+        }
+        for (std::size_t i = 0; i < file.tensors().size(); ++i)
+            out.push_back({file.tensors()[i].name, file.tensors()[i].shape, values[i].data()});
+        core::writeSafetensors(path, out);
+    } else if (breakage == QStringLiteral("fifo")) {
+        fs::remove(d / "model.safetensors");
+        QCOMPARE(::mkfifo((d / "model.safetensors").c_str(), 0600), 0);
+    } else if (breakage == QStringLiteral("config dir")) {
+        fs::remove(d / "config.json");
+        fs::create_directory(d / "config.json");
+    }
     try {
         core::Model::load(dir_, core::DeviceChoice::Cpu);
         QFAIL("a broken model directory was accepted");

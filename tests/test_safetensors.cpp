@@ -34,6 +34,9 @@ private Q_SLOTS:
     void modelBeyondHalf();
     void malformed_data();
     void malformed();
+    void nonFinite_data();
+    void nonFinite();
+    void manyTensors();
     void missingFile();
     void unwritableDirectory();
 };
@@ -403,6 +406,59 @@ void TestSafetensors::malformed() {
         QVERIFY2(msg.startsWith(QStringLiteral("bad.safetensors: ")), qPrintable(msg));
         QVERIFY2(msg.contains(fragment), qPrintable(msg));
     }
+}
+
+void TestSafetensors::nonFinite_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("fragment");
+    const auto f32 = [](float bad) { return floats({1, bad}); };
+    const QByteArray w32 = R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
+    QTest::newRow("F32 NaN") << assemble(w32, f32(std::nanf(""))) << "tensor 'w' holds NaN (element 1)";
+    QTest::newRow("F32 inf") << assemble(w32, f32(HUGE_VALF)) << "tensor 'w' holds an infinity (element 1)";
+    QTest::newRow("F32 -inf") << assemble(w32, f32(-HUGE_VALF)) << "tensor 'w' holds an infinity (element 1)";
+    const QByteArray w16 = R"({"w":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}})";
+    QTest::newRow("F16 inf") << assemble(w16, QByteArray("\x00\x3c\x00\x7c", 4)) // 1.0, +inf
+                             << "tensor 'w' holds an infinity (element 1)";
+    const QByteArray b16 = R"({"w":{"dtype":"BF16","shape":[2],"data_offsets":[0,4]}})";
+    QTest::newRow("BF16 NaN") << assemble(b16, QByteArray("\xc0\x7f\x80\x3f", 4)) // NaN, 1.0
+                              << "tensor 'w' holds NaN (element 0)";
+}
+
+void TestSafetensors::nonFinite() {
+    // A NaN weight loaded fine and then decoded <pad> forever; the reader refuses it by name.
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, fragment);
+    const auto file = SafetensorsFile::fromBytes(bytes.toStdString(), "nan.safetensors");
+    try {
+        file.toFloat32(file.tensors().at(0));
+        QFAIL("a non-finite weight was read");
+    } catch (const FormatError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).startsWith(QStringLiteral("nan.safetensors: ") + fragment),
+                 e.what());
+    }
+}
+
+void TestSafetensors::manyTensors() {
+    // 100,000 tensors in one header took 101 s to parse (the duplicate-key check was quadratic); it is
+    // linear now, so this runs in well under a second, and a regression shows as a test that takes minutes.
+    constexpr int n = 100000;
+    QByteArray header = "{";
+    for (int i = 0; i < n; ++i)
+        header +=
+            (i ? "," : "") + QStringLiteral(R"("t%1":{"dtype":"U8","shape":[1],"data_offsets":[%1,%2]})")
+                                 .arg(i)
+                                 .arg(i + 1)
+                                 .toUtf8();
+    header += "}";
+    QElapsedTimer timer;
+    timer.start();
+    const auto file =
+        SafetensorsFile::fromBytes(assemble(header, QByteArray(n, '\x01')).toStdString(), "many");
+    qInfo("a header of %d tensors (%lld bytes) parsed in %lld ms", n, static_cast<long long>(header.size()),
+          static_cast<long long>(timer.elapsed()));
+    QCOMPARE(file.tensors().size(), std::size_t(n));
+    QVERIFY(file.find("t99999") != nullptr);
+    QCOMPARE(file.find("t99999")->begin, uint64_t(99999));
 }
 
 void TestSafetensors::missingFile() {

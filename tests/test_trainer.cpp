@@ -1,6 +1,8 @@
 // Training: the recipe format, the generated tasks, the learning-rate schedule, reproducibility from the
 // seed, exact resumption from a checkpoint, and that a small model really learns.
 
+#include "TrainingFixtures.h"
+
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
 #include "core/run/Analyze.h"
@@ -15,34 +17,6 @@
 #include <set>
 
 namespace {
-
-// A small bilingual corpus in the TSV format of data/en-es: adjective–noun phrases and their Spanish.
-void writeCorpus(const QString& dir) {
-    const char* adj[][2] = {{"red", "rojo"},  {"big", "grande"},    {"old", "viejo"},
-                            {"new", "nuevo"}, {"small", "pequeño"}, {"white", "blanco"}};
-    const char* noun[][2] = {{"car", "coche"},  {"book", "libro"}, {"dog", "perro"}, {"house", "edificio"},
-                             {"man", "hombre"}, {"tree", "árbol"}, {"boat", "barco"}};
-    std::string train, valid;
-    int i = 0;
-    for (const auto& a : adj)
-        for (const auto& n : noun)
-            for (const char* d : {"the", "a"}) {
-                const std::string line = std::string(d) + " " + a[0] + " " + n[0] + "\t" +
-                                         (d[0] == 't' ? "el " : "un ") + n[1] + " " + a[1] + "\tgenerated\n";
-                (++i % 7 == 0 ? valid : train) += line;
-            }
-    core::writeFileAtomically((dir + QStringLiteral("/train.tsv")).toStdString(), train);
-    core::writeFileAtomically((dir + QStringLiteral("/valid.tsv")).toStdString(), valid);
-}
-
-core::TrainRecipe translationRecipe(const QString& dir) {
-    return core::TrainRecipe::fromJson(R"({"name": "tiny-mt", "task": "translation",
-        "corpus": "train.tsv", "valid": "valid.tsv", "spm_vocab_size": 300, "max_tokens": 12,
-        "model": {"encoder_layers": 1, "decoder_layers": 1, "d_model": 32, "heads": 2, "d_ff": 64,
-                  "share_embeddings": true, "tie_output": true},
-        "batch_size": 8, "steps": 12, "warmup": 20, "length_buckets": 2, "seed": 5, "eval_examples": 6})",
-                                       "tiny-mt.json", dir.toStdString());
-}
 
 core::TrainRecipe tinyRecipe(const std::string& task = "copy", const std::string& arch = "encoder_decoder") {
     return core::TrainRecipe::fromJson(R"({"name": "tiny", "task": ")" + task +
@@ -169,6 +143,20 @@ void TestTrainer::recipeErrors_data() {
                                     << "must be char";
     QTest::newRow("not json") << "{"
                               << "not valid JSON";
+    // Sizes that used to be allocated before anyone asked whether they fit: the process aborted.
+    QTest::newRow("batch_size 2^31-1") << R"({"batch_size": 2147483647})"
+                                       << "batch_size must be in 1..65536";
+    QTest::newRow("batch_size past int") << R"({"batch_size": 2147483648})"
+                                         << "field 'batch_size' is out of range";
+    QTest::newRow("negative seed") << R"({"seed": -1})"
+                                   << "field 'seed' is out of range";
+    QTest::newRow("task max_len 10^6") << R"({"task": "copy", "max_len": 1000000})"
+                                       << "max_len must be at most 1024 for a task";
+    QTest::newRow("step beyond memory")
+        << R"({"task": "copy", "max_len": 1024, "batch_size": 65536, "model": {"d_model": 1024, "heads": 16}})"
+        << "a training step of batch_size 65536 on sequences of 1026 tokens would need";
+    QTest::newRow("model beyond memory") << R"({"model": {"d_model": 65536, "heads": 1, "d_ff": 1048576}})"
+                                         << "the weights of this model need";
     // A language-model recipe with the given fields, its model decoder-only unless they say otherwise.
     const auto lm = [](const char* fields, const char* arch = "decoder_only") {
         return QStringLiteral(R"({"task": "language_model", "model": {"architecture": "%1"}, %2})")
@@ -351,7 +339,7 @@ void TestTrainer::currentModelMatchesExport() {
 
 void TestTrainer::translationFromCorpus() {
     QTemporaryDir data, straight, split;
-    writeCorpus(data.path());
+    writeTranslationCorpus(data.path());
     const auto r = translationRecipe(data.path());
     const auto out = straight.path().toStdString();
     {
@@ -391,7 +379,7 @@ void TestTrainer::translationFromCorpus() {
 
 void TestTrainer::translationCorpusErrors() {
     QTemporaryDir data;
-    writeCorpus(data.path());
+    writeTranslationCorpus(data.path());
     auto r = translationRecipe(data.path());
     r.corpus = "missing.tsv";
     core::writeFileAtomically((data.path() + QStringLiteral("/missing.tsv.xz")).toStdString(), "x");

@@ -24,12 +24,14 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <limits>
 
 #include <algorithm>
 
@@ -64,6 +66,8 @@ void MainWindow::buildWidgets() {
     source_->setObjectName(QStringLiteral("sourceEdit"));
     source_->setPlaceholderText(tr("Type a sentence…"));
     source_->setClearButtonEnabled(true);
+    // QLineEdit cuts a paste at 32,767 characters without a word; the model says how long a source may be.
+    source_->setMaxLength(std::numeric_limits<int>::max());
     source_->setToolTip(tr("The source text (the prompt, for a decoder-only model). The analysis re-runs as "
                            "you type; Enter decodes it to the end. Ctrl+L focuses this field."));
     auto* top = new QHBoxLayout;

@@ -7,33 +7,113 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <random>
 
 #include <fcntl.h>
+#include <stdio.h> // renameat2
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace core {
 
+namespace {
+
+std::string reason(int err) {
+    return std::strerror(err);
+}
+
+// What a path is when it is not a regular file, for messages.
+const char* kindOf(mode_t mode) {
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "a device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+// Six characters from the system's random source, for names nobody can guess in advance.
+std::string randomSuffix() {
+    static const char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    std::random_device rd;
+    std::string out;
+    for (int i = 0; i < 6; ++i)
+        out += kAlphabet[rd() % 36];
+    return out;
+}
+
+} // namespace
+
 std::string readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw IoError("cannot read " + path + ": " + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad())
-        throw IoError("cannot read " + path);
-    return ss.str();
+    // Non-blocking open: opening a FIFO for reading waits for a writer, so a FIFO planted as
+    // model.safetensors hung the program (at start-up too, when that folder was the remembered model).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        throw IoError("cannot read " + path + ": " + reason(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        const int err = errno;
+        ::close(fd);
+        throw IoError("cannot read " + path + ": " + reason(err));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        throw IoError("cannot read " + path + ": it is " + kindOf(st.st_mode) + ", not a regular file");
+    }
+    std::string bytes;
+    try {
+        bytes.resize(static_cast<std::size_t>(st.st_size));
+    } catch (const std::bad_alloc&) {
+        ::close(fd);
+        throw IoError("cannot read " + path + ": " + std::to_string(st.st_size) +
+                      " bytes do not fit in memory");
+    }
+    std::size_t got = 0;
+    int err = 0;
+    while (err == 0) {
+        if (got == bytes.size())
+            bytes.resize(bytes.size() + 65536); // the file grew while being read
+        const auto r = ::read(fd, bytes.data() + got, bytes.size() - got);
+        if (r < 0 && errno != EINTR && errno != EAGAIN)
+            err = errno;
+        else if (r == 0)
+            break;
+        else if (r > 0)
+            got += static_cast<std::size_t>(r);
+    }
+    ::close(fd);
+    if (err != 0)
+        throw IoError("cannot read " + path + ": " + reason(err));
+    bytes.resize(got);
+    return bytes;
 }
 
 void writeFileAtomically(const std::string& path, const std::string& bytes) {
-    const auto tmp = path + ".tmp-" + std::to_string(::getpid());
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    // Only a regular file (or nothing) is replaced: renaming over a device node or a FIFO that an --out
+    // argument named would swap it for a plain file.
+    struct stat target {};
+    const bool exists = ::stat(path.c_str(), &target) == 0;
+    if (exists && !S_ISREG(target.st_mode))
+        throw IoError("cannot write " + path + ": it is " + kindOf(target.st_mode) + ", not a regular file");
+    // An unpredictable temporary name, created exclusively and never through a link: a file or symlink
+    // planted at a predictable name would be written through.
+    std::string tmp;
+    int fd = -1;
+    for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+        tmp = path + ".tmp-" + randomSuffix();
+        fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     if (fd < 0)
-        throw IoError("cannot write " + path + ": " + std::strerror(errno));
+        throw IoError("cannot write " + path + ": " + reason(errno));
+    // A new file gets what the umask allows, as any program's would; a replaced one keeps its owner's choice.
+    int err = exists && ::fchmod(fd, target.st_mode & 07777) != 0 ? errno : 0;
     const char* p = bytes.data();
     std::size_t left = bytes.size();
-    int err = 0;
     while (left > 0 && err == 0) {
         const auto w = ::write(fd, p, left);
         if (w < 0 && errno != EINTR)
@@ -51,8 +131,53 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
         err = errno;
     if (err != 0) {
         std::remove(tmp.c_str());
-        throw IoError("cannot write " + path + ": " + std::strerror(err));
+        throw IoError("cannot write " + path + ": " + reason(err));
     }
+    // The rename itself is durable only once the directory is synced.
+    const auto dir = std::filesystem::path(path).parent_path();
+    const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+}
+
+std::string createDirectoryBeside(const std::string& target) {
+    const auto base = std::filesystem::path(target).lexically_normal().string();
+    // What an earlier save left when it was killed midway goes first, or every crash would leave a folder.
+    const auto path = std::filesystem::path(base);
+    const auto prefix = path.filename().string() + ".new-";
+    std::error_code ec;
+    for (const auto& e :
+         std::filesystem::directory_iterator(path.has_parent_path() ? path.parent_path() : ".", ec)) {
+        const auto name = e.path().filename().string();
+        if (name.size() == prefix.size() + 6 && name.compare(0, prefix.size(), prefix) == 0)
+            std::filesystem::remove_all(e.path(), ec);
+    }
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        const auto dir = base + ".new-" + randomSuffix();
+        if (::mkdir(dir.c_str(), 0777) == 0)
+            return dir;
+        if (errno != EEXIST)
+            throw IoError("cannot write " + target + ": " + reason(errno));
+    }
+    throw IoError("cannot write " + target + ": no free temporary name beside it");
+}
+
+void replaceDirectory(const std::string& fresh, const std::string& target) {
+    int err = 0;
+    if (::renameat2(AT_FDCWD, fresh.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) != 0) {
+        err = errno;
+        // No target yet: a plain rename is atomic too. (EINVAL: a file system without the exchange, where
+        // the plain rename works only when the target is missing or empty.)
+        if ((err == ENOENT || err == EINVAL) && ::rename(fresh.c_str(), target.c_str()) == 0)
+            return;
+        if (err == ENOENT || err == EINVAL)
+            err = errno;
+        throw IoError("cannot replace " + target + ": " + reason(err));
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(fresh, ec); // the old folder; a leftover is harmless, the next save clears it
 }
 
 void requireCorpusFile(const std::string& path) {

@@ -5,11 +5,22 @@
 
 namespace core {
 
-/// Throws IoError naming the path and the reason.
+/// Throws IoError naming the path and the reason; a FIFO, device or directory is refused without waiting.
 std::string readFile(const std::string& path);
-/// Writes to a temporary file in the same directory, fsyncs, then renames it over path.
-/// Throws IoError naming the path and the reason (disk full, permissions); the temporary file is removed.
+/// Writes to a temporary file in the same directory (created exclusively under an unpredictable name),
+/// fsyncs, then renames it over path: a reader, or a crash at any moment, sees the old file or the new one.
+/// Throws IoError naming the path and the reason (disk full, permissions, a target that is not a regular
+/// file); the temporary file is removed and the old file is left as it was.
 void writeFileAtomically(const std::string& path, const std::string& bytes);
+/// Creates an empty folder `<target>.new-XXXXXX` beside target (a name nobody could plant in advance) and
+/// returns its path: where a folder is assembled before replaceDirectory puts it in target's place. Such
+/// folders left by a save that was killed midway are removed first.
+std::string createDirectoryBeside(const std::string& target);
+/// Puts the folder `fresh` in place of `target` in one step: with a target already there the two are
+/// exchanged (renameat2's RENAME_EXCHANGE), so a crash at any moment leaves the old folder or the new one
+/// whole at `target`, never neither and never a mix; then the old one (now at `fresh`) is removed. Throws
+/// IoError naming the target and the reason, with both folders left as they were.
+void replaceDirectory(const std::string& fresh, const std::string& target);
 /// Throws IoError unless path exists; when only path.xz does (the repository keeps its corpora compressed),
 /// the message says how to unpack it.
 void requireCorpusFile(const std::string& path);

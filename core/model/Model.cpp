@@ -45,7 +45,7 @@ std::shared_ptr<const Model> Model::createRandom(const ModelConfig& config, std:
     if (config.hasEncoder())
         parts->srcTokenizer = std::move(src);
     torch::manual_seed(seed);
-    parts->net = nn::Transformer(config);
+    parts->net = buildNetwork(config);
     initLikeSeed(*parts->net);
     parts->device = resolveDevice(device);
     parts->net->to(parts->device);

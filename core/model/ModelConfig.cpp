@@ -3,6 +3,7 @@
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
 #include "core/base/JsonText.h"
+#include "core/base/Memory.h"
 
 #include <nlohmann/json.hpp>
 
@@ -211,6 +212,33 @@ void ModelConfig::validate(const std::string& source) const {
     for (const auto* f : {&srcVocabFile, &tgtVocabFile, &mergesFile})
         if (f->find('/') != std::string::npos || *f == "..")
             fail("tokenizer file '" + *f + "' must be a plain file name inside the model directory");
+    // Every size above is in range on its own, but not their product: d_model 65536 with d_ff 2^20 asks
+    // for terabytes, and allocating it ended the program instead of reporting the file.
+    checkMemoryFor(weightBytes(), source + ": the weights of this model");
+}
+
+int64_t ModelConfig::parameterCount() const {
+    // Mirrors nn/: a layer norm has a and b; a linear map its weight and bias.
+    const int64_t c = dModel, f = dFf, norm = 2 * c;
+    const int64_t attention = 4 * (c * c + c); // q, k, v, out
+    const int64_t feedForward = c * f + f + f * c + c;
+    const int64_t encoderLayer = attention + feedForward + 2 * norm;
+    const int64_t decoderLayer = attention + (hasEncoder() ? attention + norm : 0) + feedForward + 2 * norm;
+    const int64_t positions = positional == PositionalEncoding::Learned ? int64_t{maxLen} * c : 0;
+    int64_t n = decoderLayers * decoderLayer + norm + positions;
+    if (hasEncoder())
+        n += encoderLayers * encoderLayer + norm + int64_t{srcVocabSize} * c + positions;
+    if (!shareEmbeddings)
+        n += int64_t{tgtVocabSize} * c;
+    if (!tieOutput)
+        n += c * tgtVocabSize + tgtVocabSize;
+    return n;
+}
+
+int64_t ModelConfig::bufferCount() const {
+    if (positional != PositionalEncoding::Sinusoidal)
+        return 0;
+    return (hasEncoder() ? 2 : 1) * int64_t{maxLen} * dModel;
 }
 
 std::string ModelConfig::toJson() const {

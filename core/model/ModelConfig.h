@@ -58,8 +58,17 @@ struct ModelConfig {
     static ModelConfig fromFile(const std::string& path);
     /// Serialises every field, so a written config documents itself.
     std::string toJson() const;
-    /// Throws ConfigError naming the first invalid field.
+    /// Throws ConfigError naming the first invalid field, or when the weights alone would not fit in this
+    /// machine's memory (so that a typo in a size is refused before anything is allocated).
     void validate(const std::string& source = "config.json") const;
+
+    /// Values in the model's parameters (a shared or tied table counted once), computed from the sizes
+    /// without allocating anything; tests hold it to the modules' own count.
+    int64_t parameterCount() const;
+    /// Values in its fixed tables (the sinusoidal positions): buffers, not parameters.
+    int64_t bufferCount() const;
+    /// Bytes of float32 weights and tables.
+    int64_t weightBytes() const { return 4 * (parameterCount() + bufferCount()); }
 };
 
 const char* toString(Architecture);

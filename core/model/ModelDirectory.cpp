@@ -30,6 +30,32 @@ std::unique_ptr<Tokenizer> readSide(const ModelConfig& c, const std::string& dir
     return t;
 }
 
+// The files of a model directory, into dir (which exists).
+void writeFiles(const fs::path& dir, const ModelConfig& c, const Tokenizer* src, const Tokenizer& tgt,
+                const nn::TransformerImpl& net, DType dtype) {
+    // Parameters take the dtype asked for. The sinusoidal tables (the only tensors that are not parameters)
+    // stay F32: the loader adds a stored table as it is, without comparing it with the formula, so an F16
+    // table would shift every position's encoding by up to 2.4e-4 for a saving of 2·max_len·d_model·2 bytes
+    // (128 KB of 15 MB for en-es). F32 keeps them bit-identical to the computed ones; mixed dtypes are valid
+    // safetensors, and the seed's load_state_dict converts on copy.
+    std::set<std::string> parameters;
+    for (const auto& item : net.named_parameters(true))
+        parameters.insert(item.key());
+    const auto tensors = tensorsToSave(net);
+    std::vector<TensorToWrite> out;
+    for (const auto& [name, t] : tensors)
+        out.push_back(
+            {name, t.sizes().vec(), t.data_ptr<float>(), parameters.count(name) ? dtype : DType::F32});
+    writeSafetensors((dir / "model.safetensors").string(), out,
+                     {{"format", "pt"}, {"producer", "attnscope"}});
+    writeFileAtomically((dir / "config.json").string(), c.toJson());
+    writeFileAtomically((dir / c.tgtVocabFile).string(), tgt.fileContents());
+    for (const auto& [name, contents] : tgt.extraFiles(c.mergesFile))
+        writeFileAtomically((dir / name).string(), contents);
+    if (src && c.srcVocabFile != c.tgtVocabFile)
+        writeFileAtomically((dir / c.srcVocabFile).string(), src->fileContents());
+}
+
 } // namespace
 
 ModelFormat ModelDirectory::formatOf(const nlohmann::json& j, const std::string& source) {
@@ -69,7 +95,18 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
     if (!fs::exists(weights))
         throw ModelError(dirName + ": missing model.safetensors");
     const auto file = SafetensorsFile::open(weights.string());
-    parts->net = nn::Transformer(c);
+    // A config.json whose sizes ask for far more than the weights file holds is refused before anything is
+    // allocated (d_model 65536 with d_ff 2^20 asked for terabytes and aborted). One that is a little off is
+    // allocated and then told which tensor and shape disagree, which says more.
+    int64_t stored = 0;
+    for (const auto& info : file.tensors())
+        stored += info.numel();
+    if (c.parameterCount() > 2 * stored + (int64_t{1} << 24))
+        throw ModelError(weights.string() + ": holds " + std::to_string(stored) +
+                         " values, but config.json describes a model of " +
+                         std::to_string(c.parameterCount()) +
+                         " parameters (its sizes or layer counts disagree with the weights)");
+    parts->net = buildNetwork(c);
     if (gpt2)
         loadGpt2Weights(*parts->net, file);
     else
@@ -81,38 +118,35 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
 
 void ModelDirectory::write(const std::string& dirName, const ModelConfig& c, const Tokenizer* src,
                            const Tokenizer& tgt, const nn::TransformerImpl& net, DType dtype) {
-    const fs::path dir(dirName);
+    // The files are written into a fresh sibling folder that then takes the target's place in one step: a
+    // crash or a full disk mid-save leaves the previous model whole (or no folder), never new weights beside
+    // an old config.json.
+    const fs::path dir = fs::path(dirName).lexically_normal();
+    const fs::path target = dir.filename().empty() ? dir.parent_path() : dir;
     std::error_code ec;
-    const bool created = fs::create_directories(dir, ec);
+    const bool exists = fs::exists(target, ec);
+    if (exists && !fs::is_directory(target, ec))
+        throw IoError("cannot write " + dirName + ": it exists and is not a folder");
+    if (exists && !fs::is_empty(target, ec) && !fs::exists(target / "config.json", ec))
+        throw IoError("cannot write " + dirName +
+                      ": the folder holds other files and no config.json; a model is saved to a new or empty "
+                      "folder, or over another model");
+    const auto parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    fs::create_directories(parent, ec);
     if (ec)
-        throw IoError("cannot create " + dirName + ": " + ec.message());
-    // Parameters take the dtype asked for. The sinusoidal tables (the only tensors that are not parameters)
-    // stay F32: the loader adds a stored table as it is, without comparing it with the formula, so an F16
-    // table would shift every position's encoding by up to 2.4e-4 for a saving of 2·max_len·d_model·2 bytes
-    // (128 KB of 15 MB for en-es). F32 keeps them bit-identical to the computed ones; mixed dtypes are valid
-    // safetensors, and the seed's load_state_dict converts on copy.
-    std::set<std::string> parameters;
-    for (const auto& item : net.named_parameters(true))
-        parameters.insert(item.key());
-    const auto tensors = tensorsToSave(net);
-    std::vector<TensorToWrite> out;
-    for (const auto& [name, t] : tensors)
-        out.push_back(
-            {name, t.sizes().vec(), t.data_ptr<float>(), parameters.count(name) ? dtype : DType::F32});
+        throw IoError("cannot create " + parent.string() + ": " + ec.message());
+    const fs::path fresh(createDirectoryBeside(target.string()));
     try {
-        writeSafetensors((dir / "model.safetensors").string(), out,
-                         {{"format", "pt"}, {"producer", "attnscope"}});
-    } catch (const InputError&) {
-        if (created)
-            fs::remove(dir, ec); // only removes it while still empty
+        writeFiles(fresh, c, src, tgt, net, dtype);
+        if (exists) // files of the old folder that a model does not write (a README, a licence) stay
+            for (const auto& entry : fs::directory_iterator(target))
+                if (entry.is_regular_file() && !fs::exists(fresh / entry.path().filename()))
+                    fs::copy_file(entry.path(), fresh / entry.path().filename());
+        replaceDirectory(fresh.string(), target.string());
+    } catch (...) {
+        fs::remove_all(fresh, ec);
         throw;
     }
-    writeFileAtomically((dir / "config.json").string(), c.toJson());
-    writeFileAtomically((dir / c.tgtVocabFile).string(), tgt.fileContents());
-    for (const auto& [name, contents] : tgt.extraFiles(c.mergesFile))
-        writeFileAtomically((dir / name).string(), contents);
-    if (src && c.srcVocabFile != c.tgtVocabFile)
-        writeFileAtomically((dir / c.srcVocabFile).string(), src->fileContents());
 }
 
 } // namespace core

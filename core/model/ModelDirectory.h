@@ -37,10 +37,12 @@ public:
     /// naming the file (and the tensor) that is wrong; nothing is half-loaded.
     static std::unique_ptr<ModelParts> read(const std::string& dir, DeviceChoice device);
 
-    /// Writes config.json, the tokenizer file(s) and model.safetensors into dir (created), each atomically,
-    /// the weights first: a weight beyond F16's range is an InputError naming the tensor, and then no
-    /// config.json is left to pass for a model directory. src is null for decoder-only models or when both
-    /// sides share the target's tokenizer file.
+    /// Writes config.json, the tokenizer file(s) and model.safetensors as a folder that then takes dir's
+    /// place in one step (dir is created, or replaced when it holds a model; other files of a replaced model
+    /// folder are kept): a crash, a full disk or a weight beyond F16's range (an InputError naming the
+    /// tensor) leaves the previous folder whole. A non-empty folder without config.json is refused (IoError)
+    /// rather than replaced. src is null for decoder-only models or when both sides share the target's
+    /// tokenizer file.
     static void write(const std::string& dir, const ModelConfig& config, const Tokenizer* src,
                       const Tokenizer& tgt, const nn::TransformerImpl& net, DType dtype);
 };

@@ -1,6 +1,7 @@
 #include "core/model/ModelParts.h"
 
 #include "core/base/Errors.h"
+#include "core/base/Memory.h"
 
 #include <torch/torch.h>
 
@@ -16,6 +17,19 @@ void ModelParts::checkIds(const std::vector<int64_t>& ids, int64_t vocab, const 
         if (id < 0 || id >= vocab)
             throw InputError(std::string("the ") + side + " has token id " + std::to_string(id) +
                              ", outside the vocabulary 0.." + std::to_string(vocab - 1));
+}
+
+nn::Transformer buildNetwork(const ModelConfig& config, int copies) {
+    checkMemoryFor(copies * config.weightBytes(),
+                   copies == 1 ? "the weights of this model"
+                               : "training this model (its weights, gradients and optimiser state)");
+    try {
+        return nn::Transformer(config);
+    } catch (const std::bad_alloc&) {
+    } catch (const c10::Error&) { // LibTorch's allocator reports a failed allocation as its own error
+    }
+    throw ModelError("not enough memory for a model of " + std::to_string(config.parameterCount()) +
+                     " parameters (" + byteText(config.weightBytes()) + ")");
 }
 
 torch::Tensor ModelParts::toTensor(const std::vector<int64_t>& ids) const {

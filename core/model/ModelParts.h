@@ -55,6 +55,10 @@ struct ModelParts {
 /// The one way into a model's parts: read-only.
 const ModelParts& parts(const Model& model);
 
+/// The network a config describes, its parameters uninitialised: the one place one is allocated. Throws
+/// ConfigError when `copies` of its weights (a trainer keeps weights, gradients and two Adam moments) would
+/// not fit in memory, and turns an allocation that fails anyway into a ModelError instead of an abort.
+nn::Transformer buildNetwork(const ModelConfig& config, int copies = 1);
 /// Xavier-uniform for every matrix, as the seed's make_model initialises.
 void initLikeSeed(nn::TransformerImpl& net);
 /// Rows of ids as one (rows, longest) tensor, shorter rows filled with pad.

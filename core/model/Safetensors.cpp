@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
-#include <set>
 
 namespace core {
 
@@ -34,30 +33,6 @@ float bf16ToFloat(uint16_t b) {
     float f;
     std::memcpy(&f, &bits, sizeof f);
     return f;
-}
-
-// nlohmann keeps only the last of repeated keys; a repeated tensor name must be refused, so look while
-// parsing.
-std::string findDuplicateKey(const std::string& header) {
-    std::string dup;
-    std::vector<std::set<std::string>> keys;
-    auto cb = [&](int depth, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
-        using E = nlohmann::json::parse_event_t;
-        if (ev == E::object_start)
-            keys.emplace_back();
-        else if (ev == E::object_end && !keys.empty())
-            keys.pop_back();
-        else if (ev == E::key && depth == 1 && !keys.empty() && dup.empty())
-            if (!keys.back().insert(parsed.get<std::string>()).second)
-                dup = parsed.get<std::string>();
-        return true;
-    };
-    try {
-        const auto parsed = nlohmann::json::parse(header, cb);
-        (void)parsed;
-    } catch (const nlohmann::json::exception&) {
-    }
-    return dup;
 }
 
 } // namespace
@@ -192,8 +167,10 @@ SafetensorsFile SafetensorsFile::fromBytes(std::string bytes, std::string displa
     if (!j.is_object())
         fail("header is not a JSON object");
     const auto dup = findDuplicateKey(header);
-    if (!dup.empty())
-        failT(dup, "appears twice in the header");
+    if (dup.depth == 1)
+        failT(dup.key, "appears twice in the header");
+    if (!dup.key.empty())
+        fail("the key \"" + dup.key + "\" appears twice in one object");
 
     for (const auto& [name, e] : j.items()) {
         if (name == "__metadata__") {
@@ -297,10 +274,6 @@ const TensorInfo* SafetensorsFile::find(const std::string& name) const {
 void SafetensorsFile::copyFloat32(const TensorInfo& t, float* out) const {
     const char* src = bytes_.data() + dataStart_ + t.begin;
     const auto n = static_cast<std::size_t>(t.numel());
-    if (t.dtype == DType::F32) {
-        std::memcpy(out, src, n * 4);
-        return;
-    }
     if (t.dtype == DType::U8 || t.dtype == DType::Bool) {
         for (std::size_t i = 0; i < n; ++i) {
             const auto v = static_cast<unsigned char>(src[i]);
@@ -308,11 +281,22 @@ void SafetensorsFile::copyFloat32(const TensorInfo& t, float* out) const {
         }
         return;
     }
-    for (std::size_t i = 0; i < n; ++i) {
-        uint16_t v;
-        std::memcpy(&v, src + 2 * i, 2);
-        out[i] = t.dtype == DType::F16 ? halfToFloat(v) : bf16ToFloat(v);
+    if (t.dtype == DType::F32) {
+        std::memcpy(out, src, n * 4);
+    } else {
+        for (std::size_t i = 0; i < n; ++i) {
+            uint16_t v;
+            std::memcpy(&v, src + 2 * i, 2);
+            out[i] = t.dtype == DType::F16 ? halfToFloat(v) : bf16ToFloat(v);
+        }
     }
+    // A NaN or infinite weight loads fine and then turns every output it touches into NaN, which decodes as
+    // <pad> forever with nothing to say why; refuse it here, where the tensor still has a name.
+    for (std::size_t i = 0; i < n; ++i)
+        if (!std::isfinite(out[i]))
+            throw FormatError(path_ + ": tensor '" + t.name + "' holds " +
+                              (std::isnan(out[i]) ? "NaN" : "an infinity") + " (element " +
+                              std::to_string(i) + "); weights must be finite numbers");
 }
 
 std::vector<float> SafetensorsFile::toFloat32(const TensorInfo& t) const {

@@ -45,7 +45,8 @@ public:
     const std::vector<TensorInfo>& tensors() const { return tensors_; } ///< sorted by name
     const TensorInfo* find(const std::string& name) const;              ///< nullptr when absent
     std::vector<float> toFloat32(const TensorInfo& t) const;
-    void copyFloat32(const TensorInfo& t, float* out) const; ///< out holds t.numel() floats
+    /// out holds t.numel() floats. Throws FormatError naming the tensor if a value is NaN or infinite.
+    void copyFloat32(const TensorInfo& t, float* out) const;
     const std::map<std::string, std::string>& metadata() const { return metadata_; }
 
 private:

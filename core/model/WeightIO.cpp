@@ -66,7 +66,7 @@ void loadWeights(nn::TransformerImpl& net, const SafetensorsFile& file) {
             throw ModelError(path + ": tensor '" + name + "' has shape " + shapeText(s) +
                              " but config.json implies [1, " + "≥" + std::to_string(net.config().maxLen) +
                              ", " + std::to_string(c) + "]");
-        table->setSinusoidal(readTensor(file, *info).to(table->pe.device()));
+        table->setSinusoidal(readTensor(file, *info));
         used.insert(name);
     }
     for (const auto& info : file.tensors())

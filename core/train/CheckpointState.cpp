@@ -15,7 +15,8 @@ using nlohmann::json;
 
 namespace {
 
-// checkpoint/, or checkpoint.old/ when a crash came between the two renames of replace(); empty if neither.
+// checkpoint/, or checkpoint.old/ as an earlier version left it when a crash came between its two renames;
+// empty if neither.
 fs::path folder(const std::string& outDir) {
     const fs::path out(outDir);
     std::error_code ec;
@@ -68,16 +69,11 @@ void CheckpointState::write(const std::string& checkpointDir) const {
 }
 
 void CheckpointState::replace(const std::string& outDir, const std::string& fresh) {
-    const fs::path current = fs::path(outDir) / "checkpoint", old = fs::path(outDir) / "checkpoint.old";
+    // checkpoint/ is whole at every moment (the old one or the new one); checkpoint.old/ is only ever left by
+    // versions that renamed in two steps, and goes once a newer checkpoint is in place.
+    replaceDirectory(fresh, (fs::path(outDir) / "checkpoint").string());
     std::error_code ec;
-    fs::remove_all(old, ec);
-    if (fs::exists(current))
-        fs::rename(current, old, ec);
-    if (!ec)
-        fs::rename(fresh, current, ec);
-    if (ec)
-        throw IoError("cannot replace " + current.string() + ": " + ec.message());
-    fs::remove_all(old, ec);
+    fs::remove_all(fs::path(outDir) / "checkpoint.old", ec);
 }
 
 } // namespace core

@@ -25,19 +25,21 @@ int64_t rowStep(const std::string& line) {
 } // namespace
 
 void TrainLog::append(const std::string& path, const TrainStats& s, double accuracy) {
-    const bool fresh = !std::filesystem::exists(path);
-    std::ofstream f(path, std::ios::app);
-    if (!f)
-        throw IoError("cannot write " + path);
-    f.imbue(std::locale::classic());
-    if (fresh)
-        f << "step,loss,lr,tokens_per_s,elapsed_s,accuracy\n";
-    f << s.step << ',' << s.loss << ',' << s.lr << ',' << s.tokensPerSecond << ',' << s.elapsedSeconds << ',';
+    // The whole log is rewritten through a temporary file rather than appended to: an append cut short by a
+    // full disk or a kill leaves a torn last line, and rewriting keeps every file the program writes to one
+    // rule (the old file or the new one, whole). A long run's log is a few hundred KB, every tenth step.
+    std::string text =
+        std::filesystem::exists(path) ? readFile(path) : "step,loss,lr,tokens_per_s,elapsed_s,accuracy\n";
+    if (!text.empty() && text.back() != '\n')
+        text += '\n';
+    std::ostringstream row;
+    row.imbue(std::locale::classic());
+    row << s.step << ',' << s.loss << ',' << s.lr << ',' << s.tokensPerSecond << ',' << s.elapsedSeconds
+        << ',';
     if (accuracy >= 0)
-        f << accuracy;
-    f << '\n';
-    if (!f)
-        throw IoError("cannot write " + path + " (disk full?)");
+        row << accuracy;
+    row << '\n';
+    writeFileAtomically(path, text + row.str());
 }
 
 void TrainLog::keepUpTo(const std::string& path, int64_t step) {

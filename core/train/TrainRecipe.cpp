@@ -3,10 +3,12 @@
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
 #include "core/base/JsonText.h"
+#include "core/base/Memory.h"
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <limits>
 
 namespace core {
 
@@ -18,7 +20,26 @@ template <typename T> T number(const json& v, const std::string& key, const std:
     if (!v.is_number() || (std::is_integral_v<T> && !v.is_number_integer()))
         throw ConfigError(source + ": field '" + key + "' must be " +
                           (std::is_integral_v<T> ? "an integer" : "a number"));
+    if constexpr (std::is_integral_v<T>) {
+        // get<int>() of 2147483648 wraps to a negative number without a word; compare in the widest type.
+        const bool fits = v.is_number_unsigned()
+                              ? v.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<T>::max())
+                              : v.get<int64_t>() >= static_cast<int64_t>(std::numeric_limits<T>::min()) &&
+                                    (std::is_unsigned_v<T> ||
+                                     v.get<int64_t>() <= static_cast<int64_t>(std::numeric_limits<T>::max()));
+        if (!fits)
+            throw ConfigError(source + ": field '" + key + "' is out of range");
+    }
     return v.get<T>();
+}
+
+// Rough bytes one training step holds for the backward pass: per layer, the attention scores and
+// probabilities of every head (B·H·T² each, and the mask's copy), the feed-forward's hidden rows and a dozen
+// C-wide rows. Within a small factor of what LibTorch allocates, which is all a refusal needs.
+int64_t activationBytes(const ModelConfig& c, int64_t batch, int64_t t) {
+    const int64_t layers = c.decoderLayers + (c.hasEncoder() ? 2 * c.encoderLayers : 0);
+    const int64_t perLayer = batch * t * (3 * c.heads * t + 2 * c.dFf + 12 * c.dModel);
+    return 4 * (layers * perLayer + batch * t * c.tgtVocabSize * 3);
 }
 
 } // namespace
@@ -108,7 +129,7 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
         if (!ok)
             throw ConfigError(source + ": " + what);
     };
-    check(r.batchSize >= 1, "batch_size must be at least 1");
+    check(r.batchSize >= 1 && r.batchSize <= 65536, "batch_size must be in 1..65536");
     check(r.steps >= 1, "steps must be at least 1");
     check(r.warmup >= 1, "warmup must be at least 1");
     check(r.lrFactor > 0, "lr_factor must be positive");
@@ -120,7 +141,9 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
     check(r.lengthBuckets >= 1, "length_buckets must be at least 1");
     check(r.checkpointEvery >= 1 && r.evalEvery >= 1, "checkpoint_every and eval_every must be at least 1");
     check(r.evalExamples >= 1, "eval_examples must be at least 1");
-    check(r.threads >= 0, "threads must be 0 (every core) or positive");
+    check(r.threads >= 0 && r.threads <= 1024, "threads must be 0 (every core) or up to 1024");
+    check(r.lengthBuckets <= 1024 && r.evalExamples <= 1000000,
+          "length_buckets must be at most 1024 and eval_examples at most 1000000");
     if (r.task == TaskKind::Translation) {
         check(!r.corpus.empty() && !r.valid.empty(),
               "a translation recipe names its 'corpus' and 'valid' TSV files");
@@ -128,14 +151,18 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
               "spm_vocab_size must be at least 300 (4 specials and 256 byte pieces first)");
         check(r.spmModelType == "bpe" || r.spmModelType == "unigram",
               "spm_model_type must be bpe or unigram");
-        check(r.maxTokens >= 1, "max_tokens must be at least 1");
+        check(r.spmVocabSize <= 1 << 20, "spm_vocab_size must be at most 1048576");
+        check(r.maxTokens >= 1 && r.maxTokens <= 65536, "max_tokens must be in 1..65536");
         check(r.model.hasEncoder(), "translation trains an encoder-decoder model");
     } else if (r.task == TaskKind::LanguageModel) {
         check(!r.corpus.empty() && !r.valid.empty(),
               "a language-model recipe names its 'corpus' and 'valid' text files");
         check(r.bpeVocabSize >= 260, "bpe_vocab_size must be at least 260 (4 specials and 256 bytes first)");
+        check(r.bpeVocabSize <= 1 << 20, "bpe_vocab_size must be at most 1048576");
         check(!r.model.hasEncoder(), "a language model is decoder_only");
     } else {
+        // The tasks are puzzles of a few dozen characters; a max_len of 10^6 made every batch 10^12 scores.
+        check(r.maxLen <= 1024, "max_len must be at most 1024 for a task");
         check(r.model.tokenizer == TokenizerKind::Char,
               "tasks are spelled in characters: the model's tokenizer must be char");
     }
@@ -144,7 +171,12 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
     } catch (const ConfigError& e) {
         throw ConfigError(source + ": " + e.what());
     }
-    r.modelConfig().validate(source + ": model");
+    const auto config = r.modelConfig();
+    config.validate(source + ": model");
+    const int64_t t = r.task == TaskKind::Translation ? r.maxTokens + 2 : config.maxLen;
+    checkMemoryFor(4 * config.weightBytes() + activationBytes(config, r.batchSize, t),
+                   source + ": a training step of batch_size " + std::to_string(r.batchSize) +
+                       " on sequences of " + std::to_string(t) + " tokens would");
     return r;
 }
 

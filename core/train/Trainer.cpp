@@ -87,7 +87,7 @@ struct Trainer::Impl {
     void build() {
         configureThreads(recipe.threads);
         torch::manual_seed(recipe.seed);
-        net = nn::Transformer(config);
+        net = buildNetwork(config, 4);
         initLikeSeed(*net);
         net->train();
         optimizer =
@@ -384,7 +384,7 @@ std::shared_ptr<const Model> Trainer::currentModel() const {
     impl->tgtTokenizer = m.tokenizer->clone();
     if (m.config.hasEncoder())
         impl->srcTokenizer = m.tokenizer->clone();
-    impl->net = nn::Transformer(m.config);
+    impl->net = buildNetwork(m.config);
     {
         torch::NoGradGuard noGrad;
         auto dst = impl->net->named_parameters();

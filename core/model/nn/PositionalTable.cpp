@@ -19,14 +19,18 @@ torch::Tensor sinusoidalTable(int64_t maxLen, int64_t dModel) {
 
 PositionalTableImpl::PositionalTableImpl(PositionalEncoding kind, int64_t maxLen, int64_t dModel)
     : kind_(kind) {
+    // A registered buffer, so that moving the model (to a device or a dtype) moves the table with it.
     if (kind == PositionalEncoding::Sinusoidal)
-        pe = sinusoidalTable(maxLen, dModel).unsqueeze(0);
+        pe = register_buffer("pe", sinusoidalTable(maxLen, dModel).unsqueeze(0));
     else if (kind == PositionalEncoding::Learned)
         weight = register_parameter("weight", torch::randn({maxLen, dModel}) * 0.02);
 }
 
 void PositionalTableImpl::setSinusoidal(torch::Tensor table) {
-    pe = std::move(table);
+    // In place: the registered buffer and `pe` are one tensor, and must stay one (a file's table may be
+    // longer than max_len, so this is not a copy_).
+    torch::NoGradGuard noGrad;
+    pe.set_(table.to(pe.device(), pe.scalar_type()).contiguous());
 }
 
 torch::Tensor PositionalTableImpl::table() const {

@@ -8,8 +8,8 @@
 
 namespace core::nn {
 
-/// Adds positions to token embeddings. Sinusoidal: a fixed table `pe` (1, P, C), not a parameter, so a file
-/// may carry it (the seed saves it as a buffer) or leave it out. Learned: a parameter `weight` (P, C).
+/// Adds positions to token embeddings. Sinusoidal: a fixed table `pe` (1, P, C), a buffer rather than a
+/// parameter, as in the seed, so a file may carry it or leave it out. Learned: a parameter `weight` (P, C).
 /// Rotary and none add nothing here (rotary acts inside attention).
 class PositionalTableImpl : public torch::nn::Module {
 public:
