@@ -10,6 +10,7 @@
 #include "BenchMeasure.h"
 #include "BenchModels.h"
 #include "BenchPaint.h"
+#include "BenchSoak.h"
 #include "BenchTable.h"
 #include "BenchTranslation.h"
 #include "Commands.h"
@@ -71,6 +72,11 @@ long         GPT-2 small's shape (random weights, max_len raised to T) given a t
              snapshot's megabytes and the process's peak resident memory. 3 timed runs after 1 warm-up
              unless --runs or --warmup say otherwise (--quick: 1 after 0).
              Targets: longest stall <= 100 ms, snapshot <= 1 GiB
+soak         (only with --only soak: it takes minutes) --model and the shipped language model in turn, each
+             turn a new sentence analysed and 5 steps decoded, a snapshot after each, until --soak-steps
+             steps (default 10000) and --soak-analyses analyses (default 2000); resident memory, file
+             descriptors and threads every 100 analyses after a 10 % warm-up.
+             Targets: resident memory within 5 % of the first sample; descriptors and threads flat
 
   --model DIR     the translation model, and the shape of the "default" size (default: the built-in
                   default model)
@@ -94,7 +100,8 @@ long         GPT-2 small's shape (random weights, max_len raised to T) given a t
   --long-length N the long section's T, 2 to 4096 (default 2048)
   --long-model DIR  a decoder-only model for the long section instead of the random GPT-2 shape (a
                   GPT-2 checkpoint, say), its weights and max_len as they are
-  --only PART     translation, table, keystroke or long: run that section alone
+  --only PART     translation, table, keystroke, long or soak: run that section alone
+  --soak-steps N, --soak-analyses N  the soak's totals
   --no-gui        leave out what paints widgets: the paint rows and the keystroke and long sections
   --json          print the same as one JSON object
 Exit status: 0 on success, 2 on bad arguments or input.
@@ -157,6 +164,9 @@ struct Options {
     bool tables = true;
     bool keystroke = true;
     bool longInput = true;
+    bool soak = false;
+    int soakSteps = 10000;
+    int soakAnalyses = 2000;
     int longLength = kLongDefaultLength;
     std::string longModel; // empty: GPT-2 small's shape on random weights
     Plan longPlan = kLongPlan;
@@ -187,14 +197,18 @@ Options parse(const Args& a) {
     o.longLength = boundedInt(a, "--long-length", kLongDefaultLength, 2, 4096);
     o.longModel = a.get("--long-model", "");
     const auto only = a.get("--only", "");
-    if (!only.empty() && only != "translation" && only != "table" && only != "keystroke" && only != "long")
-        throw UsageError("--only expects translation, table, keystroke or long, got '" + only + "'");
+    if (!only.empty() && only != "translation" && only != "table" && only != "keystroke" && only != "long" &&
+        only != "soak")
+        throw UsageError("--only expects translation, table, keystroke, long or soak, got '" + only + "'");
     if ((only == "keystroke" || only == "long") && !o.gui)
         throw UsageError("--only " + only + " paints widgets; it does not go with --no-gui");
     o.translation = only.empty() || only == "translation";
     o.tables = only.empty() || only == "table";
     o.keystroke = o.gui && (only.empty() || only == "keystroke");
     o.longInput = o.gui && (only.empty() || only == "long");
+    o.soak = only == "soak";
+    o.soakSteps = boundedInt(a, "--soak-steps", o.soakSteps, 1, 10000000);
+    o.soakAnalyses = boundedInt(a, "--soak-analyses", o.soakAnalyses, 1, 10000000);
     o.json = a.has("--json");
     return o;
 }
@@ -269,7 +283,7 @@ int runBench(const std::vector<std::string>& args) {
     return runCommand(
         "bench", kHelp,
         {{"--model", "--src", "--runs", "--warmup", "--threads", "--sizes", "--lengths", "--greedy", "--only",
-          "--long-length", "--long-model"},
+          "--long-length", "--long-model", "--soak-steps", "--soak-analyses"},
          {"--json", "--quick", "--no-gui"},
          [] {
              if (isatty(STDERR_FILENO))
@@ -345,6 +359,19 @@ int runBench(const std::vector<std::string>& args) {
                     printText(*longInput);
             }
 
+            std::optional<SoakReport> soak;
+            if (o.soak) {
+                if (!o.json) {
+                    std::printf("\n== Soak: a long session in one process\n");
+                    std::fflush(stdout);
+                }
+                soak = measureSoak({o.modelDir, ATTNSCOPE_MODELS_DIR "/tiny-lm"}, o.soakSteps, o.soakAnalyses,
+                                   progress);
+                progress.done();
+                if (!o.json)
+                    printText(*soak);
+            }
+
             if (o.json) {
                 nlohmann::ordered_json j;
                 j["machine"] = toJson(machine);
@@ -365,6 +392,8 @@ int runBench(const std::vector<std::string>& args) {
                     j["keystroke"] = toJson(*keystroke);
                 if (longInput)
                     j["long"] = toJson(*longInput);
+                if (soak)
+                    j["soak"] = toJson(*soak);
                 std::cout << j.dump(2) << "\n";
             }
             return 0;
