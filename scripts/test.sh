@@ -1,10 +1,25 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: the command CI runs.
+#   scripts/test.sh             the Release build in build/
+#   scripts/test.sh --sanitize  the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer, in
+#                               build-sanitize/ (tests/sanitize/ holds the options and the suppressions)
+# ATTNSCOPE_BUILD_DIR names another build folder.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${ATTNSCOPE_BUILD_DIR:-$root/build}"
+sanitize=OFF
+for arg in "$@"; do
+  case "$arg" in
+    --sanitize) sanitize=ON ;;
+    *) echo "usage: scripts/test.sh [--sanitize]" >&2; exit 2 ;;
+  esac
+done
+if [ "$sanitize" = ON ]; then
+  build="${ATTNSCOPE_BUILD_DIR:-$root/build-sanitize}"
+else
+  build="${ATTNSCOPE_BUILD_DIR:-$root/build}"
+fi
 "$root/scripts/setup-deps.sh"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNSCOPE_SANITIZE="$sanitize" >/dev/null
 cmake --build "$build" --parallel "$(nproc)"
 cd "$build"
 ctest --output-on-failure --parallel 1

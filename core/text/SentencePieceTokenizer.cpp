@@ -14,6 +14,41 @@ namespace {
 
 const char* kModule = "libattnscope_spm.so";
 
+#if defined(__SANITIZE_ADDRESS__)
+// AddressSanitizer's dlopen interceptor dies on RTLD_DEEPBIND (google/sanitizers#611): a library bound deep
+// could reach libc's malloc before ASan's and hand ASan memory it never saw. That does not happen here: the
+// module is built instrumented too, so libasan comes first among its libraries, and SentencePiece, bound
+// within the module's scope, still allocates through ASan. The sanitized build therefore calls glibc's own
+// dlopen, past the interceptor, and checks the premise instead of trusting it.
+void* openDeep(const std::string& path, std::string* error) {
+    using Open = void* (*)(const char*, int);
+    void* libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+    const auto realOpen = libc ? reinterpret_cast<Open>(dlsym(libc, "dlopen")) : nullptr;
+    if (!realOpen) {
+        *error = path + ": glibc's dlopen was not found";
+        return nullptr;
+    }
+    void* handle = realOpen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    if (!handle) {
+        *error = path + ": " + dlerror();
+        return nullptr;
+    }
+    if (dlsym(handle, "malloc") != dlsym(RTLD_DEFAULT, "malloc")) {
+        dlclose(handle);
+        *error = path + ": not built with AddressSanitizer, so bound deep it would bypass ASan's malloc";
+        return nullptr;
+    }
+    return handle;
+}
+#else
+void* openDeep(const std::string& path, std::string* error) {
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    if (!handle)
+        *error = path + ": " + dlerror();
+    return handle;
+}
+#endif
+
 // Opened once, never closed: tokenizers may live until exit.
 const spm::Api* openModule(std::string* error) {
     std::vector<std::string> candidates;
@@ -28,11 +63,9 @@ const spm::Api* openModule(std::string* error) {
         if (!std::filesystem::exists(path, ec))
             continue;
         // DEEPBIND: the module and SentencePiece bind to SentencePiece's own protobuf copy (SpmApi.h).
-        void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
-        if (!handle) {
-            *error = path + ": " + dlerror();
+        void* handle = openDeep(path, error);
+        if (!handle)
             continue;
-        }
         using Entry = const spm::Api* (*)();
         const auto entry = reinterpret_cast<Entry>(dlsym(handle, "attnscope_spm_api"));
         const spm::Api* api = entry ? entry() : nullptr;
