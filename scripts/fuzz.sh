@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of tests/fuzz (clang, ASan and UBSan) and runs each for SECONDS (default 600)
+# on a scratch copy of its seed corpus, one after the other, one process on one core. Prints per target the
+# executions, libFuzzer's coverage (cov: edges, ft: features) and what it found (crashes, OOMs, timeouts).
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      # e.g. scripts/fuzz.sh 60 fuzz_config fuzz_vocab
+#
+# A run keeps going past a finding (libFuzzer's fork mode with one worker), so one known problem does not
+# hide the rest; each finding is saved under $ATTNSCOPE_FUZZ_WORK/<target>/findings/ and can be replayed with
+# `build-fuzz/tests/fuzz/<target> FILE`. Environment: ATTNSCOPE_FUZZ_BUILD (build folder, default
+# build-fuzz), ATTNSCOPE_FUZZ_WORK (scratch corpora, findings and logs, default <build>/fuzz-runs),
+# ATTNSCOPE_BUILD_LOCK (a file to flock around the build, for machines where builds take turns),
+# ATTNSCOPE_BUILD_JOBS (default: every core).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${ATTNSCOPE_FUZZ_BUILD:-$root/build-fuzz}"
+work="${ATTNSCOPE_FUZZ_WORK:-$build/fuzz-runs}"
+seconds="${1:-600}"
+shift || true
+all=(fuzz_safetensors fuzz_config fuzz_vocab fuzz_merges fuzz_recipe fuzz_modeldir fuzz_text)
+if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all[@]}"); fi
+
+# The longest input worth trying: a model directory's archive holds a small model (the seeds are ~7 KB);
+# the rest are single files, where longer inputs only slow each execution down.
+max_len() {
+    case "$1" in
+    fuzz_modeldir) echo 32768 ;;
+    fuzz_safetensors | fuzz_text) echo 8192 ;;
+    *) echo 4096 ;;
+    esac
+}
+
+lock=()
+if [ -n "${ATTNSCOPE_BUILD_LOCK:-}" ]; then lock=(flock "$ATTNSCOPE_BUILD_LOCK"); fi
+if ! grep -q '^ATTNSCOPE_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+        -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" \
+        -DATTNSCOPE_FUZZ=ON -DATTNSCOPE_BUILD_TESTS=OFF >/dev/null
+fi
+"${lock[@]}" cmake --build "$build" --target "${targets[@]}" --parallel "${ATTNSCOPE_BUILD_JOBS:-$(nproc)}"
+
+# Leaks are looked for after each input by libFuzzer itself; LeakSanitizer's report at exit would also
+# name LibTorch's process-wide caches, which are not leaks.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:symbolize=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
+summary=()
+for t in "${targets[@]}"; do
+    dir="$work/$t"
+    rm -rf "$dir"
+    mkdir -p "$dir/corpus" "$dir/findings"
+    cp "$root/tests/fuzz/corpus/$t/"* "$dir/corpus/"
+    echo "== $t: ${seconds}s" >&2
+    start=$(date +%s)
+    (cd "$dir" && "$build/tests/fuzz/$t" -max_total_time="$seconds" -max_len="$(max_len "$t")" -timeout=10 \
+        -rss_limit_mb=4096 -print_final_stats=1 -fork=1 -ignore_crashes=1 -ignore_ooms=1 \
+        -ignore_timeouts=1 -artifact_prefix="$dir/findings/" "$dir/corpus" >"$dir/log.txt" 2>&1) || true
+    took=$(($(date +%s) - start))
+    # Fork mode's progress lines: "#EXECS: cov: N ft: N corp: N/Nb exec/s: N oom/timeout/crash: A/B/C ...".
+    last=$(grep -E '^#[0-9]+: cov:' "$dir/log.txt" | tail -1 || true)
+    execs=$(sed -nE 's/^#([0-9]+):.*/\1/p' <<<"$last")
+    cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")
+    ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")
+    otc=$(sed -nE 's|.*oom/timeout/crash: ([0-9]+/[0-9]+/[0-9]+).*|\1|p' <<<"$last")
+    found=$(find "$dir/findings" -type f | wc -l)
+    summary+=("$(printf '%-17s %6ss %12s %7s %7s %18s %9s' "$t" "$took" "${execs:-?}" "${cov:-?}" "${ft:-?}" \
+        "${otc:-?}" "$found")")
+done
+printf '%-17s %7s %12s %7s %7s %18s %9s\n' target time executions cov ft oom/timeout/crash findings
+printf '%s\n' "${summary[@]}"
+echo "findings and logs: $work/<target>/"
