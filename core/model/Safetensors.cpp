@@ -297,6 +297,10 @@ const TensorInfo* SafetensorsFile::find(const std::string& name) const {
 void SafetensorsFile::copyFloat32(const TensorInfo& t, float* out) const {
     const char* src = bytes_.data() + dataStart_ + t.begin;
     const auto n = static_cast<std::size_t>(t.numel());
+    // An empty tensor's out may be null (toFloat32's empty vector), and memcpy from or to null is undefined
+    // even for 0 bytes.
+    if (n == 0)
+        return;
     if (t.dtype == DType::F32) {
         std::memcpy(out, src, n * 4);
         return;
