@@ -71,12 +71,20 @@ for t in "${targets[@]}"; do
             ft=$((ft > ${c#* } ? ft : ${c#* }))
         fi
         [ "$status" -eq 0 ] && break
-        found_by+=("$(grep -m1 -oE 'ERROR: (AddressSanitizer|UndefinedBehaviorSanitizer|libFuzzer): [a-z-]+|runtime error: .*|deadly signal|out-of-memory|timeout' "$log" | head -1)")
+        if [ -z "$n" ]; then # not a finding: the target did not start
+            echo "fuzz.sh: $t did not run; see $log" >&2
+            break
+        fi
+        # "SUMMARY: AddressSanitizer: heap-buffer-overflow FILE:LINE in FUNCTION", "SUMMARY: libFuzzer: timeout", …
+        found_by+=("$(sed -nE 's/^SUMMARY: (.*)/\1/p' "$log" | head -1 | grep . || echo "exit status $status")")
     done
     took=$(($(date +%s) - start))
     found=$(find "$dir/findings" -type f | wc -l)
     summary+=("$(printf '%-17s %6ss %12s %7s %7s %9s %9s' "$t" "$took" "$execs" "$cov" "$ft" "$segment" "$found")")
-    for f in "${found_by[@]}"; do summary+=("    finding: $f"); done
+    # A finding is not added to the corpus, so a run may meet the same one many times: counted once each.
+    if [ ${#found_by[@]} -gt 0 ]; then
+        while read -r line; do summary+=("    found $line"); done < <(printf '%s\n' "${found_by[@]}" | sort | uniq -c)
+    fi
 done
 printf '%-17s %7s %12s %7s %7s %9s %9s\n' target time executions cov ft runs findings
 printf '%s\n' "${summary[@]}"
