@@ -161,6 +161,15 @@ void TestTrainer::recipeErrors_data() {
         << "spm_vocab_size must be at least 300";
     QTest::newRow("bad lengths") << R"({"task": "copy", "min_len": 5, "max_len": 2})"
                                  << "min_len <= max_len";
+    // Found by fuzzing: the model's max_len, max_len + 2 (or twice it + 3), overflowed int.
+    QTest::newRow("max_len past int") << R"({"task": "sort", "max_len": 2147483647})"
+                                      << "max_len <= 262144, got 1..2147483647";
+    QTest::newRow("max_len decoder-only")
+        << R"({"task": "copy", "max_len": 262145, "model": {"architecture": "decoder_only"}})"
+        << "max_len <= 262144";
+    QTest::newRow("max_tokens past int")
+        << R"({"task": "translation", "corpus": "a.tsv", "valid": "b.tsv", "max_tokens": 2147483647})"
+        << "max_tokens must be between 1 and 262144";
     QTest::newRow("bad model") << R"({"model": {"d_model": 30, "heads": 4}})"
                                << "not divisible";
     QTest::newRow("steps") << R"({"steps": 0})"

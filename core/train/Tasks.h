@@ -26,7 +26,12 @@ public:
     static TaskKind parseKind(const std::string& name);
     static const char* toString(TaskKind kind);
 
-    /// minLen/maxLen: symbols of a copy/reverse/sort source, or digits of each addend.
+    /// The longest sequence a task makes, or a recipe's max_tokens: far past any model here, and small enough
+    /// that a decoder-only model's max_len (source, target and three specials) stays within config.json's.
+    static constexpr int kMaxLength = 1 << 18;
+
+    /// minLen/maxLen: symbols of a copy/reverse/sort source, or digits of each addend. Throws ConfigError
+    /// unless 1 <= minLen <= maxLen <= kMaxLength.
     Task(TaskKind kind, int minLen, int maxLen);
 
     TaskKind kind() const { return kind_; }

@@ -128,7 +128,8 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
               "spm_vocab_size must be at least 300 (4 specials and 256 byte pieces first)");
         check(r.spmModelType == "bpe" || r.spmModelType == "unigram",
               "spm_model_type must be bpe or unigram");
-        check(r.maxTokens >= 1, "max_tokens must be at least 1");
+        check(r.maxTokens >= 1 && r.maxTokens <= Task::kMaxLength,
+              "max_tokens must be between 1 and " + std::to_string(Task::kMaxLength));
         check(r.model.hasEncoder(), "translation trains an encoder-decoder model");
     } else if (r.task == TaskKind::LanguageModel) {
         check(!r.corpus.empty() && !r.valid.empty(),
