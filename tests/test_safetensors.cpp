@@ -22,6 +22,8 @@ class TestSafetensors : public QObject {
 private Q_SLOTS:
     void roundTrip();
     void halfAndBfloat();
+    void emptyTensor_data();
+    void emptyTensor();
     void halfExact_data();
     void halfExact();
     void halfRounding_data();
@@ -124,6 +126,31 @@ void TestSafetensors::halfAndBfloat() {
     QCOMPARE(f.toFloat32(*f.find("h")),
              (std::vector<float>{1.0f, -2.5f, 65504.0f, 5.9604644775390625e-8f, 0.0f}));
     QCOMPARE(f.toFloat32(*f.find("b")), (std::vector<float>{1.0f, -2.5f, 65536.0f}));
+}
+
+// An empty tensor of every dtype reads as no values. Found by fuzzing: an empty F32 tensor copied 0 bytes to
+// the null data() of an empty vector, which memcpy does not allow (UBSan stops there).
+void TestSafetensors::emptyTensor_data() {
+    QTest::addColumn<QByteArray>("dtype");
+    QTest::addColumn<QByteArray>("shape");
+    QTest::newRow("F32 [0]") << QByteArray("F32") << QByteArray("[0]");
+    QTest::newRow("F32 [3,0]") << QByteArray("F32") << QByteArray("[3,0]");
+    QTest::newRow("F16 [0]") << QByteArray("F16") << QByteArray("[0]");
+    QTest::newRow("BF16 [0,2]") << QByteArray("BF16") << QByteArray("[0,2]");
+    QTest::newRow("U8 [0]") << QByteArray("U8") << QByteArray("[0]");
+    QTest::newRow("BOOL [0]") << QByteArray("BOOL") << QByteArray("[0]");
+}
+
+void TestSafetensors::emptyTensor() {
+    QFETCH(QByteArray, dtype);
+    QFETCH(QByteArray, shape);
+    const auto f = SafetensorsFile::fromBytes(
+        assemble(R"({"e":{"dtype":")" + dtype + R"(","shape":)" + shape + R"(,"data_offsets":[0,0]}})", {})
+            .toStdString(),
+        "mem");
+    QCOMPARE(f.find("e")->numel(), int64_t(0));
+    QVERIFY(f.toFloat32(*f.find("e")).empty());
+    f.copyFloat32(*f.find("e"), nullptr);
 }
 
 void TestSafetensors::halfExact_data() {

@@ -135,6 +135,15 @@ void TestTrainer::recipeErrors_data() {
         << "spm_vocab_size must be at least 300";
     QTest::newRow("bad lengths") << R"({"task": "copy", "min_len": 5, "max_len": 2})"
                                  << "min_len <= max_len";
+    // Found by fuzzing: the model's max_len, max_len + 2 (or twice it + 3), overflowed int.
+    QTest::newRow("max_len past int") << R"({"task": "sort", "max_len": 2147483647})"
+                                      << "max_len <= 1024, got 1..2147483647";
+    QTest::newRow("max_len decoder-only")
+        << R"({"task": "copy", "max_len": 1025, "model": {"architecture": "decoder_only"}})"
+        << "max_len <= 1024";
+    QTest::newRow("max_tokens past int")
+        << R"({"task": "translation", "corpus": "a.tsv", "valid": "b.tsv", "max_tokens": 2147483647})"
+        << "max_tokens must be in 1..65536";
     QTest::newRow("bad model") << R"({"model": {"d_model": 30, "heads": 4}})"
                                << "not divisible";
     QTest::newRow("steps") << R"({"steps": 0})"
@@ -151,7 +160,7 @@ void TestTrainer::recipeErrors_data() {
     QTest::newRow("negative seed") << R"({"seed": -1})"
                                    << "field 'seed' is out of range";
     QTest::newRow("task max_len 10^6") << R"({"task": "copy", "max_len": 1000000})"
-                                       << "max_len must be at most 1024 for a task";
+                                       << "max_len <= 1024, got 1..1000000";
     QTest::newRow("step beyond memory")
         << R"({"task": "copy", "max_len": 1024, "batch_size": 65536, "model": {"d_model": 1024, "heads": 16}})"
         << "a training step of batch_size 65536 on sequences of 1026 tokens would need";

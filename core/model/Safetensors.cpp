@@ -274,6 +274,10 @@ const TensorInfo* SafetensorsFile::find(const std::string& name) const {
 void SafetensorsFile::copyFloat32(const TensorInfo& t, float* out) const {
     const char* src = bytes_.data() + dataStart_ + t.begin;
     const auto n = static_cast<std::size_t>(t.numel());
+    // An empty tensor's out may be null (toFloat32's empty vector), and memcpy from or to null is undefined
+    // even for 0 bytes.
+    if (n == 0)
+        return;
     if (t.dtype == DType::U8 || t.dtype == DType::Bool) {
         for (std::size_t i = 0; i < n; ++i) {
             const auto v = static_cast<unsigned char>(src[i]);

@@ -64,9 +64,10 @@ const char* Task::toString(TaskKind kind) {
 }
 
 Task::Task(TaskKind kind, int minLen, int maxLen) : kind_(kind), minLen_(minLen), maxLen_(maxLen) {
-    if (minLen < 1 || maxLen < minLen)
-        throw ConfigError("task lengths must satisfy 1 <= min_len <= max_len, got " + std::to_string(minLen) +
-                          ".." + std::to_string(maxLen));
+    if (minLen < 1 || maxLen < minLen || maxLen > kMaxLength)
+        throw ConfigError(
+            "task lengths must satisfy 1 <= min_len <= max_len <= " + std::to_string(kMaxLength) + ", got " +
+            std::to_string(minLen) + ".." + std::to_string(maxLen));
     if (kind == TaskKind::Addition && maxLen > 18)
         throw ConfigError("addition: at most 18 digits per number (the sum must fit 64 bits)");
 }

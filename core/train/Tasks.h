@@ -26,7 +26,12 @@ public:
     static TaskKind parseKind(const std::string& name);
     static const char* toString(TaskKind kind);
 
-    /// minLen/maxLen: symbols of a copy/reverse/sort source, or digits of each addend.
+    /// The longest sequence a task makes. The tasks are puzzles of a few dozen symbols: a max_len of 10^6
+    /// made every batch 10^12 attention scores, and 2^31 - 1 overflowed int while sizing the model.
+    static constexpr int kMaxLength = 1024;
+
+    /// minLen/maxLen: symbols of a copy/reverse/sort source, or digits of each addend. Throws ConfigError
+    /// unless 1 <= minLen <= maxLen <= kMaxLength.
     Task(TaskKind kind, int minLen, int maxLen);
 
     TaskKind kind() const { return kind_; }

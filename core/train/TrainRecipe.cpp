@@ -161,8 +161,6 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
         check(r.bpeVocabSize <= 1 << 20, "bpe_vocab_size must be at most 1048576");
         check(!r.model.hasEncoder(), "a language model is decoder_only");
     } else {
-        // The tasks are puzzles of a few dozen characters; a max_len of 10^6 made every batch 10^12 scores.
-        check(r.maxLen <= 1024, "max_len must be at most 1024 for a task");
         check(r.model.tokenizer == TokenizerKind::Char,
               "tasks are spelled in characters: the model's tokenizer must be char");
     }
