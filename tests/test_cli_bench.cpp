@@ -19,6 +19,7 @@ private Q_SLOTS:
     void initTestCase();
     void bench();
     void benchLong();
+    void benchSoak();
     void benchBadArguments_data();
     void benchBadArguments();
 
@@ -253,6 +254,32 @@ void TestCliBench::benchLong() {
     QVERIFY(targets[1]["met"].get<bool>()); // 38 MB at most at T = 256
 }
 
+void TestCliBench::benchSoak() {
+    // A short soak: that it runs both models, counts what it did, and samples the process along the way.
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("bench"), QStringLiteral("--only"), QStringLiteral("soak"),
+                  QStringLiteral("--soak-steps"), QStringLiteral("300"), QStringLiteral("--soak-analyses"),
+                  QStringLiteral("250"), QStringLiteral("--json")},
+                 &out, &err),
+             0);
+    const auto s = json::parse(out.toStdString())["soak"];
+    QCOMPARE(s["models"].size(), std::size_t(2));
+    QCOMPARE(s["analyses"].get<int>(), 250);
+    QCOMPARE(s["steps"].get<int>(), 300);
+    QCOMPARE(s["warmup_analyses"].get<int>(), 25);
+    // Samples at 25, 125, 225 analyses and at the end.
+    QCOMPARE(s["curve"].size(), std::size_t(4));
+    QCOMPARE(s["curve"][0]["analyses"].get<int>(), 25);
+    QCOMPARE(s["curve"][3]["analyses"].get<int>(), 250);
+    for (const auto& p : s["curve"]) {
+        QVERIFY(p["resident_kb"].get<long>() > 10000);
+        QVERIFY(p["fds"].get<int>() >= 3); // stdin, stdout, stderr at least
+        QVERIFY(p["threads"].get<int>() >= 1);
+    }
+    const double growth = s["resident_growth_percent"].get<double>();
+    QCOMPARE(s["memory_flat"].get<bool>(), growth <= 5.0);
+}
+
 void TestCliBench::benchBadArguments_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
@@ -265,7 +292,8 @@ void TestCliBench::benchBadArguments_data() {
     QTest::newRow("no sizes") << QStringList{QStringLiteral("--sizes"), QStringLiteral(",")}
                               << QStringLiteral("--sizes needs at least one entry");
     QTest::newRow("only what") << QStringList{QStringLiteral("--only"), QStringLiteral("paint")}
-                               << QStringLiteral("--only expects translation, table, keystroke or long");
+                               << QStringLiteral(
+                                      "--only expects translation, table, keystroke, long or soak");
     QTest::newRow("keystroke without widgets")
         << QStringList{QStringLiteral("--only"), QStringLiteral("keystroke"), QStringLiteral("--no-gui")}
         << QStringLiteral("does not go with --no-gui");
