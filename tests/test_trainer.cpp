@@ -164,6 +164,12 @@ void TestTrainer::recipeErrors_data() {
     QTest::newRow("step beyond memory")
         << R"({"task": "copy", "max_len": 1024, "batch_size": 65536, "model": {"d_model": 1024, "heads": 16}})"
         << "a training step of batch_size 65536 on sequences of 1026 tokens would need";
+    // With every size near its limit the estimate passes 2^63: it saturates instead of overflowing.
+    QTest::newRow("step past int64")
+        << R"({"task": "translation", "corpus": "a.tsv", "valid": "b.tsv", "batch_size": 65536,
+               "max_tokens": 65536, "model": {"d_model": 1024, "heads": 1024, "d_ff": 64,
+               "encoder_layers": 256, "decoder_layers": 256}})"
+        << "on sequences of 65538 tokens would need 8.0 EB";
     QTest::newRow("model beyond memory") << R"({"model": {"d_model": 65536, "heads": 1, "d_ff": 1048576}})"
                                          << "the weights of this model need";
     // A language-model recipe with the given fields, its model decoder-only unless they say otherwise.

@@ -37,9 +37,12 @@ template <typename T> T number(const json& v, const std::string& key, const std:
 // probabilities of every head (B·H·T² each, and the mask's copy), the feed-forward's hidden rows and a dozen
 // C-wide rows. Within a small factor of what LibTorch allocates, which is all a refusal needs.
 int64_t activationBytes(const ModelConfig& c, int64_t batch, int64_t t) {
-    const int64_t layers = c.decoderLayers + (c.hasEncoder() ? 2 * c.encoderLayers : 0);
-    const int64_t perLayer = batch * t * (3 * c.heads * t + 2 * c.dFf + 12 * c.dModel);
-    return 4 * (layers * perLayer + batch * t * c.tgtVocabSize * 3);
+    // In double: with every size at its limit the product passes 2^63.
+    const double layers = c.decoderLayers + (c.hasEncoder() ? 2.0 * c.encoderLayers : 0.0);
+    const double rows = static_cast<double>(batch) * static_cast<double>(t);
+    const double perLayer = rows * (3.0 * c.heads * static_cast<double>(t) + 2.0 * c.dFf + 12.0 * c.dModel);
+    const double bytes = 4.0 * (layers * perLayer + rows * c.tgtVocabSize * 3.0);
+    return bytes >= 9.0e18 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(bytes);
 }
 
 } // namespace
@@ -172,7 +175,9 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
     const auto config = r.modelConfig();
     config.validate(source + ": model");
     const int64_t t = r.task == TaskKind::Translation ? r.maxTokens + 2 : config.maxLen;
-    checkMemoryFor(4 * config.weightBytes() + activationBytes(config, r.batchSize, t),
+    const int64_t weights = 4 * config.weightBytes(), activations = activationBytes(config, r.batchSize, t);
+    const int64_t most = std::numeric_limits<int64_t>::max();
+    checkMemoryFor(activations > most - weights ? most : weights + activations,
                    source + ": a training step of batch_size " + std::to_string(r.batchSize) +
                        " on sequences of " + std::to_string(t) + " tokens would");
     return r;
