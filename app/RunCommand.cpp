@@ -1,7 +1,5 @@
 #include "RunCommand.h"
 
-#include "core/base/Errors.h"
-
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -9,6 +7,12 @@
 
 int runCommand(const std::string& name, const char* help, const CommandOptions& options,
                const std::vector<std::string>& argv, const std::function<int(const Args&)>& body) {
+    const auto fail = [&](const std::string& message) {
+        if (options.beforeError)
+            options.beforeError();
+        std::cerr << "attnscope " << name << ": " << message << "\n";
+        return 2;
+    };
     try {
         auto flags = options.flags;
         flags.insert({"--help", "-h"});
@@ -21,38 +25,19 @@ int runCommand(const std::string& name, const char* help, const CommandOptions& 
         // A full disk or a closed pipe shows only as the stream's error state: without this check
         // `attnscope dump > /dev/full` lost its output and still exited 0.
         std::cout.flush();
-        if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
-            std::cerr << "attnscope " << name
-                      << ": cannot write to standard output (disk full or closed pipe?)\n";
-            return 2;
-        }
+        if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
+            return fail("cannot write to standard output (disk full or closed pipe?)");
         return status;
     } catch (const UsageError& e) {
         std::cerr << "attnscope " << name << ": " << e.what() << " (see attnscope " << name << " --help)\n";
         return 2;
-    } catch (const core::Error& e) {
-        if (options.beforeError)
-            options.beforeError();
-        std::cerr << "attnscope " << name << ": " << e.what() << "\n";
-        return 2;
     } catch (const std::bad_alloc&) {
-        if (options.beforeError)
-            options.beforeError();
-        std::cerr << "attnscope " << name
-                  << ": out of memory (an input or setting asks for more than this "
-                     "machine has)\n";
-        return 2;
+        return fail("out of memory (an input or setting asks for more than this machine has)");
     } catch (const std::exception& e) {
-        // Not an error core reports (a std::filesystem_error, a library's own exception): uncaught it would
-        // end the program in std::terminate, with an abort and no useful message.
-        if (options.beforeError)
-            options.beforeError();
-        std::cerr << "attnscope " << name << ": " << e.what() << "\n";
-        return 2;
+        // core's errors, and those it does not report (a std::filesystem_error, a library's own exception):
+        // uncaught, the latter would end the program in std::terminate, with an abort and no useful message.
+        return fail(e.what());
     } catch (...) {
-        if (options.beforeError)
-            options.beforeError();
-        std::cerr << "attnscope " << name << ": failed with an error of unknown type\n";
-        return 2;
+        return fail("failed with an error of unknown type");
     }
 }

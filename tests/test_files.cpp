@@ -33,10 +33,6 @@ private Q_SLOTS:
 
 namespace {
 
-std::string contentsOf(const std::string& path) {
-    return core::readFile(path);
-}
-
 // Names in a folder other than `keep`: a failed write must not leave its temporary behind.
 QStringList strays(const QString& dir, const QString& keep) {
     QStringList out;
@@ -52,9 +48,9 @@ void TestFiles::readsRegularFile() {
     QTemporaryDir tmp;
     const auto path = (tmp.path() + QStringLiteral("/a.txt")).toStdString();
     core::writeFileAtomically(path, std::string("hello\0world", 11));
-    QCOMPARE(contentsOf(path), std::string("hello\0world", 11));
+    QCOMPARE(core::readFile(path), std::string("hello\0world", 11));
     core::writeFileAtomically(path, "");
-    QCOMPARE(contentsOf(path), std::string());
+    QCOMPARE(core::readFile(path), std::string());
 }
 
 void TestFiles::refusesNonRegular_data() {
@@ -108,7 +104,7 @@ void TestFiles::writeReplacesWhole() {
     const auto path = (tmp.path() + QStringLiteral("/out.json")).toStdString();
     core::writeFileAtomically(path, "old");
     core::writeFileAtomically(path, std::string(1 << 20, 'n'));
-    QCOMPARE(contentsOf(path).size(), std::size_t(1 << 20));
+    QCOMPARE(core::readFile(path).size(), std::size_t(1 << 20));
     QCOMPARE(strays(tmp.path(), QStringLiteral("out.json")), QStringList());
 }
 
@@ -184,7 +180,7 @@ void TestFiles::fullDiskKeepsOldFile() {
     QVERIFY2(message.startsWith(QStringLiteral("cannot write ") + QString::fromStdString(path)),
              qPrintable(message));
     QVERIFY2(message.contains(QStringLiteral("too large")), qPrintable(message));
-    QCOMPARE(contentsOf(path), std::string("the previous checkpoint"));
+    QCOMPARE(core::readFile(path), std::string("the previous checkpoint"));
     QCOMPARE(strays(tmp.path(), QStringLiteral("checkpoint.bin")), QStringList());
 }
 
@@ -222,7 +218,7 @@ void TestFiles::readOnlyFolderKeepsOldFile() {
     ::chmod(tmp.path().toLocal8Bit().constData(), 0755);
     QVERIFY2(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the writing child failed");
     QVERIFY2(QString::fromStdString(message).contains(QStringLiteral("Permission denied")), message.c_str());
-    QCOMPARE(contentsOf(path), std::string("{}"));
+    QCOMPARE(core::readFile(path), std::string("{}"));
 }
 
 QTEST_APPLESS_MAIN(TestFiles)

@@ -1,6 +1,7 @@
 // What users throw at the window: a megabyte pasted into the source field, bytes that are not UTF-8 from the
 // clipboard, a model folder rewritten while it loads, a folder whose path has spaces and non-ASCII letters.
-// Each works or gives a clear message, and the event loop keeps running meanwhile.
+// Each works or gives a clear message, and the event loop keeps running meanwhile. With ATTNSCOPE_TEST_SHOTS
+// set, the window after the paste is saved there as hostile-paste.png.
 
 #include "WindowFixture.h"
 
@@ -82,6 +83,9 @@ void TestHostileInput::pasteMegabyte() {
     QVERIFY2(f->window.lastError().contains(QStringLiteral("at most 256")),
              qPrintable(f->window.lastError()));
     qInfo("1 MB pasted: the GUI thread's longest stall was %lld ms", static_cast<long long>(stall));
+    const QByteArray shots = qgetenv("ATTNSCOPE_TEST_SHOTS"); // the window as the user sees it then
+    if (!shots.isEmpty())
+        QVERIFY(f->window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/hostile-paste.png")));
     // Responsive means the event loop ran between the paste and the message, not that it was fast on a
     // shared machine: a frozen window would show one stall as long as the whole wait.
     QVERIFY2(stall < 5000, qPrintable(QStringLiteral("stalled %1 ms").arg(stall)));

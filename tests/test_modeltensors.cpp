@@ -10,6 +10,8 @@
 
 #include <torch/torch.h>
 
+#include <set>
+
 using namespace core;
 
 class TestModelTensors : public QObject {

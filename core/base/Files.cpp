@@ -45,6 +45,16 @@ std::string randomSuffix() {
     return out;
 }
 
+// A rename is durable only once the folder holding the name is synced.
+void syncFolderOf(const std::string& path) {
+    const auto dir = std::filesystem::path(path).parent_path();
+    const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
 } // namespace
 
 std::string readFile(const std::string& path) {
@@ -133,13 +143,7 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
         std::remove(tmp.c_str());
         throw IoError("cannot write " + path + ": " + reason(err));
     }
-    // The rename itself is durable only once the directory is synced.
-    const auto dir = std::filesystem::path(path).parent_path();
-    const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        ::fsync(dfd);
-        ::close(dfd);
-    }
+    syncFolderOf(path);
 }
 
 std::string createDirectoryBeside(const std::string& target) {
@@ -170,12 +174,15 @@ void replaceDirectory(const std::string& fresh, const std::string& target) {
         err = errno;
         // No target yet: a plain rename is atomic too. (EINVAL: a file system without the exchange, where
         // the plain rename works only when the target is missing or empty.)
-        if ((err == ENOENT || err == EINVAL) && ::rename(fresh.c_str(), target.c_str()) == 0)
+        if ((err == ENOENT || err == EINVAL) && ::rename(fresh.c_str(), target.c_str()) == 0) {
+            syncFolderOf(target);
             return;
+        }
         if (err == ENOENT || err == EINVAL)
             err = errno;
         throw IoError("cannot replace " + target + ": " + reason(err));
     }
+    syncFolderOf(target);
     std::error_code ec;
     std::filesystem::remove_all(fresh, ec); // the old folder; a leftover is harmless, the next save clears it
 }
