@@ -21,6 +21,9 @@ usage: attnscope [--model DIR] [--src TEXT]
        attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N] [--tab T] [--kind K]
                                         render the window offscreen to a PNG (--help for all options)
        attnscope dump --model DIR ...   write every attention weight of one run as JSON
+       attnscope explain --model DIR ... --kind K --layer L --head H [--row I]
+                                        the computation behind one row of weights (Q, K, V, scores,
+                                        mask, softmax, weighted sum, W_O) and the sampling pipeline
        attnscope convert --model DIR --out DIR [--dtype f16|f32]
                                         write a model again with its weights as F16 (half the size)
        attnscope eval --model DIR --pairs FILE.tsv
@@ -65,6 +68,8 @@ int attnscope_main(int argc, char** argv) {
             return runConvert(rest);
         if (cmd == "dump")
             return runDump(rest);
+        if (cmd == "explain")
+            return runExplain(rest);
         if (cmd == "bench")
             return runBench(rest);
         if (cmd == "bench-train")

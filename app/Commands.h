@@ -6,6 +6,7 @@
 
 int runConvert(const std::vector<std::string>& args);
 int runDump(const std::vector<std::string>& args);
+int runExplain(const std::vector<std::string>& args);
 int runBench(const std::vector<std::string>& args);
 int runBenchTrain(const std::vector<std::string>& args);
 int runEval(const std::vector<std::string>& args);

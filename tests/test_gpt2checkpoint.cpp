@@ -3,6 +3,7 @@
 // published design (tests/reference/gpt2_reference.py); what we don't implement is refused by name.
 
 #include "CliRunner.h"
+#include "ReferencePython.h"
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
@@ -95,29 +96,7 @@ private:
 };
 
 bool TestGpt2Checkpoint::makeCheckpoint(const QString& dir, const QStringList& args, QString* why) {
-    const auto python = QStringLiteral("/usr/bin/python3");
-    if (!QFileInfo::exists(python)) {
-        *why = QStringLiteral("skipped: /usr/bin/python3 (Debian's, with python3-torch) is not installed");
-        return false;
-    }
-    QProcess p;
-    p.start(python,
-            QStringList{QStringLiteral(ATTNSCOPE_SOURCE_DIR "/tests/reference/gpt2_reference.py"), dir} +
-                args);
-    if (!p.waitForFinished(300000)) {
-        *why = QStringLiteral("gpt2_reference.py did not finish");
-        return false;
-    }
-    const auto err = QString::fromUtf8(p.readAllStandardError()).trimmed();
-    if (p.exitStatus() == QProcess::NormalExit && p.exitCode() == 77) {
-        *why = QStringLiteral("skipped: ") + err;
-        return false;
-    }
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        *why = QStringLiteral("gpt2_reference.py failed: ") + err;
-        return false;
-    }
-    return true;
+    return runReferenceScript(QStringList{QStringLiteral("gpt2_reference.py"), dir} + args, why);
 }
 
 void TestGpt2Checkpoint::initTestCase() {

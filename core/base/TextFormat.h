@@ -3,6 +3,7 @@
 // would write 0,25 and turn one number into two. These helpers write the same text everywhere.
 
 #include <charconv>
+#include <limits>
 #include <locale>
 #include <ostream>
 #include <string>
@@ -11,6 +12,16 @@ namespace core {
 
 /// The shortest text that reads back as exactly this float (so float32 round-trips), locale-independent.
 inline std::string formatFloat(float v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
+}
+
+/// The same for a double; a non-finite value, which JSON cannot hold, is written as null.
+inline std::string formatDouble(double v) {
+    if (!(v == v) || v == std::numeric_limits<double>::infinity() ||
+        v == -std::numeric_limits<double>::infinity())
+        return "null";
     char buf[32];
     const auto r = std::to_chars(buf, buf + sizeof buf, v);
     return std::string(buf, r.ptr);

@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/model/ModelParts.h"
+#include "core/run/InsideCompute.h"
 
 #include <torch/torch.h>
 
@@ -19,6 +20,7 @@ struct IncrementalDecoder::Impl {
     torch::Tensor srcMask; // (B, 1, S)
     nn::DecodeCache cache;
     AttentionBlock encoder;
+    std::vector<torch::Tensor> encoderInputs; // [L] (1, S, C), with capture: what the Inside view reads
     double encodeMs = 0.0;
 
     // Throws InputError unless n tokens (ids of each row) may be fed now.
@@ -55,6 +57,7 @@ IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model, const
     : impl_(std::make_unique<Impl>()) {
     impl_->model = std::move(model);
     impl_->capture = capture;
+    impl_->cache.keepInputs = capture;
     const auto& m = parts(*impl_->model);
     if (!m.config.hasEncoder())
         return;
@@ -64,8 +67,10 @@ IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model, const
     const auto s = m.toTensor(src); // (1, S)
     impl_->srcMask = nn::sourceMask(s, m.srcPad());
     nn::Capture cap;
+    cap.keepInputs = capture;
     impl_->memory = m.encode(s, impl_->srcMask, capture ? &cap : nullptr); // (1, S, C)
     impl_->encoder = std::move(cap.encoderSelf);
+    impl_->encoderInputs = std::move(cap.encoderInputs);
     impl_->encodeMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -146,6 +151,71 @@ const AttentionBlock& IncrementalDecoder::sourceAttention() const {
 double IncrementalDecoder::encodeMs() const {
     return impl_->encodeMs;
 }
+namespace {
+
+// "layer 7 (this model's encoder has layers 0–5)"-style checks: the message names the bad value and the
+// range.
+void checkIndex(const char* what, int value, int count, const std::string& of) {
+    if (value < 0 || value >= count)
+        throw InputError(std::string(what) + " " + std::to_string(value) + " is out of range: " + of +
+                         " has " + std::string(what) + "s 0–" + std::to_string(count - 1));
+}
+
+} // namespace
+
+InsideRow IncrementalDecoder::inside(const InsideQuery& query) const {
+    const auto& m = parts(*impl_->model);
+    const auto& c = m.config;
+    const auto kind = query.kind;
+    if (kind == AttentionKind::Pooling)
+        throw InputError(
+            "kind pooling is out of range: a Transformer has encoder, decoder and cross attention");
+    if (kind != AttentionKind::Decoder && !c.hasEncoder())
+        throw InputError(std::string("kind ") + toString(kind) +
+                         " is out of range: a decoder-only model has decoder attention only");
+    if (!impl_->capture || impl_->rows != 1)
+        throw InputError("this run keeps no inputs to recompute from (it was started without capture)");
+    const bool enc = kind == AttentionKind::Encoder;
+    const std::string side = enc ? "the encoder" : "the decoder";
+    checkIndex("layer", query.layer, enc ? c.encoderLayers : c.decoderLayers, side);
+    checkIndex("head", query.head, c.heads, "each layer");
+    const auto rows = enc ? (impl_->memory.defined() ? impl_->memory.size(1) : 0) : impl_->cache.length();
+    if (rows == 0)
+        throw InputError("nothing has been fed yet: there is no row to open");
+    checkIndex("row", query.row, static_cast<int>(rows),
+               enc ? "the source" : std::string("the target at this step"));
+
+    torch::NoGradGuard noGrad;
+    auto& net = *m.net.ptr();
+    const auto l = static_cast<std::size_t>(query.layer);
+    InsideInputs in;
+    if (kind != AttentionKind::Decoder) // padding keys of the source are hidden from every query
+        for (int64_t j = 0; j < impl_->srcMask.size(-1); ++j)
+            in.visible.push_back(impl_->srcMask[0][0][j].item<bool>());
+    if (enc) {
+        auto& layer = *net.encoder->layers[l]->as<nn::EncoderLayerImpl>();
+        in.attention = layer.self_attn.get();
+        in.norm = layer.sublayer[0]->as<nn::SublayerImpl>()->norm.get();
+        in.residual = impl_->encoderInputs[l][0]; // (S, C)
+    } else {
+        auto& layer = *net.decoder->layers[l]->as<nn::DecoderLayerImpl>();
+        const bool self = kind == AttentionKind::Decoder;
+        const auto& cache = self ? impl_->cache.self[l] : impl_->cache.cross[l];
+        in.attention = self ? layer.self_attn.get() : layer.src_attn.get();
+        in.norm = layer.sublayer[self ? 0 : 1]->as<nn::SublayerImpl>()->norm.get();
+        in.residual = cache.inputs.rows()[0][0]; // (T, C)
+        in.keys = cache.keys()[0];               // (H, Tk, hs)
+        in.values = cache.values()[0];           // (H, Tk, hs)
+        // The decode's own mask: a step's query sees every cached key, a prompt's query those up to itself.
+        in.causal = self;
+        if (!self)
+            in.memory = impl_->memory[0]; // (S, C)
+    }
+    auto out = computeInside(in, query.head, query.row);
+    out.query = query;
+    return out;
+}
+
 const Model& IncrementalDecoder::model() const {
     return *impl_->model;
 }

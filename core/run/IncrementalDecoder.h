@@ -41,6 +41,8 @@ public:
 
     const AttentionBlock& sourceAttention() const override; ///< [L][H][S][S], empty for decoder-only
     double encodeMs() const override;
+    /// Needs a decoder made with capture (it keeps the residual rows); see StepDecoder::inside.
+    InsideRow inside(const InsideQuery& query) const override;
     const Model& model() const;
 
 private:

@@ -71,6 +71,49 @@ std::vector<std::pair<int64_t, double>> samplingDistribution(const std::vector<f
     return out;
 }
 
+SamplingPipeline samplingPipeline(const std::vector<float>& logProbs, const SamplingSettings& s, int64_t step,
+                                  int shown) {
+    const auto k = kept(logProbs, s);
+    SamplingPipeline p;
+    p.settings = s;
+    p.step = step;
+    p.vocabulary = static_cast<int64_t>(logProbs.size());
+    p.keptCount = static_cast<int64_t>(k.weights.size());
+    p.chosen = sampleToken(logProbs, s, step);
+    // The tempered distribution over every token (greedy: temperature 1), in double like kept().
+    const double temperature = s.greedy ? 1.0 : s.temperature;
+    const double top = *std::max_element(logProbs.begin(), logProbs.end());
+    double all = 0.0;
+    for (const float lp : logProbs)
+        all += std::exp((lp - top) / temperature);
+    const double keptTotal = std::accumulate(k.weights.begin(), k.weights.end(), 0.0);
+    p.keptMass = (s.greedy ? 1.0 : keptTotal) / all; // greedy keeps the argmax, whose weight is exp(0)
+    // The order kept() sorted by (greedy sorts nothing: the argmax, then the rest by probability).
+    std::vector<int64_t> order(logProbs.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        return logProbs[static_cast<std::size_t>(a)] > logProbs[static_cast<std::size_t>(b)];
+    });
+    const auto n = std::min<std::size_t>(order.size(), static_cast<std::size_t>(std::max(shown, 0)));
+    const auto topK =
+        s.greedy ? std::size_t(1)
+                 : (s.topK > 0 ? std::min(order.size(), static_cast<std::size_t>(s.topK)) : order.size());
+    for (std::size_t r = 0; r < n; ++r) {
+        SamplingPipeline::Candidate c;
+        c.id = order[r];
+        c.logProb = logProbs[static_cast<std::size_t>(c.id)];
+        c.tempered = std::exp((c.logProb - top) / temperature) / all;
+        c.inTopK = r < topK;
+        const auto at =
+            std::find(k.order.begin(), k.order.begin() + static_cast<std::ptrdiff_t>(k.weights.size()), c.id);
+        const auto i = static_cast<std::size_t>(at - k.order.begin());
+        c.inTopP = i < k.weights.size();
+        c.kept = c.inTopP ? k.weights[i] / keptTotal : 0.0;
+        p.candidates.push_back(c);
+    }
+    return p;
+}
+
 int64_t sampleToken(const std::vector<float>& logProbs, const SamplingSettings& s, int64_t step) {
     const auto k = kept(logProbs, s);
     if (s.greedy)

@@ -2,6 +2,7 @@
 // Picking the next token from a distribution: greedy, or sampling with temperature, top-k and top-p.
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,34 @@ struct SamplingSettings {
     double topP = 1.0;        // keep the smallest set whose probability reaches p; 1 keeps all
     uint64_t seed = 0;        // the same seed gives the same run
 };
+
+/// The way from the model's distribution to the next token, stage by stage, as sampleToken takes it.
+struct SamplingPipeline {
+    struct Candidate {
+        int64_t id = 0;
+        std::string text;      ///< the token as the vocabulary spells it (filled by Session)
+        float logProb = 0.0f;  ///< the model's log-probability (a logit up to a shift softmax ignores)
+        double tempered = 0.0; ///< softmax(logProb / temperature) over the whole vocabulary
+        bool inTopK = true;    ///< survives the top-k cut
+        bool inTopP = true;    ///< survives the top-p cut as well
+        double kept = 0.0;     ///< the renormalised probability sampleToken draws with; 0 when cut
+    };
+    SamplingSettings settings;
+    int64_t step = 0;                  ///< the random stream's index (the target length)
+    std::vector<Candidate> candidates; ///< the most likely first (ties by id), at most `shown` of them
+    int64_t vocabulary = 0;            ///< tokens in the distribution
+    int64_t keptCount = 0;             ///< tokens left after both cuts
+    double keptMass = 0.0;             ///< their tempered probability before renormalising
+    int64_t chosen = -1;               ///< the token sampleToken draws (the argmax when greedy)
+    std::string chosenText;            ///< its spelling (filled by Session)
+};
+
+/// The pipeline of the next token after a distribution: logits ÷ temperature, the top-k and top-p cuts, the
+/// renormalised distribution and the token drawn for `step`, which is sampleToken's. Shows the `shown`
+/// most likely candidates (every kept one is among them unless more than `shown` are kept). Throws as
+/// sampleToken does.
+SamplingPipeline samplingPipeline(const std::vector<float>& logProbs, const SamplingSettings& s, int64_t step,
+                                  int shown = 20);
 
 /// The distribution sampleToken draws from: the kept tokens as (id, probability), most likely first (ties
 /// by id), probabilities summing to 1. Greedy keeps the argmax alone. Throws as sampleToken does.

@@ -58,10 +58,59 @@ bool Session::finished() const {
            static_cast<int64_t>(tgt_.size()) >= model_->config().maxLen;
 }
 
+InsideRow Session::inside(const InsideQuery& query) const {
+    if (!decoder_)
+        throw InputError("nothing to open: analyze a text first");
+    auto row = decoder_->inside(query);
+    row.queryTokens = query.kind == AttentionKind::Encoder ? src_ : tgt_;
+    row.keyTokens = query.kind == AttentionKind::Decoder ? tgt_ : src_;
+    row.captured = capturedRow(query);
+    return row;
+}
+
+std::vector<float> Session::capturedRow(const InsideQuery& q) const {
+    std::vector<float> scratch;
+    if (q.kind == AttentionKind::Encoder || q.kind == AttentionKind::Pooling) {
+        const auto& b = decoder_->sourceAttention();
+        const float* r = b.row(q.layer, q.head, q.row, scratch);
+        return {r, r + b.keys};
+    }
+    // Row q of the target came from the step that fed token q (as in snapshot()).
+    int first = 0;
+    for (const auto& st : steps_) {
+        const auto& b = q.kind == AttentionKind::Decoder ? st.selfRows : st.crossRows;
+        if (q.row < first + b.queries) {
+            const float* r = b.row(q.layer, q.head, q.row - first, scratch);
+            // A step's row holds the keys up to its own position; the rest are the causal zeros.
+            std::vector<float> out(r, r + b.keys);
+            if (q.kind == AttentionKind::Decoder)
+                out.resize(tgt_.size(), 0.0f);
+            return out;
+        }
+        first += b.queries;
+    }
+    return {};
+}
+
+SamplingPipeline Session::samplingPipeline(int shown) const {
+    if (!decoder_)
+        throw InputError("nothing to sample from: analyze a text first");
+    auto p = core::samplingPipeline(steps_.back().logProbs, sampling_, samplingStep(), shown);
+    const auto& vocab = model_->targetTokenizer().vocab();
+    for (auto& c : p.candidates)
+        c.text = vocab.token(c.id);
+    p.chosenText = vocab.token(p.chosen);
+    return p;
+}
+
+int64_t Session::samplingStep() const {
+    return static_cast<int64_t>(tgt_.size());
+}
+
 int64_t Session::step() {
     if (finished())
         return -1;
-    const auto token = sampleToken(steps_.back().logProbs, sampling_, static_cast<int64_t>(tgt_.size()));
+    const auto token = sampleToken(steps_.back().logProbs, sampling_, samplingStep());
     push(token);
     return token;
 }

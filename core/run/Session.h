@@ -50,6 +50,18 @@ public:
 
     /// The current state: source, target prefix, all captured attention and the next-token distribution.
     AttentionSnapshot snapshot() const;
+    /// The computation behind one row of attention in the current state, with its tokens labelled (see
+    /// StepDecoder::inside). The row of the current decode step is the target's last. Throws InputError
+    /// before analyze() and for a kind, layer, head or row out of range.
+    InsideRow inside(const InsideQuery& query) const;
+    /// Query rows of a kind in the current state: source tokens for the encoder, target tokens otherwise.
+    int queryRows(AttentionKind kind) const {
+        return static_cast<int>(kind == AttentionKind::Encoder ? src_.size() : tgt_.size());
+    }
+    /// How the next token is picked from the current distribution with the sampling settings: what
+    /// step() will draw.
+    SamplingPipeline samplingPipeline(int shown = 20) const;
+
     /// Target tokens decoded after the initial prefix, as text.
     std::string decodedText() const;
     int64_t decodedCount() const; ///< tokens added since analyze()
@@ -58,6 +70,8 @@ public:
 private:
     void start(std::vector<Token> src, std::vector<Token> tgtPrefix);
     void push(int64_t token);
+    int64_t samplingStep() const; // the random stream of the next draw: step() and the pipeline agree
+    std::vector<float> capturedRow(const InsideQuery& query) const; // checked by decoder_->inside first
 
     std::shared_ptr<const Model> model_;
     SamplingSettings sampling_;

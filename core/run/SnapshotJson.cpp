@@ -1,32 +1,15 @@
 #include "core/run/SnapshotJson.h"
 
 #include "core/base/TextFormat.h"
-
-#include <nlohmann/json.hpp>
-
-#include <cmath>
+#include "core/run/JsonOut.h"
 
 namespace core {
 
 namespace {
 
-void writeFloat(std::ostream& out, float v) {
-    if (!std::isfinite(v)) {
-        out << "null"; // JSON has no infinities
-        return;
-    }
-    out << formatFloat(v);
-}
-
-void writeFloats(std::ostream& out, const float* p, int n) {
-    out << '[';
-    for (int i = 0; i < n; ++i) {
-        if (i)
-            out << ',';
-        writeFloat(out, p[i]);
-    }
-    out << ']';
-}
+using json::quoted;
+using json::tokenTexts;
+using json::writeFloats;
 
 void writeBlock(std::ostream& out, const AttentionBlock& b) {
     std::vector<float> scratch;
@@ -47,24 +30,13 @@ void writeBlock(std::ostream& out, const AttentionBlock& b) {
     out << ']';
 }
 
-std::string tokenTexts(const std::vector<Token>& tokens) {
-    nlohmann::json j = nlohmann::json::array();
-    for (const auto& t : tokens)
-        j.push_back(t.text);
-    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-std::string str(const std::string& s) {
-    return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 } // namespace
 
 void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const std::string& srcText,
                        const std::string& tgtText, const std::string& extraFields) {
     const ClassicLocale classic(out);
-    out << "{\n\"model\": " << str(snap.modelName) << ",\n\"src_text\": " << str(srcText)
-        << ",\n\"src_tokens\": " << tokenTexts(snap.srcTokens) << ",\n\"tgt_text\": " << str(tgtText)
+    out << "{\n\"model\": " << quoted(snap.modelName) << ",\n\"src_text\": " << quoted(srcText)
+        << ",\n\"src_tokens\": " << tokenTexts(snap.srcTokens) << ",\n\"tgt_text\": " << quoted(tgtText)
         << ",\n\"tgt_tokens\": " << tokenTexts(snap.tgtTokens) << ",\n\"attention\": {";
     bool first = true;
     for (auto kind : kAttentionKinds) {

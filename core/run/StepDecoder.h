@@ -6,6 +6,7 @@
 
 #include "core/model/Model.h"
 #include "core/run/AttentionSnapshot.h"
+#include "core/run/InsideRow.h"
 
 #include <functional>
 #include <memory>
@@ -41,6 +42,13 @@ public:
     /// False for a family that only reads its source (a classifier): its one distribution is the answer,
     /// and a Session has nothing to step.
     virtual bool generates() const { return true; }
+
+    /// The computation behind one row of attention in the current state (the source as encoded, the
+    /// target up to length()), recomputed from what the decode kept: the residual rows entering each
+    /// attention sublayer and the cached keys and values. Token labels are left to the caller. Throws
+    /// InputError for a kind, layer, head or row this model does not have, naming the valid range, and
+    /// (the default) for a family without queries and keys.
+    virtual InsideRow inside(const InsideQuery& query) const;
 };
 
 /// Starts decoding src with the decoder of the model's family (the Transformer's IncrementalDecoder).

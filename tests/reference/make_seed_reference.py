@@ -22,17 +22,10 @@ CONFIG = {"name": "seed-parity", "architecture": "encoder_decoder", "encoder_lay
           "tokenizer": {"type": "char", "src_vocab": "vocab.json", "tgt_vocab": "vocab.json"}}
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--seed-dir")
-    args = ap.parse_args()
-    seed = seed_runner.import_seed(args.seed_dir)
-    out = Path(args.out)
+def write_model(seed, out, torch_seed):
+    """The seed's make_model with a fixed torch seed, written to out as a model directory; returns it."""
     out.mkdir(parents=True, exist_ok=True)
-
-    torch.manual_seed(args.seed)
+    torch.manual_seed(torch_seed)
     model = seed.make_model(20, 20, n=2, d_model=64, d_ff=128, h=4)
     model.eval()
     state = {k: v.detach().contiguous().numpy() for k, v in model.state_dict().items()}
@@ -41,6 +34,18 @@ def main():
     vocab = {"<pad>": 0, "<bos>": 1, "<eos>": 2, "<unk>": 3}
     vocab.update({chr(ord("a") + i): 4 + i for i in range(16)})
     (out / "vocab.json").write_text(json.dumps(vocab, indent=1) + "\n")
+    return model, state
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed-dir")
+    args = ap.parse_args()
+    seed = seed_runner.import_seed(args.seed_dir)
+    out = Path(args.out)
+    model, state = write_model(seed, out, args.seed)
     ref = {"cases": seed_runner.run_cases(seed, model, CASES)}
     (out / "reference.json").write_text(json.dumps(ref))
     print(f"wrote {len(state)} tensors and {len(CASES)} cases to {out}")

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace core::nn {
 
@@ -18,6 +19,10 @@ struct Capture {
     AttentionBlock encoderSelf;                            // [L][H][S][S]
     AttentionBlock decoderSelf = causal(AttentionBlock{}); // [L][H][T][Tk], masked
     AttentionBlock cross;                                  // [L][H][T][S]
+    /// With keepInputs, the residual rows entering each encoder layer (before its norm), [L] × (1, S, C):
+    /// what the Inside view recomputes the encoder's queries, keys and values from.
+    bool keepInputs = false;
+    std::vector<torch::Tensor> encoderInputs;
 
 private:
     static AttentionBlock causal(AttentionBlock b) {

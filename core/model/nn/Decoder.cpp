@@ -17,6 +17,9 @@ torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
     if (cache && cache->self.size() != layers->size()) {
         cache->self.resize(layers->size());
         cache->cross.resize(layers->size());
+        for (auto* caches : {&cache->self, &cache->cross})
+            for (auto& c : *caches)
+                c.keepInputs = cache->keepInputs;
     }
     // Once per pass rather than in every layer (see additiveMask); autograd keeps the seed's masked_fill.
     const bool inference = !at::GradMode::is_enabled();

@@ -12,10 +12,17 @@ namespace core::nn {
 struct DecodeCache {
     std::vector<KvCache> self;  // one per layer, grows by one position per step
     std::vector<KvCache> cross; // one per layer, the projected encoder memory
-    int64_t length() const { return self.empty() ? 0 : self.front().length; }
+    /// Every layer's caches also keep the residual rows entering their sublayers (KvCache::keepInputs).
+    bool keepInputs = false;
+    int64_t length() const { return self.empty() ? 0 : self.front().length(); }
     void truncate(int64_t n) {
-        for (auto& c : self)
-            c.length = std::min(c.length, n);
+        for (auto& c : self) {
+            c.k.truncate(n);
+            c.v.truncate(n);
+            c.inputs.truncate(n);
+        }
+        for (auto& c : cross) // the encoder memory's keys stay; the queries' rows go
+            c.inputs.truncate(n);
     }
 };
 

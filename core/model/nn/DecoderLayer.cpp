@@ -25,12 +25,19 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Ten
     // capture records for every query; without a capture, the last row is all that is needed from here on.
     const bool selfLast = lastOnly && (!cross || !crossProbs);
     std::size_t i = 0;
+    if (selfCache)
+        selfCache->keepInput(x);
     auto h = sublayer[i++]->as<SublayerImpl>()->forward(
         x,
         [&](const torch::Tensor& n) {
             return self_attn->selfAttend(n, tgtMask, pos0, selfCache, selfProbs, selfLast);
         },
         selfLast); // (B, T|1, C)
+    if (cross && crossCache) {
+        TORCH_INTERNAL_ASSERT(!crossCache->keepInputs || h.size(1) == x.size(1),
+                              "kept cross-attention inputs need every position's row");
+        crossCache->keepInput(h);
+    }
     if (cross)
         h = sublayer[i++]->as<SublayerImpl>()->forward(
             h,

@@ -18,6 +18,8 @@ torch::Tensor EncoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
     auto h = x;
     for (const auto& layer : *layers) {
         torch::Tensor probs;
+        if (capture && capture->keepInputs)
+            capture->encoderInputs.push_back(h);                                      // (B, S, C)
         h = layer->as<EncoderLayerImpl>()->forward(h, m, capture ? &probs : nullptr); // (B, S, C)
         if (capture)
             appendLayer(capture->encoderSelf, probs, count); // probs (1, H, S, S)

@@ -64,6 +64,15 @@ torch::Tensor MultiHeadAttentionImpl::project(int index, const torch::Tensor& x)
     return y.view({b, -1, heads_, headSize_}).transpose(1, 2); // (B, H, T, hs)
 }
 
+torch::Tensor MultiHeadAttentionImpl::projectHeads(int index, const torch::Tensor& x, int64_t first,
+                                                   int64_t count) {
+    const auto& lin = linearAt(linears, index);
+    const auto rows = first * headSize_, width = count * headSize_;
+    auto y =
+        linear(x, lin.weight.narrow(0, rows, width), lin.bias.narrow(0, rows, width)); // (B, T, count·hs)
+    return y.view({x.size(0), -1, count, headSize_}).transpose(1, 2);                  // (B, count, T, hs)
+}
+
 std::vector<torch::Tensor> MultiHeadAttentionImpl::projectMany(int first, int count, const torch::Tensor& x) {
     // Autograd keeps the separate products: their gradients must reach the separate parameters.
     if (!at::GradMode::is_enabled()) {

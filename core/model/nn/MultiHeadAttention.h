@@ -35,11 +35,19 @@ public:
 
     torch::nn::ModuleList linears{nullptr};
 
-private:
+    // The pieces of attend() one at a time, for the Inside view's recomputation of a single row.
+    int64_t heads() const { return heads_; }
+    int64_t headSize() const { return headSize_; }
     torch::Tensor project(int index, const torch::Tensor& x); // (B, T, C) -> (B, H, T, hs)
+    /// Projection `index` of x for heads first … first + count − 1 only: (B, count, T, hs).
+    torch::Tensor projectHeads(int index, const torch::Tensor& x, int64_t first, int64_t count);
+    /// Rotates (B, H', T, hs) queries or keys whose first row sits at position pos0 (identity without RoPE).
+    torch::Tensor rotate(const torch::Tensor& t, int64_t pos0) const;
+    bool rotary() const { return ropeBase_ > 0.0; }
+
+private:
     /// Projections first .. first + count - 1 of x, each (B, H, T, hs).
     std::vector<torch::Tensor> projectMany(int first, int count, const torch::Tensor& x);
-    torch::Tensor rotate(const torch::Tensor& t, int64_t pos0) const;
     torch::Tensor attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                          const torch::Tensor& mask, torch::Tensor* probs, bool lastOnly);
     torch::Tensor attendWithAutograd(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,

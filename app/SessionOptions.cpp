@@ -1,0 +1,69 @@
+#include "SessionOptions.h"
+
+#include <vector>
+
+const char* const kSessionOptionsHelp =
+    R"(  --model DIR      the model directory
+  --src TEXT       source text; the model's special tokens are added (<bos> ... <eos>)
+  --src-ids LIST   source token ids, used exactly as given (no specials added)
+  --tgt TEXT       target prefix, teacher-forced (<bos> is put in front)
+  --tgt-ids LIST   target ids, used exactly as given
+  --greedy N       decode up to N tokens greedily (stops at <eos>) and use the final state
+  --device D       auto (CUDA when available), cpu or cuda
+For decoder-only models --src/--src-ids is the prompt.
+)";
+
+namespace {
+
+std::vector<int64_t> toIds(const std::vector<long long>& v) {
+    return {v.begin(), v.end()};
+}
+
+} // namespace
+
+StartedSession startSession(const Args& a) {
+    if (!a.has("--model"))
+        throw UsageError("--model DIR is required");
+    if (a.has("--src") == a.has("--src-ids"))
+        throw UsageError("give exactly one of --src and --src-ids");
+    if (int(a.has("--tgt")) + int(a.has("--tgt-ids")) + int(a.has("--greedy")) > 1)
+        throw UsageError("give at most one of --tgt, --tgt-ids and --greedy");
+    const auto greedy = a.getInt("--greedy", 0);
+    if (greedy < 0)
+        throw UsageError("--greedy expects N >= 0");
+
+    StartedSession s;
+    s.model = core::Model::load(a.get("--model"), core::parseDevice(a.get("--device", "auto")));
+    const auto& model = s.model;
+    if (!model->config().hasEncoder() && (a.has("--tgt") || a.has("--tgt-ids")))
+        throw UsageError("a decoder-only model takes its prompt through --src or --src-ids");
+
+    s.session = std::make_unique<core::Session>(model);
+    auto& session = *s.session;
+    s.srcText = a.get("--src");
+    if (a.has("--src")) {
+        if (s.srcText.empty())
+            throw UsageError("--src is empty");
+        if (a.has("--tgt-ids")) {
+            std::vector<int64_t> src;
+            for (const auto& t : model->sourceTokens(s.srcText))
+                src.push_back(t.id);
+            session.analyzeIds(src, toIds(parseIdList("--tgt-ids", a.get("--tgt-ids"))));
+        } else {
+            session.analyze(s.srcText, a.get("--tgt"));
+        }
+    } else {
+        const auto src = toIds(parseIdList("--src-ids", a.get("--src-ids")));
+        std::vector<int64_t> tgt;
+        if (a.has("--tgt-ids"))
+            tgt = toIds(parseIdList("--tgt-ids", a.get("--tgt-ids")));
+        else if (a.has("--tgt"))
+            for (const auto& t : model->targetTokens(a.get("--tgt")))
+                tgt.push_back(t.id);
+        session.analyzeIds(src, tgt);
+        s.srcText = model->sourceTokenizer().detokenize(src);
+    }
+    for (long long i = 0; i < greedy && session.step() >= 0; ++i) {
+    }
+    return s;
+}

@@ -1,0 +1,101 @@
+#include "core/run/InsideCompute.h"
+
+#include "core/model/nn/Linear.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+
+// Shapes: Tq queries, Tk keys, C channels, H heads, hs head size.
+
+namespace core {
+
+namespace {
+
+constexpr double kBlocked = -1e9; // what the forward pass adds for a hidden key (nn::additiveMask)
+
+std::vector<float> toVector(const torch::Tensor& t) {
+    const auto c = t.to(torch::kCPU, torch::kFloat32).contiguous();
+    return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
+}
+
+Matrix toMatrix(const torch::Tensor& t) { // (rows, cols)
+    Matrix m(static_cast<int>(t.size(0)), static_cast<int>(t.size(1)));
+    m.data = toVector(t);
+    return m;
+}
+
+} // namespace
+
+InsideRow computeInside(const InsideInputs& in, int head, int row) {
+    torch::NoGradGuard noGrad;
+    auto& att = *in.attention;
+    const auto H = att.heads(), hs = att.headSize();
+    const auto h = static_cast<int64_t>(head), i = static_cast<int64_t>(row);
+    InsideRow out;
+    out.heads = static_cast<int>(H);
+    out.headSize = static_cast<int>(hs);
+    out.dModel = static_cast<int>(H * hs);
+    out.rotary = att.rotary();
+
+    const auto x = in.norm->forward(in.residual.unsqueeze(0)); // (1, Tq, C)
+    const bool cross = in.memory.defined();
+    // Keys and values of every head: the cached ones, or (encoder) projected as the forward pass does.
+    auto keys = in.keys, values = in.values; // (H, Tk, hs)
+    if (!keys.defined()) {
+        keys = att.rotate(att.project(1, x), 0)[0]; // (H, Tk, hs)
+        values = att.project(2, x)[0];              // (H, Tk, hs)
+    }
+    const auto tk = keys.size(1);
+
+    // This head's queries for every row, and every head's query for row i (the input of W_O needs them all).
+    const auto qHead = att.rotate(att.projectHeads(0, x, h, 1), 0)[0][0];             // (Tq, hs)
+    const auto qRow = att.rotate(att.project(0, x.narrow(1, i, 1)), i)[0].squeeze(1); // (H, hs)
+
+    // The mask as an additive row: 0 where key j is visible to query i, kBlocked where it is not.
+    std::vector<bool> visible(static_cast<std::size_t>(tk), true);
+    for (int64_t j = 0; j < tk; ++j)
+        visible[static_cast<std::size_t>(j)] =
+            !(in.causal && j > i) && (in.visible.empty() || in.visible[static_cast<std::size_t>(j)]);
+    auto maskRow = torch::zeros({tk}, qRow.options()); // (Tk)
+    for (int64_t j = 0; j < tk; ++j)
+        if (!visible[static_cast<std::size_t>(j)])
+            maskRow[j] = kBlocked;
+
+    const double scale = 1.0 / std::sqrt(static_cast<double>(hs));
+    const auto scoresAll = torch::matmul(keys, qRow.unsqueeze(-1)).squeeze(-1);  // (H, Tk)
+    const auto weightsAll = (scoresAll * scale + maskRow).softmax(-1);           // (H, Tk)
+    const auto zAll = torch::matmul(weightsAll.unsqueeze(1), values).squeeze(1); // (H, hs)
+    const auto concat = zAll.reshape({H * hs});                                  // (C)
+    const auto& wo = *att.linears[3]->as<torch::nn::Linear>();
+    const auto attnOut = nn::linear(concat.unsqueeze(0), wo.weight, wo.bias).squeeze(0); // (C)
+    const auto residual = in.residual[i];                                                // (C)
+
+    // The displayed head, stage by stage.
+    const auto kh = keys[h], vh = values[h];         // (Tk, hs)
+    const auto products = qRow[h].unsqueeze(0) * kh; // (Tk, hs)
+    const auto scores = products.sum(-1);            // (Tk)
+    const auto weights = weightsAll[h];              // (Tk)
+
+    out.x = toMatrix(x[0]);
+    if (cross)
+        out.memory = toMatrix(in.memory);
+    out.q = toMatrix(qHead);
+    out.k = toMatrix(kh);
+    out.v = toMatrix(vh);
+    out.products = toMatrix(products);
+    out.scores = toVector(scores);
+    out.scale = static_cast<float>(scale);
+    out.scaled = toVector(scores * scale);
+    out.visible = std::move(visible);
+    out.weights = toVector(weights);
+    out.weighted = toMatrix(weights.unsqueeze(1) * vh); // (Tk, hs)
+    out.z = toVector(zAll[h]);
+    out.concat = toVector(concat);
+    out.attnOut = toVector(attnOut);
+    out.residual = toVector(residual);
+    out.output = toVector(residual + attnOut);
+    return out;
+}
+
+} // namespace core

@@ -1,0 +1,34 @@
+#pragma once
+// The torch side of an InsideRow: one attention block's computation redone for one head and one query,
+// from the state a decode left behind. Only run/'s sources include this (it carries torch types).
+//
+// Shapes: Tq queries, Tk keys, C channels, H heads, hs head size.
+
+#include "core/model/nn/LayerNorm.h"
+#include "core/model/nn/MultiHeadAttention.h"
+#include "core/run/InsideRow.h"
+
+#include <torch/types.h>
+
+#include <vector>
+
+namespace core {
+
+/// What one attention sublayer saw: its modules, the residual rows entering it, and its keys and values.
+struct InsideInputs {
+    nn::MultiHeadAttentionImpl* attention = nullptr;
+    nn::LayerNormImpl* norm = nullptr; ///< the sublayer's norm, applied to `residual`
+    torch::Tensor residual;            ///< (Tq, C), rows entering the sublayer, query i at position i
+    /// (H, Tk, hs) keys and values as the decode cached them; undefined for self-attention that caches
+    /// nothing (the encoder), which then projects them from the normed residual.
+    torch::Tensor keys, values;
+    torch::Tensor memory;      ///< (Tk, C), cross-attention: the encoder output keys and values come from
+    std::vector<bool> visible; ///< Tk, false for a padding key every query is kept from; empty: none
+    bool causal = false;       ///< key j is hidden from query i when j > i
+};
+
+/// Recomputes stage by stage what the block did for query `row` of head `head` (both checked by the
+/// caller): the same projections, scale, mask and softmax as the forward pass, in float32.
+InsideRow computeInside(const InsideInputs& in, int head, int row);
+
+} // namespace core
