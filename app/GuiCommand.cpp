@@ -28,8 +28,8 @@ namespace {
 
 const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup-time]
        attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N]
-                 [--tab attention|positional|heads] [--kind encoder|decoder|cross]
-                 [--layer L] [--head H|mean] [--scale fixed|per-head|log] [--colormap NAME]
+                 [--tab attention|positional|heads|inside] [--kind encoder|decoder|cross]
+                 [--layer L] [--head H|mean] [--row I] [--scale fixed|per-head|log] [--colormap NAME]
                  [--size WxH]
 
 Opens the window on DIR (default: the model used last, else the built-in default) with TEXT in the
@@ -75,11 +75,11 @@ int fail(const std::string& message) {
 int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     std::string modelDir, src, shot, tab, kindName, size, headName, scale, colormap;
     bool startupTime = false;
-    long long steps = 0, layer = 0;
+    long long steps = 0, layer = 0, row = -1;
     try {
         const Args a(argvList,
                      {"--model", "--src", "--screenshot", "--steps", "--tab", "--kind", "--layer", "--head",
-                      "--size", "--scale", "--colormap"},
+                      "--row", "--size", "--scale", "--colormap"},
                      {"--help", "--startup-time"});
         startupTime = a.has("--startup-time");
         if (startupTime && a.has("--screenshot"))
@@ -96,6 +96,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         kindName = a.get("--kind");
         layer = a.getInt("--layer", 0);
         headName = a.get("--head", "0");
+        row = a.getInt("--row", -1);
         size = a.get("--size", "1500x950");
         scale = a.get("--scale");
         colormap = a.get("--colormap");
@@ -107,12 +108,14 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
                              colormap + "'");
         if (steps < 0)
             throw UsageError("--steps must be 0 or more");
-        if (tab != "attention" && tab != "positional" && tab != "heads")
-            throw UsageError("--tab must be attention, positional or heads, not '" + tab + "'");
+        if (tab != "attention" && tab != "positional" && tab != "heads" && tab != "inside")
+            throw UsageError("--tab must be attention, positional, heads or inside, not '" + tab + "'");
+        if (a.has("--row") && row < 0)
+            throw UsageError("--row must be 0 or more");
         if (!kindName.empty() && !parseKind(kindName))
             throw UsageError("--kind must be encoder, decoder or cross, not '" + kindName + "'");
         for (const char* opt :
-             {"--steps", "--tab", "--kind", "--size", "--layer", "--head", "--scale", "--colormap"})
+             {"--steps", "--tab", "--kind", "--size", "--layer", "--head", "--row", "--scale", "--colormap"})
             if (shot.empty() && a.has(opt))
                 throw UsageError(std::string(opt) + " goes with --screenshot");
     } catch (const UsageError& e) {
@@ -209,9 +212,14 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
                                                              : ui::ScaleMode::Fixed);
     if (!colormap.empty())
         window.viewState()->setColorMap(QString::fromStdString(colormap));
+    if (row >= 0)
+        window.viewState()->setMarkedToken(Qt::Horizontal, static_cast<int>(row));
     window.showPage(tab == "positional" ? ui::MainWindow::Page::Positional
                     : tab == "heads"    ? ui::MainWindow::Page::Heads
+                    : tab == "inside"   ? ui::MainWindow::Page::Inside
                                         : ui::MainWindow::Page::Attention);
+    QApplication::processEvents();
+    window.controller()->waitUntilIdle(); // the Inside page asks the worker for its row when it is shown
     QApplication::processEvents();
     // The head scores come from a background job; a picture of the page (or of a tooltip's source) waits.
     if (auto* heads = window.findChild<ui::HeadTable*>()) {

@@ -251,7 +251,7 @@ void TestCli::badArguments_data() {
     const auto shot = QStringLiteral("--screenshot");
     const auto png = QStringLiteral("never-written.png");
     QTest::newRow("shot tab") << QStringList{shot, png, QStringLiteral("--tab"), QStringLiteral("plots")}
-                              << "--tab must be attention, positional or heads, not 'plots'";
+                              << "--tab must be attention, positional, heads or inside, not 'plots'";
     QTest::newRow("shot kind") << QStringList{shot, png, QStringLiteral("--kind"), QStringLiteral("self")}
                                << "--kind must be encoder, decoder or cross";
     QTest::newRow("shot size") << QStringList{shot, png, QStringLiteral("--size"), QStringLiteral("10x10")}

@@ -13,6 +13,7 @@ using Op = SessionWorker::Op;
 
 AnalysisController::AnalysisController(QObject* parent) : QObject(parent) {
     qRegisterMetaType<RunResultPtr>();
+    qRegisterMetaType<InsideResultPtr>();
     thread_ = new QThread(this);
     thread_->setObjectName(QStringLiteral("analysis"));
     worker_ = new SessionWorker;
@@ -20,6 +21,20 @@ AnalysisController::AnalysisController(QObject* parent) : QObject(parent) {
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &SessionWorker::resultReady, this, &AnalysisController::onResult, Qt::QueuedConnection);
     connect(worker_, &SessionWorker::failed, this, &AnalysisController::onFailed, Qt::QueuedConnection);
+    connect(
+        worker_, &SessionWorker::insideReady, this,
+        [this](const InsideResultPtr& r) {
+            if (r->run == run_)
+                Q_EMIT insideReady(r);
+        },
+        Qt::QueuedConnection);
+    connect(
+        worker_, &SessionWorker::insideFailed, this,
+        [this](const QString& message, quint64 run) {
+            if (run == run_)
+                Q_EMIT insideFailed(message);
+        },
+        Qt::QueuedConnection);
     connect(worker_, &SessionWorker::processed, this, &AnalysisController::onProcessed, Qt::QueuedConnection);
     thread_->start();
 
@@ -162,6 +177,15 @@ void AnalysisController::setSampling(const core::SamplingSettings& s) {
     SessionWorker::Request r;
     r.op = Op::SetSampling;
     r.sampling = s;
+    send(std::move(r));
+}
+
+void AnalysisController::requestInside(const core::InsideQuery& query) {
+    if (!current_ || current_->run != run_)
+        return; // nothing analysed that a row could belong to
+    SessionWorker::Request r;
+    r.op = Op::Inside;
+    r.inside = query;
     send(std::move(r));
 }
 

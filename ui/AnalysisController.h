@@ -42,6 +42,9 @@ public:
     /// Appends this token instead of the sampled one; the decode branches from here.
     void force(int64_t token);
     void setSampling(const core::SamplingSettings& s);
+    /// Opens one row of attention (kind, layer, head, row) in the state the worker reaches after every
+    /// request sent so far; insideReady() brings it. A newer request replaces one still waiting.
+    void requestInside(const core::InsideQuery& query);
     const core::SamplingSettings& sampling() const { return sampling_; }
 
     RunResultPtr current() const { return current_; }
@@ -64,6 +67,9 @@ Q_SIGNALS:
     /// A request could not be carried out (emitted after cleared() when the analysis itself failed).
     void failed(const QString& message);
     void busyChanged(bool busy);
+    /// An Inside request's result (of the current run only), or why the row could not be opened.
+    void insideReady(ui::InsideResultPtr result);
+    void insideFailed(const QString& message);
 
 private:
     void send(SessionWorker::Request r);

@@ -32,6 +32,31 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
     kindJson_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     kindJson_->setToolTip(tr("Every head of the shown attention kind in the dump format"));
 
+    insideJson_ = new QAction(tr("Export &Inside Numbers as JSON…"), this);
+    insideJson_->setToolTip(
+        tr("The Inside page's row, every stage from x to the sampled token, in the format "
+           "of attnscope explain"));
+    connect(insideJson_, &QAction::triggered, this, [this] {
+        const auto r = inside_ ? inside_() : nullptr;
+        if (!r)
+            return;
+        const auto& q = r->row.query;
+        const auto path = askPath(tr("Export Inside Numbers"),
+                                  QStringLiteral("inside-%1-L%2-H%3-row%4-step%5.json")
+                                      .arg(QString::fromLatin1(core::toString(q.kind)))
+                                      .arg(q.layer)
+                                      .arg(q.head)
+                                      .arg(q.row)
+                                      .arg(r->step),
+                                  tr("JSON (*.json)"));
+        if (path.isEmpty())
+            return;
+        const auto current = controller_->current();
+        const auto name =
+            current && current->model ? QString::fromStdString(current->snapshot->modelName) : QString();
+        QString error;
+        report(Exporter::saveInsideJson(r->row, r->pipeline, name, path, &error), path, error);
+    });
     connect(picture_, &QAction::triggered, this, [this] {
         const auto path = askPath(tr("Export Picture"), baseName(false) + QStringLiteral(".png"),
                                   tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
@@ -89,7 +114,7 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
 }
 
 QList<QAction*> ExportActions::actions() const {
-    return {picture_, headCsv_, headJson_, kindCsv_, kindJson_};
+    return {picture_, headCsv_, headJson_, kindCsv_, kindJson_, insideJson_};
 }
 
 void ExportActions::updateEnabled() {
@@ -97,6 +122,7 @@ void ExportActions::updateEnabled() {
         controller_->current() && !controller_->current()->snapshot->block(state_->kind()).empty();
     for (auto* a : {headCsv_, headJson_, kindCsv_, kindJson_})
         a->setEnabled(has);
+    insideJson_->setEnabled(inside_ && inside_());
 }
 
 QString ExportActions::baseName(bool oneHead) const {

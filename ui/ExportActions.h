@@ -2,6 +2,8 @@
 // The File ▸ Export actions: ask where (and at what scale), then write through Exporter and say what
 // happened. Kept out of MainWindow so the window only wires.
 
+#include "ui/InsideResult.h"
+
 #include <QObject>
 
 #include <functional>
@@ -22,6 +24,8 @@ public:
                   std::function<QWidget*()> currentView);
 
     QList<QAction*> actions() const;
+    /// Where "Export Inside Numbers" takes its row from (the Inside page's shown row; null: none).
+    void setInsideSource(std::function<InsideResultPtr()> source) { inside_ = std::move(source); }
     /// Enables the actions that have something to export.
     void updateEnabled();
 
@@ -43,6 +47,8 @@ private:
     QAction* headJson_ = nullptr;
     QAction* kindCsv_ = nullptr;
     QAction* kindJson_ = nullptr;
+    QAction* insideJson_ = nullptr;
+    std::function<InsideResultPtr()> inside_;
 };
 
 } // namespace ui

@@ -3,6 +3,7 @@
 #include "core/analysis/AttentionStats.h"
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/run/InsideJson.h"
 #include "core/run/SnapshotCsv.h"
 #include "core/run/SnapshotJson.h"
 #include "ui/AttentionGrid.h"
@@ -208,6 +209,13 @@ bool Exporter::saveKindJson(const core::AttentionSnapshot& snap, core::Attention
     }
     std::ostringstream out;
     core::writeSnapshotJson(out, onlyKind(snap, kind), srcText.toStdString(), tgtText.toStdString());
+    return writeStream(path, out, error);
+}
+
+bool Exporter::saveInsideJson(const core::InsideRow& row, const core::SamplingPipeline& pipeline,
+                              const QString& modelName, const QString& path, QString* error) {
+    std::ostringstream out;
+    core::writeInsideJson(out, modelName.toStdString(), row, pipeline);
     return writeStream(path, out, error);
 }
 

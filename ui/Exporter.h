@@ -4,6 +4,8 @@
 // and the error names the path and the reason.
 
 #include "core/run/AttentionSnapshot.h"
+#include "core/run/InsideRow.h"
+#include "core/run/Sampler.h"
 
 #include <QString>
 
@@ -31,6 +33,9 @@ public:
     static bool saveKindJson(const core::AttentionSnapshot& snap, core::AttentionKind kind,
                              const QString& srcText, const QString& tgtText, const QString& path,
                              QString* error);
+    /// One opened row of the Inside page and its sampling pipeline, in the format of `attnscope explain`.
+    static bool saveInsideJson(const core::InsideRow& row, const core::SamplingPipeline& pipeline,
+                               const QString& modelName, const QString& path, QString* error);
     /// Writes bytes atomically; false with a message on failure.
     static bool writeBytes(const QString& path, const QByteArray& bytes, QString* error);
 };

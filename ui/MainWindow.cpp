@@ -9,6 +9,7 @@
 #include "ui/ExportActions.h"
 #include "ui/HeadTable.h"
 #include "ui/HelpText.h"
+#include "ui/InsideView.h"
 #include "ui/ModelOpener.h"
 #include "ui/ModelPicker.h"
 #include "ui/PositionalView.h"
@@ -98,6 +99,11 @@ void MainWindow::buildWidgets() {
     heads_ = new HeadTable(tabs_);
     heads_->setObjectName(QStringLiteral("headTable"));
     tabs_->addTab(heads_, tr("&Heads"));
+    inside_ = new InsideView(state_, tabs_);
+    tabs_->addTab(inside_, tr("&Inside"));
+    tabs_->setTabToolTip(
+        4, tr("The computation behind one row of weights: x, Q, K, V, q⊙k, the scores, scale, "
+              "mask and softmax, the weighted sum, W_O, and how the next token is drawn (Alt+5)"));
     tabs_->setTabToolTip(3, tr("Every decoder self-attention head scored on random tokens given twice: "
                                "induction, previous-token, first-token, entropy, distance (Alt+4)"));
     tabs_->setTabToolTip(2, tr("Train a small model on a task and watch its attention form (Alt+3)"));
@@ -170,6 +176,8 @@ void MainWindow::buildMenus() {
         ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
     view->addAction(tr("&Heads"), this, [this] { showPage(Page::Heads); })
         ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_4));
+    view->addAction(tr("&Inside"), this, [this] { showPage(Page::Inside); })
+        ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_5));
 
     auto* decode = menuBar()->addMenu(tr("&Decode"));
     const auto* panel = attention_->decodePanel();
@@ -219,9 +227,15 @@ void MainWindow::wire() {
         [this](const QString&, const QString& error, bool background) { refuseModel(error, background); });
     connect(exports_, &ExportActions::message, this,
             [this](const QString& t) { statusBar()->showMessage(t, 8000); });
+    connect(inside_, &InsideView::requested, controller_, &AnalysisController::requestInside);
+    connect(controller_, &AnalysisController::insideReady, inside_, &InsideView::setInside);
+    exports_->setInsideSource([this] { return inside_->shownInside(); });
+    connect(controller_, &AnalysisController::insideReady, exports_, &ExportActions::updateEnabled);
+    connect(controller_, &AnalysisController::insideFailed, inside_, &InsideView::setFailed);
     connect(controller_, &AnalysisController::cleared, this, [this] {
         clearError();
         attention_->clear();
+        inside_->setResult(nullptr);
         exports_->updateEnabled();
     });
     connect(train_, &TrainPage::message, this,
@@ -298,6 +312,7 @@ void MainWindow::showPage(Page page) {
 void MainWindow::showResult(const RunResultPtr& r) {
     clearError();
     attention_->showResult(r);
+    inside_->setResult(r);
     exports_->updateEnabled();
     heads_->ensureScores(); // after the first result, so scoring never delays it
     const auto& snap = *r->snapshot;

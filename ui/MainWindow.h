@@ -23,6 +23,7 @@ class AnalysisController;
 class AttentionPage;
 class ExportActions;
 class HeadTable;
+class InsideView;
 class ModelOpener;
 class ModelPicker;
 class PositionalView;
@@ -32,7 +33,7 @@ class ViewState;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Page { Attention, Positional, Train, Heads };
+    enum class Page { Attention, Positional, Train, Heads, Inside };
 
     /// modelsDir: where the built-in models live (listed in the model picker).
     explicit MainWindow(const QString& modelsDir = QString(), QWidget* parent = nullptr);
@@ -87,6 +88,7 @@ private:
     PositionalView* positional_ = nullptr;
     TrainPage* train_ = nullptr;
     HeadTable* heads_ = nullptr;
+    InsideView* inside_ = nullptr;
     QLabel* timing_ = nullptr;
     QLabel* busy_ = nullptr;
 };

@@ -6,6 +6,7 @@
 #include "core/model/Model.h"
 #include "core/run/Session.h"
 
+#include <QElapsedTimer>
 #include <QMetaObject>
 
 #include <algorithm>
@@ -32,6 +33,10 @@ void SessionWorker::post(Request request) {
                                         [](const Request& r) {
                                             return r.op != Op::SetModel && r.op != Op::SetSampling;
                                         }),
+                         queue_.end());
+        } else if (request.op == Op::Inside) {
+            queue_.erase(std::remove_if(queue_.begin(), queue_.end(),
+                                        [](const Request& r) { return r.op == Op::Inside; }),
                          queue_.end());
         }
         queue_.push_back(std::move(request));
@@ -66,16 +71,20 @@ void SessionWorker::drain() {
         }
         try {
             run(r);
-        } catch (const core::Error& e) {
-            if (r.op == Op::Analyze)
-                session_.reset(); // stepping must not go on with the text before it
-            Q_EMIT failed(QString::fromStdString(e.what()), r.run, r.op == Op::Analyze);
         } catch (const std::exception& e) {
-            // Anything else is a bug, but the window must survive it and say what happened.
-            if (r.op == Op::Analyze)
-                session_.reset();
-            Q_EMIT failed(QStringLiteral("internal error: %1").arg(QString::fromStdString(e.what())), r.run,
-                          r.op == Op::Analyze);
+            // A core::Error is something the user can cause; anything else is a bug, but the window must
+            // survive it and say what happened.
+            const bool user = dynamic_cast<const core::Error*>(&e) != nullptr;
+            const auto message =
+                user ? QString::fromStdString(e.what())
+                     : QStringLiteral("internal error: %1").arg(QString::fromStdString(e.what()));
+            if (r.op == Op::Inside) {
+                Q_EMIT insideFailed(message, r.run); // the run itself is unharmed
+            } else {
+                if (r.op == Op::Analyze)
+                    session_.reset(); // stepping must not go on with the text before it
+                Q_EMIT failed(message, r.run, r.op == Op::Analyze);
+            }
         }
         Q_EMIT processed(r.seq);
     }
@@ -123,6 +132,9 @@ void SessionWorker::run(const Request& r) {
     case Op::Reset:
         session_->reset();
         break;
+    case Op::Inside:
+        emitInside(r);
+        return;
     case Op::RunToEnd:
         // Each step is shown as it comes; any new request (a keystroke, Back) stops the run.
         while (!session_->finished() && !hasWaiting() && !cancelled_) {
@@ -134,6 +146,18 @@ void SessionWorker::run(const Request& r) {
         return;
     }
     emitResult(r);
+}
+
+void SessionWorker::emitInside(const Request& r) {
+    QElapsedTimer timer;
+    timer.start();
+    auto res = std::make_shared<InsideResult>();
+    res->row = session_->inside(r.inside);
+    res->pipeline = session_->samplingPipeline();
+    res->run = r.run;
+    res->step = static_cast<int>(session_->decodedCount());
+    res->ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    Q_EMIT insideReady(std::move(res));
 }
 
 void SessionWorker::emitResult(const Request& r) {

@@ -3,7 +3,9 @@
 // and a newer analysis replaces every request still waiting (latest wins), so typing never queues stale
 // work.
 
+#include "core/run/InsideRow.h"
 #include "core/run/Sampler.h"
+#include "ui/InsideResult.h"
 #include "ui/RunResult.h"
 
 #include <QObject>
@@ -23,13 +25,14 @@ namespace ui {
 class SessionWorker : public QObject {
     Q_OBJECT
 public:
-    enum class Op { SetModel, Analyze, Step, Back, Force, RunToEnd, Reset, SetSampling };
+    enum class Op { SetModel, Analyze, Step, Back, Force, RunToEnd, Reset, SetSampling, Inside };
     struct Request {
         Op op = Op::Step;
         std::shared_ptr<const core::Model> model; // SetModel
         std::string text;                         // Analyze
         int64_t token = 0;                        // Force
         core::SamplingSettings sampling;          // SetSampling
+        core::InsideQuery inside;                 // Inside
         uint64_t run = 0;                         // the analysis this request belongs to
         uint64_t seq = 0;                         // increasing with every request sent
     };
@@ -46,6 +49,9 @@ public:
 
 Q_SIGNALS:
     void resultReady(ui::RunResultPtr result);
+    /// An Inside request's row, or why it could not be opened.
+    void insideReady(ui::InsideResultPtr result);
+    void insideFailed(const QString& message, quint64 run);
     /// `analysis`: the text itself could not be analysed, so the run has nothing to step through.
     void failed(const QString& message, quint64 run, bool analysis);
     /// Every request that was run (not those dropped as stale) ends with this, after its results.
@@ -55,6 +61,7 @@ private:
     void drain();
     void run(const Request& r);
     void emitResult(const Request& r);
+    void emitInside(const Request& r);
     bool hasWaiting() const;
 
     mutable std::mutex mutex_;

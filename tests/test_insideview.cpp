@@ -1,0 +1,200 @@
+// The Inside page as a user drives it, offscreen: opened with Alt+5 while the source field has the focus, it
+// shows the row of the current decode step for the view state's kind, layer and head, with the weights the
+// heatmap shows; hovering a key in one chart marks it in the others and rewrites the formula lines; picking a
+// row, a head or stepping asks for the new row, and a mean-of-heads selection opens head 0 and says so. With
+// ATTNSCOPE_TEST_SHOTS set, the page is saved there as inside-cross.png.
+
+#include "CliRunner.h"
+#include "WindowFixture.h"
+
+#include "ui/Exporter.h"
+#include "ui/InsideView.h"
+#include "ui/MatrixChart.h"
+#include "ui/QCustomPlotInclude.h"
+#include "ui/SamplingChart.h"
+#include "ui/ViewState.h"
+
+#include <QComboBox>
+#include <QTabWidget>
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+class TestInsideView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { isolateSettings(); }
+    void followsTheViewAndTheStep();
+    void hoverLinksTheCharts();
+    void rowHeadAndMean();
+    void exports();
+};
+
+namespace {
+
+const QString kTranslation = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/en-es");
+
+ui::InsideView* insideOf(WindowFixture& f) {
+    return f.window.findChild<ui::InsideView*>(QStringLiteral("insideView"));
+}
+
+// Waits for the page to show an answer for what it wants now.
+bool settled(WindowFixture& f) {
+    auto* view = insideOf(f);
+    for (int i = 0; i < 200; ++i) {
+        if (!f.controller->waitUntilIdle())
+            return false;
+        QCoreApplication::processEvents();
+        const auto& r = view->shownInside();
+        const auto q = view->wanted();
+        if (r && r->row.query.kind == q.kind && r->row.query.layer == q.layer &&
+            r->row.query.head == q.head && r->row.query.row == q.row &&
+            r->step == f.controller->current()->step)
+            return true;
+        QTest::qWait(10);
+    }
+    return false;
+}
+
+std::unique_ptr<WindowFixture> openOnInside(int steps) {
+    auto f = openWindow(kTranslation, QStringLiteral("The old man walked to the small white house."));
+    if (!f)
+        return nullptr;
+    for (int i = 0; i < steps; ++i) {
+        f->controller->step();
+        f->controller->waitUntilIdle();
+    }
+    f->window.viewState()->setKind(core::AttentionKind::Cross);
+    f->window.viewState()->setSelection(1, 2);
+    // Alt+5 from the source field, where a user is after typing.
+    f->edit->setFocus();
+    QTest::keyClick(f->edit, Qt::Key_5, Qt::AltModifier);
+    return f;
+}
+
+} // namespace
+
+void TestInsideView::followsTheViewAndTheStep() {
+    auto f = openOnInside(3);
+    QVERIFY(f);
+    auto* tabs = f->window.findChild<QTabWidget*>(QStringLiteral("pages"));
+    QCOMPARE(tabs->currentWidget(), insideOf(*f));
+    QVERIFY(settled(*f));
+    const auto& r = insideOf(*f)->shownInside()->row;
+    const auto& snap = *f->controller->current()->snapshot;
+    QCOMPARE(r.query.kind, core::AttentionKind::Cross);
+    QCOMPARE(r.query.layer, 1);
+    QCOMPARE(r.query.head, 2);
+    QCOMPARE(r.query.row, int(snap.tgtTokens.size()) - 1); // the current decode step
+    // The row is the heatmap's: the snapshot's weights of that layer, head and row.
+    double worst = 0.0;
+    for (int j = 0; j < snap.cross.keys; ++j)
+        worst = std::max(worst,
+                         std::abs(double(r.weights[std::size_t(j)]) - snap.cross.at(1, 2, r.query.row, j)));
+    qInfo("Inside row vs the heatmap's row: %.3g", worst);
+    QVERIFY(worst < 1e-5);
+    QVERIFY(insideOf(*f)->heading().contains(QStringLiteral("the current decode step")));
+    QVERIFY(insideOf(*f)->samplingChart()->summary().contains(QStringLiteral("greedy")));
+
+    const QByteArray shots = qgetenv("ATTNSCOPE_TEST_SHOTS");
+    if (!shots.isEmpty())
+        QVERIFY(f->window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/inside-cross.png")));
+
+    // Ctrl+→ steps from wherever the focus is; the page follows to the new current row.
+    const int before = r.query.row;
+    QTest::keyClick(insideOf(*f), Qt::Key_Right, Qt::ControlModifier);
+    QVERIFY(settled(*f));
+    QCOMPARE(insideOf(*f)->shownInside()->row.query.row, before + 1);
+}
+
+void TestInsideView::hoverLinksTheCharts() {
+    auto f = openOnInside(2);
+    QVERIFY(f);
+    QVERIFY(settled(*f));
+    auto* view = insideOf(*f);
+    auto* k = view->chart("k");
+    const auto& r = view->shownInside()->row;
+    // The mouse on K's cell (key 2, dimension 5): every key-indexed line now speaks of that key.
+    const QPoint at = k->cellCenter(2, 5);
+    QVERIFY(!at.isNull());
+    QTest::mouseMove(k->plot(), k->plot()->mapFrom(k, at));
+    QCoreApplication::processEvents();
+    const QString key = QString::fromStdString(r.keyTokens[2].text);
+    QVERIFY2(view->formulaLine(3).contains(key), qPrintable(view->formulaLine(3)));
+    QVERIFY2(view->formulaLine(4).contains(key), qPrintable(view->formulaLine(4)));
+    QVERIFY2(view->formulaLine(3).contains(QStringLiteral("[5]")), qPrintable(view->formulaLine(3)));
+    // The line's numbers are the row's: q·k of that key, and the weight the heatmap shows.
+    QVERIFY(view->formulaLine(4).contains(QString::number(r.scores[2], 'g', 4)));
+    QVERIFY(view->formulaLine(4).contains(QString::number(r.captured[2], 'g', 4)));
+    QCOMPARE(view->chart("products")->cellText(2, 5).contains(QString::number(r.products.at(2, 5), 'g', 6)),
+             true);
+}
+
+void TestInsideView::rowHeadAndMean() {
+    auto f = openOnInside(2);
+    QVERIFY(f);
+    QVERIFY(settled(*f));
+    auto* view = insideOf(*f);
+    // A row picked in the page's selector is marked for every view, and opened.
+    view->rowCombo()->setFocus();
+    QTest::keyClick(view->rowCombo(), Qt::Key_Home);
+    QVERIFY(settled(*f));
+    QCOMPARE(view->shownInside()->row.query.row, 0);
+    QCOMPARE(f->window.viewState()->markIndex(), 0);
+    // Another head.
+    f->window.viewState()->setSelection(0, 3);
+    QVERIFY(settled(*f));
+    QCOMPARE(view->shownInside()->row.query.head, 3);
+    QCOMPARE(view->shownInside()->row.query.layer, 0);
+    // The mean of the heads: head 0, and the heading says why.
+    f->window.viewState()->setSelection(0, core::kMeanHead);
+    QVERIFY(settled(*f));
+    QCOMPARE(view->shownInside()->row.query.head, 0);
+    QVERIFY(view->heading().contains(QStringLiteral("mean of the heads")));
+    // Decoder self-attention: the keys after the row are masked, grey −∞ in stage 4.
+    f->window.viewState()->setKind(core::AttentionKind::Decoder);
+    f->window.viewState()->setMarkedToken(Qt::Horizontal, 0);
+    QVERIFY(settled(*f));
+    const auto& r = view->shownInside()->row;
+    QCOMPARE(r.query.row, 0);
+    QVERIFY(!r.visible[1]);
+    QVERIFY(std::isnan(view->chart("scores")->valueAt(1, 2)));
+    QCOMPARE(view->chart("scores")->valueAt(1, 3), 0.0);
+}
+
+void TestInsideView::exports() {
+    // The page as pictures (PNG, and vectors in SVG and PDF) and its numbers as explain's JSON.
+    auto f = openOnInside(1);
+    QVERIFY(f);
+    QVERIFY(settled(*f));
+    QTemporaryDir dir;
+    auto* view = insideOf(*f);
+    QString error;
+    for (const char* name : {"inside.png", "inside.svg", "inside.pdf"})
+        QVERIFY2(ui::Exporter::savePicture(view, dir.filePath(QLatin1String(name)), 1.0, &error),
+                 qPrintable(error));
+    QCOMPARE(QImage(dir.filePath(QStringLiteral("inside.png"))).size(), view->size());
+    QVERIFY(fileBytes(dir.filePath(QStringLiteral("inside.svg"))).contains("<svg"));
+    QVERIFY(fileBytes(dir.filePath(QStringLiteral("inside.pdf"))).startsWith("%PDF"));
+    const auto& r = *view->shownInside();
+    const auto path = dir.filePath(QStringLiteral("inside.json"));
+    QVERIFY2(ui::Exporter::saveInsideJson(r.row, r.pipeline, QStringLiteral("en-es"), path, &error),
+             qPrintable(error));
+    const auto j = nlohmann::json::parse(fileBytes(path).toStdString());
+    for (const char* key :
+         {"kind", "layer", "head", "row", "x", "memory", "q", "k", "v", "products", "scores", "scaled",
+          "mask", "weights", "captured_weights", "z", "attn_out", "sampling"})
+        QVERIFY2(j.contains(key), key);
+    QCOMPARE(j["kind"].get<std::string>(), std::string("cross"));
+    QCOMPARE(j["weights"].size(), r.row.weights.size());
+    QCOMPARE(j["weights"][0].get<float>(), r.row.weights[0]);
+    QCOMPARE(j["sampling"]["chosen"].get<int64_t>(), r.pipeline.chosen);
+    // A folder that cannot be written is an error naming the path, and nothing else is left.
+    QVERIFY(!ui::Exporter::saveInsideJson(r.row, r.pipeline, QStringLiteral("en-es"),
+                                          QStringLiteral("/proc/inside.json"), &error));
+    QVERIFY2(error.contains(QStringLiteral("/proc/inside.json")), qPrintable(error));
+}
+
+QTEST_MAIN(TestInsideView)
+#include "test_insideview.moc"

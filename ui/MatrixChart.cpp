@@ -1,0 +1,202 @@
+#include "ui/MatrixChart.h"
+
+#include "ui/ColorMap.h"
+#include "ui/PlotHelpers.h"
+#include "ui/QCustomPlotInclude.h"
+
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
+
+namespace ui {
+
+namespace {
+
+// Labels a side of n cells with about `room` of them at most, so tick labels never overlap.
+QSharedPointer<QCPAxisTickerText> ticker(const QStringList& labels, int n, int room) {
+    QSharedPointer<QCPAxisTickerText> t(new QCPAxisTickerText);
+    const int every = std::max(1, (n + std::max(room, 1) - 1) / std::max(room, 1));
+    for (int i = 0; i < n; i += every)
+        t->addTick(i, i < labels.size() ? labels[i] : QString::number(i));
+    return t;
+}
+
+QCPColorGradient diverging() {
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(0x2c, 0x5d, 0xa8));
+    g.setColorStopAt(0.5, QColor(0xf7, 0xf7, 0xf7));
+    g.setColorStopAt(1.0, QColor(0xb4, 0x2b, 0x2b));
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setLevelCount(256);
+    return g;
+}
+
+} // namespace
+
+MatrixChart::MatrixChart(const QString& title, QWidget* parent) : QWidget(parent) {
+    plot_ = makePlot(title);
+    plot_->setParent(this);
+    plot_->setMinimumSize(200, 150);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    map_ = makeHeatmap(plot_, scale_);
+    scale_->setBarWidth(8);
+    for (auto** r : {&rowRect_, &colRect_}) {
+        *r = new QCPItemRect(plot_);
+        (*r)->setPen(QPen(QColor(0x11, 0x11, 0x11), 1.5));
+        (*r)->setBrush(Qt::NoBrush);
+        (*r)->setVisible(false);
+    }
+    plot_->xAxis->grid()->setVisible(false);
+    plot_->yAxis->grid()->setVisible(false);
+    plot_->setMouseTracking(true);
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        const auto cell = cellAt(e->position().toPoint());
+        if (cell.first < 0)
+            QToolTip::hideText();
+        else
+            QToolTip::showText(e->globalPosition().toPoint(), cellText(cell.first, cell.second), plot_);
+        if (cell != hover_) {
+            hover_ = cell;
+            Q_EMIT hovered(cell.first, cell.second);
+        }
+    });
+    connect(plot_, &QCustomPlot::afterLayout, this, &MatrixChart::updateTicks);
+}
+
+void MatrixChart::setTitle(const QString& title) {
+    setPlotTitle(plot_, title);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MatrixChart::setMatrix(const core::Matrix& m, const QStringList& rowLabels, const QStringList& colLabels,
+                            Colours colours, Scaling scaling) {
+    matrix_ = m;
+    rowLabels_ = rowLabels;
+    colLabels_ = colLabels;
+    const int rows = std::max(m.rows, 1), cols = std::max(m.cols, 1);
+    auto* cells = map_->data();
+    cells->setSize(cols, rows);
+    // A single row or column spans its cell; QCustomPlot draws nothing for an empty range.
+    const auto span = [](int n) { return n <= 1 ? QCPRange(-0.5, 0.5) : QCPRange(0, n - 1); };
+    cells->setRange(span(cols), span(rows));
+    // Per column: each column scaled by its own largest magnitude, so a column of scores and one of weights
+    // both show their shape; the tooltip keeps the exact values.
+    const bool perColumn = scaling == Scaling::PerColumn;
+    std::vector<double> top(static_cast<std::size_t>(cols), 0.0);
+    double all = 0.0;
+    for (int r = 0; r < m.rows; ++r)
+        for (int c = 0; c < m.cols; ++c)
+            if (std::isfinite(m.at(r, c))) {
+                top[std::size_t(c)] = std::max(top[std::size_t(c)], std::abs(double(m.at(r, c))));
+                all = std::max(all, top[std::size_t(c)]);
+            }
+    const auto nan = std::numeric_limits<double>::quiet_NaN();
+    for (int r = 0; r < m.rows; ++r)
+        for (int c = 0; c < m.cols; ++c) {
+            const double v = m.at(r, c);
+            const double div = perColumn && top[std::size_t(c)] > 0.0 ? top[std::size_t(c)] : 1.0;
+            cells->setCell(c, r, std::isfinite(v) ? v / div : nan);
+        }
+    auto gradient = colours == Colours::Weights ? ColorMap::byName(QString()).gradient() : diverging();
+    gradient.setNanHandling(QCPColorGradient::nhNanColor);
+    gradient.setNanColor(QColor(0xbd, 0xbd, 0xbd));
+    map_->setGradient(gradient);
+    const double range = perColumn || all <= 0.0 ? 1.0 : all;
+    map_->setDataRange(colours == Colours::Weights ? QCPRange(0.0, 1.0) : QCPRange(-range, range));
+    for (auto* t : numbers_)
+        plot_->removeItem(t);
+    numbers_.clear();
+    if (cellNumbers_ && m.rows * m.cols <= 400)
+        for (int r = 0; r < m.rows; ++r)
+            for (int c = 0; c < m.cols; ++c) {
+                auto* t = new QCPItemText(plot_);
+                t->position->setCoords(c, r);
+                const double v = m.at(r, c);
+                t->setText(std::isfinite(v) ? QString::number(v, 'g', 3) : QStringLiteral("−∞"));
+                t->setFont(QFont(font().family(), 8));
+                const double shade = std::isfinite(v) ? std::abs(cells->cell(c, r)) / range : 0.0;
+                t->setColor(shade > 0.6 ? Qt::white : Qt::black);
+                t->setClipToAxisRect(true);
+                numbers_.push_back(t);
+            }
+    scale_->setVisible(!perColumn);
+    plot_->xAxis->setRange(-0.5, cols - 0.5);
+    plot_->yAxis->setRange(-0.5, rows - 0.5);
+    updateTicks();
+    setHighlight(-1, -1);
+}
+
+void MatrixChart::placeNumbers() {
+    // Numbers only where a cell holds them: on a long input they would be a smear.
+    const auto* rect = plot_->axisRect();
+    const double cellW = rect->width() / std::max(1.0, double(matrix_.cols)),
+                 cellH = rect->height() / std::max(1.0, double(matrix_.rows));
+    const QFontMetrics fm(QFont(font().family(), 8));
+    const bool fit = cellW >= fm.horizontalAdvance(QStringLiteral("-0.000")) && cellH >= fm.height();
+    for (auto* t : numbers_)
+        t->setVisible(fit);
+}
+
+void MatrixChart::updateTicks() {
+    placeNumbers();
+    const auto* rect = plot_->axisRect();
+    const int rows = std::max(matrix_.rows, 1), cols = std::max(matrix_.cols, 1);
+    const QFontMetrics fm(plot_->yAxis->tickLabelFont());
+    plot_->yAxis->setTicker(ticker(rowLabels_, rows, std::max(1, rect->height() / (fm.height() + 2))));
+    int widest = fm.horizontalAdvance(QStringLiteral("0000"));
+    for (const auto& l : colLabels_)
+        widest = std::max(widest, fm.horizontalAdvance(l));
+    plot_->xAxis->setTicker(ticker(colLabels_, cols, std::max(1, rect->width() / (widest + 6))));
+}
+
+void MatrixChart::setHighlight(int row, int col) {
+    const bool hasRow = row >= 0 && row < matrix_.rows, hasCol = col >= 0 && col < matrix_.cols;
+    rowRect_->setVisible(hasRow);
+    colRect_->setVisible(hasCol);
+    if (hasRow) {
+        rowRect_->topLeft->setCoords(-0.5, row - 0.5);
+        rowRect_->bottomRight->setCoords(matrix_.cols - 0.5, row + 0.5);
+    }
+    if (hasCol) {
+        colRect_->topLeft->setCoords(col - 0.5, -0.5);
+        colRect_->bottomRight->setCoords(col + 0.5, matrix_.rows - 0.5);
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+double MatrixChart::valueAt(int row, int col) const {
+    if (row < 0 || col < 0 || row >= matrix_.rows || col >= matrix_.cols)
+        return std::numeric_limits<double>::quiet_NaN();
+    return matrix_.at(row, col);
+}
+
+QString MatrixChart::cellText(int row, int col) const {
+    const double v = valueAt(row, col);
+    const QString r = row < rowLabels_.size() ? rowLabels_[row] : QString::number(row);
+    const QString c = col < colLabels_.size() ? colLabels_[col] : tr("d = %1").arg(col);
+    return tr("%1, %2: %3").arg(r, c, std::isfinite(v) ? QString::number(v, 'g', 6) : tr("−∞ (masked)"));
+}
+
+std::pair<int, int> MatrixChart::cellAt(const QPoint& pos) const {
+    if (matrix_.empty() || !plot_->axisRect()->rect().contains(pos))
+        return {-1, -1};
+    const int c = static_cast<int>(std::lround(plot_->xAxis->pixelToCoord(pos.x())));
+    const int r = static_cast<int>(std::lround(plot_->yAxis->pixelToCoord(pos.y())));
+    if (r < 0 || c < 0 || r >= matrix_.rows || c >= matrix_.cols)
+        return {-1, -1};
+    return {r, c};
+}
+
+QPoint MatrixChart::cellCenter(int row, int col) const {
+    if (row < 0 || col < 0 || row >= matrix_.rows || col >= matrix_.cols)
+        return {};
+    return plot_->mapTo(this, QPoint(static_cast<int>(plot_->xAxis->coordToPixel(col)),
+                                     static_cast<int>(plot_->yAxis->coordToPixel(row))));
+}
+
+} // namespace ui
