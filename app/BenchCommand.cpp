@@ -5,6 +5,7 @@
 // the options, runs the sections and prints them.
 
 #include "Args.h"
+#include "BenchInside.h"
 #include "BenchKeystroke.h"
 #include "BenchLong.h"
 #include "BenchMeasure.h"
@@ -39,7 +40,7 @@ const char* kHelp =
                        [--warmup W] [--quick] [--threads N] [--greedy N] [--long-length N] [--only PART]
                        [--no-gui] [--json]
 
-Times what the window does, in four sections. Loading and creating models is not timed. Every measure has
+Times what the window does, in five sections. Loading and creating models is not timed. Every measure has
 W untimed warm-up runs, then N timed runs, and gives their median, min and max. Widgets are painted
 offscreen (QT_QPA_PLATFORM=offscreen unless that variable says otherwise).
 
@@ -72,6 +73,11 @@ long         GPT-2 small's shape (random weights, max_len raised to T) given a t
              snapshot's megabytes and the process's peak resident memory. 3 timed runs after 1 warm-up
              unless --runs or --warmup say otherwise (--quick: 1 after 0).
              Targets: longest stall <= 100 ms, snapshot <= 1 GiB
+inside       the Inside page following a change of row or (alternately) head: the row recomputed as the
+             worker does (Session::inside, the sampling pipeline) and drawn until the page (1380x760) has
+             repainted; cross-attention of the default size at T = 64 (a 64-token source and target) and
+             decoder self-attention of GPT-2 small's shape at T = 1024 (a 1,024-token prompt), last layer.
+             Targets for the median: 30 ms at T = 64, 100 ms at T = 1024
 soak         (only with --only soak: it takes minutes) --model and the shipped language model in turn, each
              turn a new sentence analysed and 5 steps decoded, a snapshot after each, until --soak-steps
              steps (default 10000) and --soak-analyses analyses (default 2000); resident memory, file
@@ -100,9 +106,9 @@ soak         (only with --only soak: it takes minutes) --model and the shipped l
   --long-length N the long section's T, 2 to 4096 (default 2048)
   --long-model DIR  a decoder-only model for the long section instead of the random GPT-2 shape (a
                   GPT-2 checkpoint, say), its weights and max_len as they are
-  --only PART     translation, table, keystroke, long or soak: run that section alone
+  --only PART     translation, table, keystroke, long, inside or soak: run that section alone
   --soak-steps N, --soak-analyses N  the soak's totals
-  --no-gui        leave out what paints widgets: the paint rows and the keystroke and long sections
+  --no-gui        leave out what paints widgets: the paint rows and the keystroke, long and inside sections
   --json          print the same as one JSON object
 Exit status: 0 on success, 2 on bad arguments or input.
 )";
@@ -165,6 +171,7 @@ struct Options {
     bool keystroke = true;
     bool longInput = true;
     bool soak = false;
+    bool inside = true;
     int soakSteps = 10000;
     int soakAnalyses = 2000;
     int longLength = kLongDefaultLength;
@@ -198,15 +205,17 @@ Options parse(const Args& a) {
     o.longModel = a.get("--long-model", "");
     const auto only = a.get("--only", "");
     if (!only.empty() && only != "translation" && only != "table" && only != "keystroke" && only != "long" &&
-        only != "soak")
-        throw UsageError("--only expects translation, table, keystroke, long or soak, got '" + only + "'");
-    if ((only == "keystroke" || only == "long") && !o.gui)
+        only != "soak" && only != "inside")
+        throw UsageError("--only expects translation, table, keystroke, long, inside or soak, got '" + only +
+                         "'");
+    if ((only == "keystroke" || only == "long" || only == "inside") && !o.gui)
         throw UsageError("--only " + only + " paints widgets; it does not go with --no-gui");
     o.translation = only.empty() || only == "translation";
     o.tables = only.empty() || only == "table";
     o.keystroke = o.gui && (only.empty() || only == "keystroke");
     o.longInput = o.gui && (only.empty() || only == "long");
     o.soak = only == "soak";
+    o.inside = o.gui && (only.empty() || only == "inside");
     o.soakSteps = boundedInt(a, "--soak-steps", o.soakSteps, 1, 10000000);
     o.soakAnalyses = boundedInt(a, "--soak-analyses", o.soakAnalyses, 1, 10000000);
     o.json = a.has("--json");
@@ -293,7 +302,7 @@ int runBench(const std::vector<std::string>& args) {
             const auto o = parse(a);
             const Progress progress(o.json);
             std::unique_ptr<QApplication> app;
-            if (o.gui && (o.tables || o.keystroke || o.longInput))
+            if (o.gui && (o.tables || o.keystroke || o.longInput || o.inside))
                 app = offscreenApplication();
 
             std::optional<TranslationReport> translation;
@@ -359,6 +368,18 @@ int runBench(const std::vector<std::string>& args) {
                     printText(*longInput);
             }
 
+            std::optional<InsideReport> inside;
+            if (o.inside) {
+                if (!o.json) {
+                    std::printf("\n== Inside: a row or head change until the Inside page has repainted\n");
+                    std::fflush(stdout);
+                }
+                inside = measureInside(o.modelDir, o.plan, o.threads, progress);
+                progress.done();
+                if (!o.json)
+                    printText(*inside);
+            }
+
             std::optional<SoakReport> soak;
             if (o.soak) {
                 if (!o.json) {
@@ -376,7 +397,7 @@ int runBench(const std::vector<std::string>& args) {
                 nlohmann::ordered_json j;
                 j["machine"] = toJson(machine);
                 // A long section run alone follows its own plan; with others, its JSON carries it.
-                const bool longOnly = !o.translation && !o.tables && !o.keystroke;
+                const bool longOnly = !o.translation && !o.tables && !o.keystroke && !o.inside;
                 j["warmup"] = longOnly ? o.longPlan.warmup : o.plan.warmup;
                 j["runs"] = longOnly ? o.longPlan.runs : o.plan.runs;
                 if (translation)
@@ -392,6 +413,8 @@ int runBench(const std::vector<std::string>& args) {
                     j["keystroke"] = toJson(*keystroke);
                 if (longInput)
                     j["long"] = toJson(*longInput);
+                if (inside)
+                    j["inside"] = toJson(*inside);
                 if (soak)
                     j["soak"] = toJson(*soak);
                 std::cout << j.dump(2) << "\n";

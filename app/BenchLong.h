@@ -16,16 +16,6 @@
 constexpr Plan kLongPlan{1, 3};
 constexpr int kLongDefaultLength = 2048;
 
-/// A limit the section is held to and what it measured against it.
-struct LongTarget {
-    std::string id;
-    std::string label; ///< the limit as a person reads it: "longest stall <= 100 ms"
-    double limit = 0.0;
-    double value = 0.0; ///< the worst the runs gave, in unit
-    std::string unit;
-    bool met() const { return value <= limit; }
-};
-
 struct LongReport {
     std::string modelName;
     std::string shape;   ///< the architecture and sizes in a line
@@ -44,7 +34,7 @@ struct LongReport {
     std::size_t logProbBytes = 0;      ///< the next-token log-probabilities
     std::size_t peakResidentBytes = 0; ///< the process's peak resident memory when the section ended
     std::vector<Row> rows;
-    std::vector<LongTarget> targets;
+    std::vector<Target> targets;
 };
 
 /// Makes GPT-2 small's shape on random weights with max_len raised to fit `length` (not timed), or loads the

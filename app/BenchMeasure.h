@@ -66,6 +66,16 @@ struct Row {
 nlohmann::ordered_json toJson(const Row& r);
 nlohmann::ordered_json toJson(const std::vector<Row>& rows);
 
+/// A limit a section is held to and what it measured against it.
+struct Target {
+    std::string id;
+    std::string label; ///< the limit as a person reads it: "longest stall <= 100 ms"
+    double limit = 0.0;
+    double value = 0.0; ///< the worst the runs gave, in unit
+    std::string unit;
+    bool met() const { return value <= limit; }
+};
+
 /// A number as the tables print it: three significant digits or so (0.412, 12.3, 1234).
 std::string number(double v);
 /// One table cell: "median [min-max]", or the median alone for a size in MB (it does not vary).

@@ -6,6 +6,7 @@
 #include "ui/AnalysisController.h"
 #include "ui/AttentionGrid.h"
 #include "ui/ColorMap.h"
+#include "ui/DecodePanel.h"
 #include "ui/Exporter.h"
 #include "ui/HeadTable.h"
 #include "ui/MainWindow.h"
@@ -29,7 +30,7 @@ namespace {
 const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup-time]
        attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N]
                  [--tab attention|positional|heads|inside] [--kind encoder|decoder|cross]
-                 [--layer L] [--head H|mean] [--row I] [--scale fixed|per-head|log] [--colormap NAME]
+                 [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log] [--colormap NAME]
                  [--size WxH]
 
 Opens the window on DIR (default: the model used last, else the built-in default) with TEXT in the
@@ -76,10 +77,11 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     std::string modelDir, src, shot, tab, kindName, size, headName, scale, colormap;
     bool startupTime = false;
     long long steps = 0, layer = 0, row = -1;
+    std::optional<core::SamplingSettings> sampling;
     try {
         const Args a(argvList,
                      {"--model", "--src", "--screenshot", "--steps", "--tab", "--kind", "--layer", "--head",
-                      "--row", "--size", "--scale", "--colormap"},
+                      "--row", "--sample", "--size", "--scale", "--colormap"},
                      {"--help", "--startup-time"});
         startupTime = a.has("--startup-time");
         if (startupTime && a.has("--screenshot"))
@@ -97,6 +99,20 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         layer = a.getInt("--layer", 0);
         headName = a.get("--head", "0");
         row = a.getInt("--row", -1);
+        if (a.has("--sample")) {
+            // temperature, top-k, top-p, seed: sampling instead of greedy decoding, for --steps and the
+            // Inside page's pipeline.
+            double t = 0.0, p = 0.0;
+            int k = 0;
+            unsigned long long seed = 0;
+            char end = 0;
+            if (std::sscanf(a.get("--sample").c_str(), "%lf,%d,%lf,%llu%c", &t, &k, &p, &seed, &end) != 4 ||
+                !(t > 0.0) || k < 0 || !(p > 0.0 && p <= 1.0))
+                throw UsageError(
+                    "--sample expects TEMPERATURE,TOP_K,TOP_P,SEED (T > 0, K >= 0, 0 < P <= 1), not '" +
+                    a.get("--sample") + "'");
+            sampling = core::SamplingSettings{false, t, k, p, seed};
+        }
         size = a.get("--size", "1500x950");
         scale = a.get("--scale");
         colormap = a.get("--colormap");
@@ -114,8 +130,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
             throw UsageError("--row must be 0 or more");
         if (!kindName.empty() && !parseKind(kindName))
             throw UsageError("--kind must be encoder, decoder or cross, not '" + kindName + "'");
-        for (const char* opt :
-             {"--steps", "--tab", "--kind", "--size", "--layer", "--head", "--row", "--scale", "--colormap"})
+        for (const char* opt : {"--steps", "--tab", "--kind", "--size", "--layer", "--head", "--row",
+                                "--sample", "--scale", "--colormap"})
             if (shot.empty() && a.has(opt))
                 throw UsageError(std::string(opt) + " goes with --screenshot");
     } catch (const UsageError& e) {
@@ -177,6 +193,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     window.resize(width, height);
     window.show();
     auto* controller = window.controller();
+    if (sampling)
+        window.findChild<ui::DecodePanel*>()->setSampling(*sampling);
     if (!controller->waitUntilIdle())
         return fail("the analysis did not finish in time");
     for (long long i = 0; i < steps; ++i) {

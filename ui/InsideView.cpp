@@ -179,6 +179,7 @@ void InsideView::setResult(const RunResultPtr& result) {
     result_ = result;
     if (!result_) {
         inside_.reset();
+        drawnInputs_ = {};
         heading_->setText(tr("Type a sentence to open the computation behind its attention."));
     }
     fillRowCombo();
@@ -271,10 +272,17 @@ void InsideView::draw() {
     const int hs = r.headSize;
     const auto qLabels = labels(r.queryTokens), kLabels = labels(r.keyTokens);
     heading_->setText(heading());
-    x_->setMatrix(r.x, qLabels);
-    memory_->setVisible(!r.memory.empty());
-    if (!r.memory.empty())
-        memory_->setMatrix(r.memory, kLabels);
+    // x and the memory change with the step, the kind and the layer, not with the row or the head: at
+    // T = 1,024 on GPT-2's shape x alone is 786,432 cells.
+    const std::array<uint64_t, 4> inputs{inside_->run, uint64_t(inside_->step), uint64_t(r.query.kind),
+                                         uint64_t(r.query.layer)};
+    if (inputs != drawnInputs_) {
+        drawnInputs_ = inputs;
+        x_->setMatrix(r.x, qLabels);
+        memory_->setVisible(!r.memory.empty());
+        if (!r.memory.empty())
+            memory_->setMatrix(r.memory, kLabels);
+    }
     q_->setMatrix(r.q, qLabels);
     k_->setMatrix(r.k, kLabels);
     v_->setMatrix(r.v, kLabels);
@@ -354,15 +362,16 @@ void InsideView::updateLines() {
     const int i = r.query.row, j = key_, d = dim_, c = channel_, hs = r.headSize;
     const auto jj = std::size_t(j), dd = std::size_t(d), cc = std::size_t(c);
     const QString qi = quoted(r.queryTokens, i), kj = quoted(r.keyTokens, j);
-    lines_[0]->setText(
-        tr("x(%1) = norm(residual) is row %2 of %3 × %4; x(%1)[%5] = %6. For cross-attention K "
-           "and V come from the encoder output instead.")
-            .arg(qi)
-            .arg(i)
-            .arg(r.x.rows)
-            .arg(r.x.cols)
-            .arg(c)
-            .arg(num(r.x.at(i, c))));
+    lines_[0]->setText(tr("x(%1) = norm(residual) is row %2 of %3 × %4; x(%1)[%5] = %6. %7")
+                           .arg(qi)
+                           .arg(i)
+                           .arg(r.x.rows)
+                           .arg(r.x.cols)
+                           .arg(c)
+                           .arg(num(r.x.at(i, c)))
+                           .arg(r.memory.empty()
+                                    ? tr("Self-attention: K and V are projected from these same rows.")
+                                    : tr("Cross-attention: K and V are projected from the encoder output.")));
     lines_[1]->setText(tr("q(%1)[%2] = x(%1) · W_Q[:, %3] + b_Q[%3] = %4%5;  k(%6)[%2] = %7;  v(%6)[%2] = %8")
                            .arg(qi)
                            .arg(d)

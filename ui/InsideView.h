@@ -70,9 +70,10 @@ private:
     uint64_t lastRun_ = 0;
     int lastStep_ = -1;
     bool requestedOnce_ = false;
-    int key_ = -1;     // hovered key j
-    int dim_ = -1;     // hovered dimension d of the head
-    int channel_ = -1; // hovered channel c of d_model
+    int key_ = -1;                          // hovered key j
+    int dim_ = -1;                          // hovered dimension d of the head
+    int channel_ = -1;                      // hovered channel c of d_model
+    std::array<uint64_t, 4> drawnInputs_{}; // run, step, kind and layer of the x and memory drawn
 
     QLabel* heading_ = nullptr;
     QLabel* status_ = nullptr;
