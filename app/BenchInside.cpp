@@ -81,10 +81,7 @@ InsideCase measureCase(const BenchSize& size, int length, const Plan& plan,
         state.setSelection(q.layer, q.head);
         state.setMarkedToken(Qt::Horizontal, q.row);
         const auto t0 = BenchClock::now();
-        auto inside = std::make_shared<ui::InsideResult>();
-        inside->row = session.inside(q);
-        inside->pipeline = session.samplingPipeline();
-        inside->run = result->run;
+        const auto inside = ui::openInside(session, q, result->run);
         const double compute = msSince(t0);
         const auto t1 = BenchClock::now();
         view.setInside(inside);

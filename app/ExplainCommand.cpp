@@ -92,6 +92,11 @@ int runExplain(const std::vector<std::string>& argv) {
         if (topK < 0 || topK > INT32_MAX)
             throw UsageError("--top-k expects K >= 0 (0 keeps every token)");
         sampling.topK = static_cast<int>(topK);
+        // Checked before the model is loaded and the text decoded, naming the value.
+        if (!(sampling.temperature > 0.0))
+            throw UsageError("--temperature expects T > 0, not " + a.get("--temperature"));
+        if (!(sampling.topP > 0.0 && sampling.topP <= 1.0))
+            throw UsageError("--top-p expects 0 < P <= 1, not " + a.get("--top-p"));
         const auto seed = a.getInt("--seed", 0);
         if (seed < 0)
             throw UsageError("--seed expects S >= 0");

@@ -342,7 +342,7 @@ void TestCli::badArguments_data() {
                                          << "a decoder-only model has decoder attention only";
     QTest::newRow("explain temperature")
         << explain({"--kind", "cross", "--layer", "0", "--head", "0", "--temperature", "0"})
-        << "temperature must be greater than 0";
+        << "--temperature expects T > 0, not 0";
     QTest::newRow("explain top-p") << explain(
                                           {"--kind", "cross", "--layer", "0", "--head", "0", "--top-p", "x"})
                                    << "--top-p expects a number, not \"x\"";

@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+#include <tuple>
+
 #include <algorithm>
 #include <map>
 
@@ -136,6 +138,29 @@ void TestCliBench::bench() {
         }
     }
     QVERIFY(sizes[2]["cells"][2].contains("skipped"));
+
+    // The inside section: --model's shape at T = 64 (cross-attention) and GPT-2's at 1024 (decoder self);
+    // each run's total is its compute and its repaint, held to 30 and 100 ms.
+    const auto& in = j["inside"];
+    QCOMPARE(in["cases"].size(), std::size_t(2));
+    const std::tuple<const char*, int, const char*, double> insideCases[] = {
+        {"default", 64, "cross", 30.0}, {"gpt2", 1024, "decoder", 100.0}};
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto& c = in["cases"][i];
+        QCOMPARE(c["id"].get<std::string>(), std::string(std::get<0>(insideCases[i])));
+        QCOMPARE(c["T"].get<int>(), std::get<1>(insideCases[i]));
+        QCOMPARE(c["kind"].get<std::string>(), std::string(std::get<2>(insideCases[i])));
+        rows = rowsById(c["rows"]);
+        for (const char* id : {"compute", "paint", "total"}) {
+            QVERIFY2(rows.count(id), id);
+            QVERIFY2(sane(rows[id], 3), rows[id].dump().c_str());
+        }
+        QVERIFY(rows["compute"]["min"].get<double>() + rows["paint"]["min"].get<double>() <=
+                rows["total"]["max"].get<double>() + 1e-9);
+        QCOMPARE(c["target"]["limit"].get<double>(), std::get<3>(insideCases[i]));
+        QCOMPARE(c["target"]["met"].get<bool>(),
+                 rows["total"]["median"].get<double>() <= std::get<3>(insideCases[i]));
+    }
 
     // The keystroke section: --model's shape at 64 and 1024 tokens; both beyond the reverse model's max_len
     // of 32, so both on random weights with max_len raised.
@@ -293,7 +318,7 @@ void TestCliBench::benchBadArguments_data() {
                               << QStringLiteral("--sizes needs at least one entry");
     QTest::newRow("only what") << QStringList{QStringLiteral("--only"), QStringLiteral("paint")}
                                << QStringLiteral(
-                                      "--only expects translation, table, keystroke, long or soak");
+                                      "--only expects translation, table, keystroke, long, inside or soak");
     QTest::newRow("keystroke without widgets")
         << QStringList{QStringLiteral("--only"), QStringLiteral("keystroke"), QStringLiteral("--no-gui")}
         << QStringLiteral("does not go with --no-gui");

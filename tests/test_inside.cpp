@@ -376,6 +376,7 @@ void TestInside::pipelineDrawsTheStepsToken() {
             if (topK > 0)
                 QVERIFY(p.keptCount <= topK);
             QVERIFY(p.keptMass > 0.0 && p.keptMass <= 1.0 + 1e-12);
+            QVERIFY(!p.finished);
             const auto token = session.step();
             QCOMPARE(p.chosen, token);
             seen.insert(token);

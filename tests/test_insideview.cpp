@@ -29,6 +29,7 @@ private Q_SLOTS:
     void hoverLinksTheCharts();
     void rowHeadAndMean();
     void exports();
+    void runToEndBranchesAndSampling();
 };
 
 namespace {
@@ -194,6 +195,44 @@ void TestInsideView::exports() {
     QVERIFY(!ui::Exporter::saveInsideJson(r.row, r.pipeline, QStringLiteral("en-es"),
                                           QStringLiteral("/proc/inside.json"), &error));
     QVERIFY2(error.contains(QStringLiteral("/proc/inside.json")), qPrintable(error));
+}
+
+void TestInsideView::runToEndBranchesAndSampling() {
+    auto f = openOnInside(0);
+    QVERIFY(f);
+    QVERIFY(settled(*f));
+    auto* view = insideOf(*f);
+    // Run to end with the page open: its requests wait for the run instead of stopping it.
+    f->controller->runToEnd();
+    QVERIFY(f->controller->waitUntilIdle());
+    QVERIFY(f->controller->current()->finished);
+    QVERIFY(settled(*f));
+    const int steps = f->controller->current()->step;
+    QVERIFY2(steps > 3, qPrintable(QString::number(steps)));
+    QVERIFY(view->shownInside()->pipeline.finished);
+    QVERIFY(view->samplingChart()->summary().contains(QStringLiteral("finished")));
+    // Back (served from history), then another token forced: the page shows the new branch's state.
+    f->controller->back();
+    f->controller->back();
+    QVERIFY(f->controller->waitUntilIdle());
+    const auto chosen = f->controller->current()->top.at(1).id; // not the greedy one
+    f->controller->force(chosen);
+    QVERIFY(settled(*f));
+    const auto& shown = *view->shownInside();
+    QCOMPARE(shown.target.back(), chosen);
+    QCOMPARE(shown.target.size(), f->controller->current()->snapshot->tgtTokens.size());
+    QCOMPARE(shown.row.queryTokens.back().id, chosen);
+    // Sampling switched on in the decode panel: the pipeline shown is drawn with those settings.
+    f->controller->setSampling({false, 0.7, 5, 0.9, 3});
+    view->refresh();
+    QVERIFY(settled(*f));
+    for (int i = 0; i < 100 && view->shownInside()->pipeline.settings.greedy; ++i)
+        QTest::qWait(10);
+    const auto& p = view->shownInside()->pipeline;
+    QCOMPARE(p.settings.greedy, false);
+    QCOMPARE(p.settings.topK, 5);
+    QVERIFY(p.keptCount <= 5);
+    QVERIFY(view->samplingChart()->summary().contains(QStringLiteral("top-k 5")));
 }
 
 QTEST_MAIN(TestInsideView)

@@ -164,8 +164,9 @@ void AnalysisController::reset() {
 }
 
 bool AnalysisController::showFromHistory(std::size_t step) {
-    // Requests in flight are those after the last one processed; all must already be on screen.
-    const auto inFlight = lastSent_ - lastProcessed_;
+    // Requests in flight are those after the last one processed; all but the Inside page's (which change
+    // nothing) must already be on screen.
+    const auto inFlight = lastSent_ - lastProcessed_ - insideSent_.size();
     if (inFlight != servedFromHistory_.size() || step >= history_.size() || !history_[step])
         return false;
     show(history_[step]);
@@ -187,6 +188,7 @@ void AnalysisController::requestInside(const core::InsideQuery& query) {
     r.op = Op::Inside;
     r.inside = query;
     send(std::move(r));
+    insideSent_.insert(lastSent_);
 }
 
 void AnalysisController::onResult(const RunResultPtr& r) {
@@ -234,6 +236,7 @@ void AnalysisController::onFailed(const QString& message, quint64 run, bool anal
 void AnalysisController::onProcessed(quint64 seq) {
     lastProcessed_ = std::max<uint64_t>(lastProcessed_, seq);
     servedFromHistory_.erase(servedFromHistory_.begin(), servedFromHistory_.upper_bound(lastProcessed_));
+    insideSent_.erase(insideSent_.begin(), insideSent_.upper_bound(lastProcessed_));
     updateBusy();
 }
 

@@ -99,6 +99,7 @@ private:
     uint64_t lastSent_ = 0;
     uint64_t lastProcessed_ = 0;
     std::set<uint64_t> servedFromHistory_; // requests whose result was shown ahead; theirs is skipped
+    std::set<uint64_t> insideSent_;        // Inside requests not processed yet (or dropped as stale)
     RunResultPtr current_;
     std::vector<RunResultPtr> history_; // index = step, of the current branch; null where dropped
     std::size_t historyBudget_ = std::size_t(512) << 20;

@@ -9,6 +9,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
+
+namespace core {
+class Session;
+}
 
 namespace ui {
 
@@ -18,9 +23,16 @@ struct InsideResult {
     uint64_t run = 0; ///< the analysis it belongs to
     int step = 0;     ///< tokens decoded since the analysis when it was computed
     double ms = 0.0;  ///< time the worker took
+    /// The ids of the source and target it was computed on: which state it belongs to, whatever branch
+    /// (Back, then another token forced) led there.
+    std::vector<int64_t> source, target;
 };
 
 using InsideResultPtr = std::shared_ptr<const InsideResult>;
+
+/// Opens the row in the session's current state (core::Session::inside and its sampling pipeline), stamped
+/// with the run and the state's tokens. Throws core::InputError as Session::inside does.
+InsideResultPtr openInside(const core::Session& session, const core::InsideQuery& query, uint64_t run);
 
 } // namespace ui
 

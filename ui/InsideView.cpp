@@ -1,6 +1,6 @@
 #include "ui/InsideView.h"
 
-#include "ui/AttentionText.h"
+#include "ui/InsideText.h"
 #include "ui/MatrixChart.h"
 #include "ui/SamplingChart.h"
 #include "ui/TokenText.h"
@@ -29,16 +29,6 @@ QStringList labels(const std::vector<core::Token>& tokens) {
     for (const auto& t : tokens)
         out << elided(tokenDisplayText(t), 12);
     return out;
-}
-
-QString quoted(const std::vector<core::Token>& tokens, int i) {
-    if (i < 0 || i >= static_cast<int>(tokens.size()))
-        return QStringLiteral("?");
-    return QStringLiteral("“%1”").arg(tokenDisplayText(tokens[std::size_t(i)]));
-}
-
-QString num(double v) {
-    return std::isfinite(v) ? QString::number(v, 'g', 4) : QStringLiteral("−∞");
 }
 
 core::Matrix rowMatrix(const std::vector<std::vector<float>>& rows) {
@@ -179,7 +169,7 @@ void InsideView::setResult(const RunResultPtr& result) {
     result_ = result;
     if (!result_) {
         inside_.reset();
-        drawnInputs_ = {};
+        drawnInputs_.reset();
         heading_->setText(tr("Type a sentence to open the computation behind its attention."));
     }
     fillRowCombo();
@@ -233,21 +223,34 @@ void InsideView::maybeRequest() {
     if (!snap.has(q.kind) || q.row < 0)
         return;
     fillRowCombo();
-    if (requestedOnce_ && lastRun_ == result_->run && lastStep_ == result_->step &&
-        lastRequest_.kind == q.kind && lastRequest_.layer == q.layer && lastRequest_.head == q.head &&
-        lastRequest_.row == q.row)
+    // Asked once per state shown and row: a result from history (Back) or another branch is another state.
+    if (requestedFor_ == result_ && lastRequest_.kind == q.kind && lastRequest_.layer == q.layer &&
+        lastRequest_.head == q.head && lastRequest_.row == q.row)
         return;
-    requestedOnce_ = true;
+    requestedFor_ = result_;
     lastRequest_ = q;
-    lastRun_ = result_->run;
-    lastStep_ = result_->step;
     Q_EMIT requested(q);
+}
+
+void InsideView::refresh() {
+    requestedFor_.reset();
+    maybeRequest();
+}
+
+bool InsideView::isOfShownState(const InsideResult& r) const {
+    if (!result_ || r.run != result_->run)
+        return false;
+    const auto sameIds = [](const std::vector<core::Token>& tokens, const std::vector<int64_t>& ids) {
+        return std::equal(tokens.begin(), tokens.end(), ids.begin(), ids.end(),
+                          [](const core::Token& t, int64_t id) { return t.id == id; });
+    };
+    return sameIds(result_->snapshot->srcTokens, r.source) && sameIds(result_->snapshot->tgtTokens, r.target);
 }
 
 void InsideView::setInside(const InsideResultPtr& r) {
     const auto q = wanted();
-    if (!result_ || r->run != result_->run || r->step != result_->step || r->row.query.kind != q.kind ||
-        r->row.query.layer != q.layer || r->row.query.head != q.head || r->row.query.row != q.row)
+    if (!isOfShownState(*r) || r->row.query.kind != q.kind || r->row.query.layer != q.layer ||
+        r->row.query.head != q.head || r->row.query.row != q.row)
         return; // a newer request is on its way
     const bool sameRow = inside_ && inside_->row.query.kind == q.kind && inside_->row.query.row == q.row;
     inside_ = r;
@@ -274,10 +277,10 @@ void InsideView::draw() {
     heading_->setText(heading());
     // x and the memory change with the step, the kind and the layer, not with the row or the head: at
     // T = 1,024 on GPT-2's shape x alone is 786,432 cells.
-    const std::array<uint64_t, 4> inputs{inside_->run, uint64_t(inside_->step), uint64_t(r.query.kind),
-                                         uint64_t(r.query.layer)};
-    if (inputs != drawnInputs_) {
-        drawnInputs_ = inputs;
+    if (!drawnInputs_ || !isOfShownState(*drawnInputs_) || drawnInputs_->row.query.kind != r.query.kind ||
+        drawnInputs_->row.query.layer != r.query.layer || drawnInputs_->source != inside_->source ||
+        drawnInputs_->target != inside_->target) {
+        drawnInputs_ = inside_;
         x_->setMatrix(r.x, qLabels);
         memory_->setVisible(!r.memory.empty());
         if (!r.memory.empty())
@@ -302,9 +305,9 @@ void InsideView::draw() {
     vectors_->setMatrix(rowMatrix({r.concat, r.attnOut, r.residual, r.output}),
                         {tr("concat"), tr("attn_out"), tr("residual"), tr("output")});
     q_->setTitle(r.rotary ? tr("Q (rotated by position)") : tr("Q = x W_Q + b_Q"));
-    k_->setTitle(r.rotary                                 ? tr("K (rotated; cached)")
-                 : r.query.kind == AttentionKind::Encoder ? tr("K = x W_K + b_K")
-                                                          : tr("K (the decoder's cache)"));
+    const bool cached = r.query.kind != AttentionKind::Encoder; // the encoder's are projected here
+    k_->setTitle(cached ? (r.rotary ? tr("K (rotated; the decoder's cache)") : tr("K (the decoder's cache)"))
+                        : (r.rotary ? tr("K (rotated by position)") : tr("K = x W_K + b_K")));
     v_->setTitle(r.query.kind == AttentionKind::Encoder ? tr("V = x W_V + b_V")
                                                         : tr("V (the decoder's cache)"));
     sampling_->setPipeline(inside_->pipeline);
@@ -313,25 +316,7 @@ void InsideView::draw() {
 }
 
 QString InsideView::heading() const {
-    if (!inside_)
-        return heading_->text();
-    const auto& r = inside_->row;
-    const auto& q = r.query;
-    const bool current =
-        q.kind != AttentionKind::Encoder && q.row + 1 == static_cast<int>(r.queryTokens.size());
-    QString h = tr("%1 · layer %2 · head %3 · query row %4 %5%6 · d_model %7, d_k %8 · computed in %9 ms")
-                    .arg(AttentionText::kindLabel(q.kind))
-                    .arg(q.layer)
-                    .arg(q.head)
-                    .arg(q.row)
-                    .arg(quoted(r.queryTokens, q.row))
-                    .arg(current ? tr(" (the current decode step)") : QString())
-                    .arg(r.dModel)
-                    .arg(r.headSize)
-                    .arg(inside_->ms, 0, 'f', 1);
-    if (state_->head() < 0)
-        h += tr(" — the mean of the heads has no Q, K, V of its own: head 0 is opened");
-    return h;
+    return inside_ ? InsideText::heading(*inside_, state_->head() < 0) : heading_->text();
 }
 
 void InsideView::hover(int key, int dim) {
@@ -358,58 +343,9 @@ void InsideView::updateHighlights() {
 }
 
 void InsideView::updateLines() {
-    const auto& r = inside_->row;
-    const int i = r.query.row, j = key_, d = dim_, c = channel_, hs = r.headSize;
-    const auto jj = std::size_t(j), dd = std::size_t(d), cc = std::size_t(c);
-    const QString qi = quoted(r.queryTokens, i), kj = quoted(r.keyTokens, j);
-    lines_[0]->setText(tr("x(%1) = norm(residual) is row %2 of %3 × %4; x(%1)[%5] = %6. %7")
-                           .arg(qi)
-                           .arg(i)
-                           .arg(r.x.rows)
-                           .arg(r.x.cols)
-                           .arg(c)
-                           .arg(num(r.x.at(i, c)))
-                           .arg(r.memory.empty()
-                                    ? tr("Self-attention: K and V are projected from these same rows.")
-                                    : tr("Cross-attention: K and V are projected from the encoder output.")));
-    lines_[1]->setText(tr("q(%1)[%2] = x(%1) · W_Q[:, %3] + b_Q[%3] = %4%5;  k(%6)[%2] = %7;  v(%6)[%2] = %8")
-                           .arg(qi)
-                           .arg(d)
-                           .arg(r.query.head * hs + d)
-                           .arg(num(r.q.at(i, d)))
-                           .arg(r.rotary ? tr(" (after rotating by position %1)").arg(i) : QString())
-                           .arg(kj)
-                           .arg(num(r.k.at(j, d)))
-                           .arg(num(r.v.at(j, d))));
-    lines_[2]->setText(
-        tr("q(%1)[%2] × k(%3)[%2] = %4 × %5 = %6; summed over the %7 dimensions: q(%1)·k(%3) = %8")
-            .arg(qi)
-            .arg(d)
-            .arg(kj)
-            .arg(num(r.q.at(i, d)))
-            .arg(num(r.k.at(j, d)))
-            .arg(num(r.products.at(j, d)))
-            .arg(hs)
-            .arg(num(r.scores[jj])));
-    lines_[3]->setText(
-        r.visible[jj]
-            ? tr("q(%1)·k(%2) = %3; ÷ √%4 = %5; softmax over the row → %6 (the heatmap's weight: %7)")
-                  .arg(qi, kj, num(r.scores[jj]))
-                  .arg(hs)
-                  .arg(num(r.scaled[jj]), num(r.weights[jj]), num(r.captured[jj]))
-            : tr("q(%1)·k(%2) = %3; ÷ √%4 = %5; the mask adds −∞ (%6 may not see %2) → softmax gives 0")
-                  .arg(qi, kj, num(r.scores[jj]))
-                  .arg(hs)
-                  .arg(num(r.scaled[jj]), qi));
-    lines_[4]->setText(
-        tr("%1 × v(%2)[%3] = %4; Σ over the keys → z[%3] = %5. The %6 heads' z side by side × W_O "
-           "+ b_O → attn_out[%7] = %8; + residual %9 → %10 goes on to the next sublayer.")
-            .arg(num(r.weights[jj]), kj)
-            .arg(d)
-            .arg(num(r.weighted.at(j, d)), num(r.z[dd]))
-            .arg(r.heads)
-            .arg(c)
-            .arg(num(r.attnOut[cc]), num(r.residual[cc]), num(r.output[cc])));
+    const auto text = InsideText::lines(inside_->row, key_, dim_, channel_);
+    for (std::size_t n = 0; n < text.size(); ++n)
+        lines_[n]->setText(text[n]);
 }
 
 QString InsideView::formulaLine(int stage) const {

@@ -36,6 +36,8 @@ public:
     /// The worker's answer to a request; a stale one (another step, row or head) is ignored.
     void setInside(const InsideResultPtr& result);
     void setFailed(const QString& message);
+    /// Asks again for what is shown (the sampling settings changed: the pipeline with them).
+    void refresh();
     /// The row the view shows or waits for, from the view state, the marked token and the step.
     core::InsideQuery wanted() const;
     /// What is drawn now (null before a first answer or after the run changed).
@@ -62,18 +64,19 @@ private:
     void updateHighlights();
     void updateLines();
     void fillRowCombo();
+    /// Whether r was computed on the source and target on screen (not a branch left by Back, not a step
+    /// still on its way).
+    bool isOfShownState(const InsideResult& r) const;
 
     ViewState* state_;
     RunResultPtr result_;
     InsideResultPtr inside_;
     core::InsideQuery lastRequest_{};
-    uint64_t lastRun_ = 0;
-    int lastStep_ = -1;
-    bool requestedOnce_ = false;
-    int key_ = -1;                          // hovered key j
-    int dim_ = -1;                          // hovered dimension d of the head
-    int channel_ = -1;                      // hovered channel c of d_model
-    std::array<uint64_t, 4> drawnInputs_{}; // run, step, kind and layer of the x and memory drawn
+    RunResultPtr requestedFor_;   // the state shown when the last request went out
+    int key_ = -1;                // hovered key j
+    int dim_ = -1;                // hovered dimension d of the head
+    int channel_ = -1;            // hovered channel c of d_model
+    InsideResultPtr drawnInputs_; // the answer whose x and memory are drawn
 
     QLabel* heading_ = nullptr;
     QLabel* status_ = nullptr;

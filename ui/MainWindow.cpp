@@ -210,6 +210,8 @@ void MainWindow::wire() {
     connect(panel->runAction(), &QAction::triggered, controller_, &AnalysisController::runToEnd);
     connect(panel->resetAction(), &QAction::triggered, controller_, &AnalysisController::reset);
     connect(panel, &DecodePanel::samplingChanged, controller_, &AnalysisController::setSampling);
+    // After the settings reach the worker (the connection above runs first): the pipeline with them.
+    connect(panel, &DecodePanel::samplingChanged, inside_, [this] { inside_->refresh(); });
     controller_->setSampling(panel->sampling());
     connect(attention_->candidates(), &CandidatesChart::forceRequested, controller_,
             [this](qint64 id) { controller_->force(id); });

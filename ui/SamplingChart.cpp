@@ -73,7 +73,9 @@ SamplingChart::SamplingChart(QWidget* parent) : QWidget(parent) {
                                .arg(c.id)
                                .arg(c.logProb, 0, 'f', 4)
                                .arg(percent(c.tempered))
-                               .arg(!c.inTopK   ? tr("cut by top-k")
+                               .arg(pipeline_.settings.greedy && !c.inTopP
+                                        ? tr("not the most likely token: greedy decoding takes only that one")
+                                    : !c.inTopK ? tr("cut by top-k")
                                     : !c.inTopP ? tr("cut by top-p")
                                                 : tr("kept: drawn with probability %1").arg(percent(c.kept))),
                            plot_);
@@ -115,6 +117,11 @@ QString SamplingChart::summary() const {
             chosen = tokenText(c);
     if (chosen.isEmpty())
         chosen = tokenDisplayText({p.chosen, p.chosenText, false, false});
+    if (p.finished)
+        return tr("Decoding has finished (<eos> or the model's max_len): Step draws nothing more. The "
+                  "model's "
+                  "most likely next token would be “%1” (%2 of the mass).")
+            .arg(chosen, percent(p.candidates.empty() ? 0.0 : p.candidates.front().tempered));
     if (s.greedy)
         return tr("Next token, greedy: the most likely of %1 tokens, “%2” (%3 of the mass).")
             .arg(p.vocabulary)

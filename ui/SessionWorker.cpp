@@ -6,7 +6,6 @@
 #include "core/model/Model.h"
 #include "core/run/Session.h"
 
-#include <QElapsedTimer>
 #include <QMetaObject>
 
 #include <algorithm>
@@ -53,8 +52,9 @@ void SessionWorker::cancel() {
 }
 
 bool SessionWorker::hasWaiting() const {
+    // An Inside request (the page following each step shown) waits for the run instead of stopping it.
     std::lock_guard<std::mutex> lock(mutex_);
-    return !queue_.empty();
+    return std::any_of(queue_.begin(), queue_.end(), [](const Request& r) { return r.op != Op::Inside; });
 }
 
 void SessionWorker::drain() {
@@ -149,15 +149,7 @@ void SessionWorker::run(const Request& r) {
 }
 
 void SessionWorker::emitInside(const Request& r) {
-    QElapsedTimer timer;
-    timer.start();
-    auto res = std::make_shared<InsideResult>();
-    res->row = session_->inside(r.inside);
-    res->pipeline = session_->samplingPipeline();
-    res->run = r.run;
-    res->step = static_cast<int>(session_->decodedCount());
-    res->ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
-    Q_EMIT insideReady(std::move(res));
+    Q_EMIT insideReady(openInside(*session_, r.inside, r.run));
 }
 
 void SessionWorker::emitResult(const Request& r) {

@@ -62,7 +62,7 @@ private:
     void run(const Request& r);
     void emitResult(const Request& r);
     void emitInside(const Request& r);
-    bool hasWaiting() const;
+    bool hasWaiting() const; ///< a request other than Inside waits
 
     mutable std::mutex mutex_;
     std::deque<Request> queue_;

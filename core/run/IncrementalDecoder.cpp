@@ -189,9 +189,10 @@ InsideRow IncrementalDecoder::inside(const InsideQuery& query) const {
     auto& net = *m.net.ptr();
     const auto l = static_cast<std::size_t>(query.layer);
     InsideInputs in;
-    if (kind != AttentionKind::Decoder) // padding keys of the source are hidden from every query
-        for (int64_t j = 0; j < impl_->srcMask.size(-1); ++j)
-            in.visible.push_back(impl_->srcMask[0][0][j].item<bool>());
+    if (kind != AttentionKind::Decoder) { // padding keys of the source are hidden from every query
+        const auto mask = impl_->srcMask[0][0].to(torch::kCPU).contiguous(); // (S)
+        in.visible.assign(mask.data_ptr<bool>(), mask.data_ptr<bool>() + mask.numel());
+    }
     if (enc) {
         auto& layer = *net.encoder->layers[l]->as<nn::EncoderLayerImpl>();
         in.attention = layer.self_attn.get();

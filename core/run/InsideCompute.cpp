@@ -12,8 +12,6 @@ namespace core {
 
 namespace {
 
-constexpr double kBlocked = -1e9; // what the forward pass adds for a hidden key (nn::additiveMask)
-
 std::vector<float> toVector(const torch::Tensor& t) {
     const auto c = t.to(torch::kCPU, torch::kFloat32).contiguous();
     return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
@@ -57,10 +55,12 @@ InsideRow computeInside(const InsideInputs& in, int head, int row) {
     for (int64_t j = 0; j < tk; ++j)
         visible[static_cast<std::size_t>(j)] =
             !(in.causal && j > i) && (in.visible.empty() || in.visible[static_cast<std::size_t>(j)]);
-    auto maskRow = torch::zeros({tk}, qRow.options()); // (Tk)
-    for (int64_t j = 0; j < tk; ++j)
-        if (!visible[static_cast<std::size_t>(j)])
-            maskRow[j] = kBlocked;
+    std::vector<float> additive(static_cast<std::size_t>(tk), 0.0f);
+    for (std::size_t j = 0; j < additive.size(); ++j)
+        if (!visible[j])
+            additive[j] =
+                static_cast<float>(nn::kBlockedScore); // as the forward pass adds (nn::additiveMask)
+    const auto maskRow = torch::tensor(additive, qRow.options()); // (Tk)
 
     const double scale = 1.0 / std::sqrt(static_cast<double>(hs));
     const auto scoresAll = torch::matmul(keys, qRow.unsqueeze(-1)).squeeze(-1);  // (H, Tk)

@@ -87,13 +87,17 @@ SamplingPipeline samplingPipeline(const std::vector<float>& logProbs, const Samp
     for (const float lp : logProbs)
         all += std::exp((lp - top) / temperature);
     const double keptTotal = std::accumulate(k.weights.begin(), k.weights.end(), 0.0);
-    p.keptMass = (s.greedy ? 1.0 : keptTotal) / all; // greedy keeps the argmax, whose weight is exp(0)
-    // The order kept() sorted by (greedy sorts nothing: the argmax, then the rest by probability).
-    std::vector<int64_t> order(logProbs.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-        return logProbs[static_cast<std::size_t>(a)] > logProbs[static_cast<std::size_t>(b)];
-    });
+    p.keptMass = keptTotal / all; // greedy keeps the argmax alone, whose weight is exp(0) = 1
+    // Candidates in kept()'s order: the kept ones are its first keptCount, so rank r is kept exactly when
+    // r < keptCount. Greedy sorted nothing; its argmax (the lowest id among equals) leads the same order.
+    std::vector<int64_t> order = k.order;
+    if (s.greedy) {
+        order.resize(logProbs.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+            return logProbs[static_cast<std::size_t>(a)] > logProbs[static_cast<std::size_t>(b)];
+        });
+    }
     const auto n = std::min<std::size_t>(order.size(), static_cast<std::size_t>(std::max(shown, 0)));
     const auto topK =
         s.greedy ? std::size_t(1)
@@ -104,11 +108,8 @@ SamplingPipeline samplingPipeline(const std::vector<float>& logProbs, const Samp
         c.logProb = logProbs[static_cast<std::size_t>(c.id)];
         c.tempered = std::exp((c.logProb - top) / temperature) / all;
         c.inTopK = r < topK;
-        const auto at =
-            std::find(k.order.begin(), k.order.begin() + static_cast<std::ptrdiff_t>(k.weights.size()), c.id);
-        const auto i = static_cast<std::size_t>(at - k.order.begin());
-        c.inTopP = i < k.weights.size();
-        c.kept = c.inTopP ? k.weights[i] / keptTotal : 0.0;
+        c.inTopP = r < k.weights.size();
+        c.kept = c.inTopP ? k.weights[r] / keptTotal : 0.0;
         p.candidates.push_back(c);
     }
     return p;

@@ -34,6 +34,7 @@ struct SamplingPipeline {
     int64_t keptCount = 0;             ///< tokens left after both cuts
     double keptMass = 0.0;             ///< their tempered probability before renormalising
     int64_t chosen = -1;               ///< the token sampleToken draws (the argmax when greedy)
+    bool finished = false;             ///< the run is over (<eos>, max_len): Step draws nothing (Session)
     std::string chosenText;            ///< its spelling (filled by Session)
 };
 

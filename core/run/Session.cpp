@@ -100,6 +100,7 @@ SamplingPipeline Session::samplingPipeline(int shown) const {
     for (auto& c : p.candidates)
         c.text = vocab.token(c.id);
     p.chosenText = vocab.token(p.chosen);
+    p.finished = finished();
     return p;
 }
 

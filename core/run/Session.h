@@ -54,6 +54,9 @@ public:
     /// StepDecoder::inside). The row of the current decode step is the target's last. Throws InputError
     /// before analyze() and for a kind, layer, head or row out of range.
     InsideRow inside(const InsideQuery& query) const;
+    /// The source and the target (<bos> and the tokens after it) of the current state.
+    const std::vector<Token>& sourceTokens() const { return src_; }
+    const std::vector<Token>& targetTokens() const { return tgt_; }
     /// Query rows of a kind in the current state: source tokens for the encoder, target tokens otherwise.
     int queryRows(AttentionKind kind) const {
         return static_cast<int>(kind == AttentionKind::Encoder ? src_.size() : tgt_.size());

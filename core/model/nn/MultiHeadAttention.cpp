@@ -11,8 +11,6 @@ namespace core::nn {
 
 namespace {
 
-constexpr double kBlocked = -1e9; // the seed's masked_fill value
-
 torch::nn::LinearImpl& linearAt(torch::nn::ModuleList& list, int index) {
     return *list[static_cast<size_t>(index)]->as<torch::nn::Linear>();
 }
@@ -116,7 +114,7 @@ torch::Tensor additiveMask(const torch::Tensor& mask) {
     // A source without padding blocks nothing; adding zeros would cost a pass over every score buffer.
     if (mask.all().item<bool>())
         return {};
-    return torch::where(mask, 0.0, kBlocked); // (B, 1|Tq, Tk)
+    return torch::where(mask, 0.0, kBlockedScore); // (B, 1|Tq, Tk)
 }
 
 namespace {
@@ -146,7 +144,7 @@ torch::Tensor MultiHeadAttentionImpl::attendWithAutograd(const torch::Tensor& q,
     scores = scores / std::sqrt(static_cast<double>(headSize_));        // (B, H, Tq, Tk)
     if (mask.defined())
         scores = mask.is_floating_point() ? scores + mask.unsqueeze(1) // mask (B, 1, 1|Tq, Tk)
-                                          : scores.masked_fill(mask.unsqueeze(1) == 0, kBlocked);
+                                          : scores.masked_fill(mask.unsqueeze(1) == 0, kBlockedScore);
     auto p = scores.softmax(-1); // (B, H, Tq, Tk)
     if (probs)
         *probs = p;

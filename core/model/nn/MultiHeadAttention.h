@@ -58,6 +58,10 @@ private:
 };
 TORCH_MODULE(MultiHeadAttention);
 
+/// What a blocked key's score becomes: the seed's masked_fill value, −∞ for the softmax (exp underflows to
+/// 0).
+inline constexpr double kBlockedScore = -1e9;
+
 /// A (B, 1|Tq, Tk) bool mask (false = blocked) as the additive float mask the inference path adds to the
 /// scores: 0 where allowed, -1e9 where blocked; undefined when nothing is blocked. Undefined and float masks
 /// pass through. For any row with an allowed key the softmax equals the seed's masked_fill(-1e9) exactly:

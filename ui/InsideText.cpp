@@ -1,0 +1,100 @@
+#include "ui/InsideText.h"
+
+#include "ui/AttentionText.h"
+#include "ui/TokenText.h"
+
+#include <cmath>
+
+namespace ui {
+
+namespace {
+
+QString num(double v) {
+    return std::isfinite(v) ? QString::number(v, 'g', 4) : QStringLiteral("−∞");
+}
+
+} // namespace
+
+QString InsideText::quoted(const std::vector<core::Token>& tokens, int i) {
+    if (i < 0 || i >= static_cast<int>(tokens.size()))
+        return QStringLiteral("?");
+    return QStringLiteral("“%1”").arg(tokenDisplayText(tokens[std::size_t(i)]));
+}
+
+QString InsideText::heading(const InsideResult& res, bool meanHead) {
+    const auto& r = res.row;
+    const auto& q = r.query;
+    const bool current =
+        q.kind != core::AttentionKind::Encoder && q.row + 1 == static_cast<int>(r.queryTokens.size());
+    QString h = tr("%1 · layer %2 · head %3 · query row %4 %5%6 · d_model %7, d_k %8 · computed in %9 ms")
+                    .arg(AttentionText::kindLabel(q.kind))
+                    .arg(q.layer)
+                    .arg(q.head)
+                    .arg(q.row)
+                    .arg(quoted(r.queryTokens, q.row))
+                    .arg(current ? tr(" (the current decode step)") : QString())
+                    .arg(r.dModel)
+                    .arg(r.headSize)
+                    .arg(res.ms, 0, 'f', 1);
+    if (meanHead)
+        h += tr(" — the mean of the heads has no Q, K, V of its own: head 0 is opened");
+    return h;
+}
+
+std::array<QString, 5> InsideText::lines(const core::InsideRow& r, int j, int d, int c) {
+    const int i = r.query.row, hs = r.headSize;
+    const auto jj = std::size_t(j), dd = std::size_t(d), cc = std::size_t(c);
+    const QString qi = quoted(r.queryTokens, i), kj = quoted(r.keyTokens, j);
+    std::array<QString, 5> out;
+    out[0] =
+        tr("x(%1) = norm(residual) is row %2 of %3 × %4; x(%1)[%5] = %6. %7")
+            .arg(qi)
+            .arg(i)
+            .arg(r.x.rows)
+            .arg(r.x.cols)
+            .arg(c)
+            .arg(num(r.x.at(i, c)))
+            .arg(r.memory.empty() ? tr("Self-attention: K and V are projected from these same rows.")
+                                  : tr("Cross-attention: K and V are projected from the encoder output."));
+    out[1] = tr("q(%1)[%2] = x(%1) · W_Q[:, %3] + b_Q[%3] = %4%5;  k(%6)[%2] = %7;  v(%6)[%2] = %8")
+                 .arg(qi)
+                 .arg(d)
+                 .arg(r.query.head * hs + d)
+                 .arg(num(r.q.at(i, d)))
+                 .arg(r.rotary ? tr(" (after rotating by position %1)").arg(i) : QString())
+                 .arg(kj)
+                 .arg(num(r.k.at(j, d)))
+                 .arg(num(r.v.at(j, d)));
+    out[2] = tr("q(%1)[%2] × k(%3)[%2] = %4 × %5 = %6; summed over the %7 dimensions: q(%1)·k(%3) = %8")
+                 .arg(qi)
+                 .arg(d)
+                 .arg(kj)
+                 .arg(num(r.q.at(i, d)))
+                 .arg(num(r.k.at(j, d)))
+                 .arg(num(r.products.at(j, d)))
+                 .arg(hs)
+                 .arg(num(r.scores[jj]));
+    // The forward pass adds −1e9 for a hidden key, which the softmax turns into exactly 0, as −∞ would.
+    out[3] = r.visible[jj]
+                 ? tr("q(%1)·k(%2) = %3; ÷ √%4 = %5; softmax over the row → %6 (the heatmap's weight: %7)")
+                       .arg(qi, kj, num(r.scores[jj]))
+                       .arg(hs)
+                       .arg(num(r.scaled[jj]), num(r.weights[jj]), num(r.captured[jj]))
+                 : tr("q(%1)·k(%2) = %3; ÷ √%4 = %5; the mask adds −∞ (−1e9: %6 may not see %2) → softmax "
+                      "gives %7")
+                       .arg(qi, kj, num(r.scores[jj]))
+                       .arg(hs)
+                       .arg(num(r.scaled[jj]), qi, num(r.weights[jj]));
+    out[4] =
+        tr("%1 × v(%2)[%3] = %4; Σ over the keys → z[%3] = %5. The %6 heads' z side by side × W_O + b_O → "
+           "attn_out[%7] = %8; + residual %9 → %10 goes on to the next sublayer.")
+            .arg(num(r.weights[jj]), kj)
+            .arg(d)
+            .arg(num(r.weighted.at(j, d)), num(r.z[dd]))
+            .arg(r.heads)
+            .arg(c)
+            .arg(num(r.attnOut[cc]), num(r.residual[cc]), num(r.output[cc]));
+    return out;
+}
+
+} // namespace ui
