@@ -110,6 +110,7 @@ void AnalysisController::analyzeNow() {
     r.op = Op::Analyze;
     r.text = text_.toStdString();
     send(std::move(r));
+    analyzedRun_ = run_;
 }
 
 void AnalysisController::send(SessionWorker::Request r) {
@@ -126,13 +127,21 @@ void AnalysisController::sendOp(Op op, int64_t token) {
     send(std::move(r));
 }
 
+bool AnalysisController::readyToDecode() {
+    // A key pressed within the debounce after the last keystroke (Enter right after typing) decodes the text
+    // as typed: its analysis goes first, and the request follows it in the worker's queue.
+    if (debounce_->isActive())
+        analyzeNow();
+    return analyzedRun_ == run_; // shown, or sent and not failed (a failure starts another run)
+}
+
 void AnalysisController::step() {
-    if (current_ && current_->run == run_)
+    if (readyToDecode())
         sendOp(Op::Step);
 }
 
 void AnalysisController::runToEnd() {
-    if (current_ && current_->run == run_)
+    if (readyToDecode())
         sendOp(Op::RunToEnd);
 }
 

@@ -33,8 +33,8 @@ public:
     QString text() const { return text_; }
     /// Analyses the current text now, skipping the debounce.
     void analyzeNow();
-    /// The decoding requests act on the analysis on screen; without one (nothing typed yet, or the text
-    /// could not be analysed) they do nothing.
+    /// The decoding requests act on the analysis on screen, or on the text just typed when its analysis is
+    /// still debounced; without one (nothing typed yet, or the text could not be analysed) they do nothing.
     void step();
     void back();
     void runToEnd();
@@ -73,6 +73,8 @@ Q_SIGNALS:
 
 private:
     void send(SessionWorker::Request r);
+    /// Whether Step and Run to end have an analysis to act on, after starting the one still debounced.
+    bool readyToDecode();
     void sendOp(SessionWorker::Op op, int64_t token = 0);
     void onResult(const RunResultPtr& r);
     void onFailed(const QString& message, quint64 run, bool analysis);
@@ -96,6 +98,7 @@ private:
     core::SamplingSettings sampling_;
     QString text_;
     uint64_t run_ = 0;
+    uint64_t analyzedRun_ = ~uint64_t(0); // the run whose analysis was sent; Step and Run to end act on it
     uint64_t lastSent_ = 0;
     uint64_t lastProcessed_ = 0;
     std::set<uint64_t> servedFromHistory_; // requests whose result was shown ahead; theirs is skipped

@@ -139,6 +139,15 @@ void DecodePanel::emitSampling() {
     Q_EMIT samplingChanged(sampling());
 }
 
+void DecodePanel::expectNewRun() {
+    // The text on screen is being replaced: its run's end no longer holds back Step and Run to end, which
+    // will act on the new text (AnalysisController decodes the text as typed).
+    step_->setEnabled(true);
+    run_->setEnabled(true);
+    back_->setEnabled(false);
+    reset_->setEnabled(false);
+}
+
 void DecodePanel::setState(int step, bool finished, bool hasRun, const QString& decoded) {
     step_->setEnabled(hasRun && !finished);
     run_->setEnabled(hasRun && !finished);

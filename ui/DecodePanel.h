@@ -28,6 +28,8 @@ public:
     void setSampling(const core::SamplingSettings& s);
     /// Where the run stands: enables the actions that make sense and shows the decoded text.
     void setState(int step, bool finished, bool hasRun, const QString& decoded);
+    /// A new text was typed: Step and Run to end act on it before its analysis is shown.
+    void expectNewRun();
 
 Q_SIGNALS:
     void samplingChanged(const core::SamplingSettings& s);

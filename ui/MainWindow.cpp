@@ -13,6 +13,7 @@
 #include "ui/ModelOpener.h"
 #include "ui/ModelPicker.h"
 #include "ui/PositionalView.h"
+#include "ui/ShortcutPassThrough.h"
 #include "ui/TrainPage.h"
 #include "ui/ViewState.h"
 
@@ -201,10 +202,21 @@ void MainWindow::wire() {
     // Input → controller.
     auto* panel = attention_->decodePanel();
     connect(source_, &QLineEdit::textChanged, controller_, &AnalysisController::setText);
-    // Enter in the source field translates the sentence: in a text field Ctrl+→ moves by words instead.
+    connect(source_, &QLineEdit::textChanged, panel, [panel](const QString& text) {
+        if (!text.isEmpty())
+            panel->expectNewRun();
+    });
+    // Enter in the source field translates the sentence as typed.
     connect(source_, &QLineEdit::returnPressed, controller_, &AnalysisController::runToEnd);
     connect(picker_, &ModelPicker::modelChosen, this, &MainWindow::openInBackground);
     connect(picker_, &ModelPicker::openFolderRequested, this, &MainWindow::openFolderDialog);
+    // The decoding and export keys work from the Source field too, where a user is after typing.
+    QList<QKeySequence> windowKeys;
+    for (auto* a :
+         QList<QAction*>{panel->stepAction(), panel->backAction(), panel->runAction(), panel->resetAction()} +
+             exports_->actions())
+        windowKeys += a->shortcuts();
+    new ShortcutPassThrough(source_, windowKeys);
     connect(panel->stepAction(), &QAction::triggered, controller_, &AnalysisController::step);
     connect(panel->backAction(), &QAction::triggered, controller_, &AnalysisController::back);
     connect(panel->runAction(), &QAction::triggered, controller_, &AnalysisController::runToEnd);
