@@ -339,22 +339,36 @@ void MainWindow::showResult(const RunResultPtr& r) {
         for (const auto& t : *side)
             unknown += t.unknown ? 1 : 0;
     if (unknown > 0)
-        statusBar()->showMessage(tr("%n piece(s) of the text are not in the model's vocabulary (marked); the "
-                                    "model sees <unk> there",
-                                    nullptr, unknown),
-                                 5000);
+        showStateMessage(
+            tr("%n piece(s) of the text are not in the model's vocabulary (marked); the model sees "
+               "<unk> there",
+               nullptr, unknown),
+            5000);
+}
+
+void MainWindow::showStateMessage(const QString& text, int ms) {
+    stateMessage_ = text;
+    statusBar()->showMessage(text, ms);
+}
+
+void MainWindow::clearStateMessage() {
+    // Only a message about the text on screen goes; one about a load or an export stays its time.
+    if (!stateMessage_.isEmpty() && statusBar()->currentMessage() == stateMessage_)
+        statusBar()->clearMessage();
+    stateMessage_.clear();
 }
 
 void MainWindow::showError(const QString& message) {
     lastError_ = message;
     message_->setText(QStringLiteral("⚠ ") + message);
     message_->setVisible(true);
-    statusBar()->showMessage(message, 8000);
+    showStateMessage(message, 8000);
 }
 
 void MainWindow::clearError() {
     lastError_.clear();
     message_->setVisible(false);
+    clearStateMessage(); // "the source has 42 tokens…" must not outlive the text it was about
 }
 
 void MainWindow::openFolderDialog() {

@@ -67,6 +67,10 @@ private:
     void showResult(const RunResultPtr& r);
     void showError(const QString& message);
     void clearError();
+    /// A status-bar message about the text on screen (an error, unknown pieces): it goes as soon as the
+    /// state it describes does, not when its time runs out.
+    void showStateMessage(const QString& text, int ms);
+    void clearStateMessage();
     void applyModel(const QString& dir, const std::shared_ptr<const core::Model>& model);
     void refuseModel(const QString& error, bool background);
     void openInBackground(const QString& dir);
@@ -74,6 +78,7 @@ private:
 
     QString modelsDir_;
     QString lastError_;
+    QString stateMessage_;
     ViewState* state_ = nullptr;
     AnalysisController* controller_ = nullptr;
     ModelOpener* opener_ = nullptr;
