@@ -18,6 +18,12 @@
 StartupProbe::StartupProbe(ui::MainWindow* window) : QObject(window), window_(window) {
     // Paint events of any widget in the window: the top level alone may be covered by its children.
     qApp->installEventFilter(this);
+    // A start that never shows an analysis (a model that fails on its text, a hung worker) must end with a
+    // message rather than wait forever.
+    QTimer::singleShot(kGiveUpMs, this, [] {
+        std::fprintf(stderr, "attnscope: no analysis was shown within %d s of the start\n", kGiveUpMs / 1000);
+        QApplication::exit(2);
+    });
 }
 
 double StartupProbe::msSinceProcessStart() {
@@ -53,6 +59,27 @@ bool StartupProbe::eventFilter(QObject* watched, QEvent* event) {
         std::fflush(stdout);
     }
     auto* controller = window_->controller();
+    if (window_->sourceText().isEmpty() && !controller->busy()) {
+        // Nothing to analyse (no text of a last run, and the model has no example): nothing more to time.
+        qApp->removeEventFilter(this);
+        QTimer::singleShot(0, qApp, [] {
+            std::printf(
+                "analysis shown     none: the Source field is empty, so there is nothing to analyse\n");
+            std::fflush(stdout);
+            QApplication::quit();
+        });
+        return false;
+    }
+    if (!controller->busy() && !controller->current() && !window_->lastError().isEmpty()) {
+        // The text could not be analysed (too long for the model, say): the start ends with the reason.
+        qApp->removeEventFilter(this);
+        const auto error = window_->lastError().toStdString();
+        QTimer::singleShot(0, qApp, [error] {
+            std::fprintf(stderr, "attnscope: the start's text was not analysed: %s\n", error.c_str());
+            QApplication::exit(2);
+        });
+        return false;
+    }
     if (!controller->busy() && controller->current()) {
         // This paint may be the one that shows the result; give it and any queued repaint a turn first.
         qApp->removeEventFilter(this);

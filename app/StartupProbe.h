@@ -22,6 +22,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    static constexpr int kGiveUpMs = 120000;
     ui::MainWindow* window_;
     double firstPaintMs_ = -1.0;
 };

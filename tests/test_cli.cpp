@@ -471,6 +471,22 @@ void TestCli::startupTime() {
     QCOMPARE(run({QStringLiteral("--startup-time"), QStringLiteral("--screenshot"), QStringLiteral("x.png")},
                  &out),
              2);
+
+    // --model DIR on a first start: a task model opens on its own example (config.json's "example") and the
+    // probe finishes; it used to wait forever on an empty Source field.
+    QTemporaryDir fresh;
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), fresh.path());
+    QCOMPARE(run({QStringLiteral("--startup-time"), QStringLiteral("--model"),
+                  QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/addition")},
+                 &out, nullptr, env),
+             0);
+    QVERIFY2(shown.match(QString::fromUtf8(out)).hasMatch(), out.constData());
+    // A model without an example and no text of a last run: it says there is nothing to analyse, and ends.
+    QTemporaryDir fresher;
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), fresher.path());
+    QCOMPARE(run({QStringLiteral("--startup-time"), QStringLiteral("--model"), model_}, &out, nullptr, env),
+             0);
+    QVERIFY2(out.contains("nothing to analyse"), out.constData());
 }
 
 void TestCli::ompWait() {

@@ -25,7 +25,8 @@ void TestConfig::defaultsAreValid() {
 }
 
 void TestConfig::roundTrip() {
-    const auto c = ModelConfig::fromJson(R"({"name": "x", "architecture": "decoder_only", "decoder_layers": 3,
+    const auto c = ModelConfig::fromJson(R"({"name": "x", "description": "adds", "example": "321+54",
+        "architecture": "decoder_only", "decoder_layers": 3,
         "d_model": 48, "heads": 6, "d_ff": 96, "tgt_vocab_size": 99, "max_len": 77, "positional_encoding": "rope",
         "layer_norm": "standard", "norm_eps": 1e-5, "activation": "gelu_tanh", "tie_output": true,
         "tokenizer": {"type": "word", "tgt_vocab": "v.json", "lowercase": true}})");
@@ -35,6 +36,8 @@ void TestConfig::roundTrip() {
     QCOMPARE(c.activation, Activation::GeluTanh);
     QCOMPARE(c.tokenizer, TokenizerKind::Word);
     QVERIFY(c.lowercase && c.tieOutput);
+    QCOMPARE(c.example, std::string("321+54"));
+    QCOMPARE(c.description, std::string("adds"));
     const auto again = ModelConfig::fromJson(c.toJson());
     QCOMPARE(again.toJson(), c.toJson());
     QCOMPARE(again.headDim(), 8);
@@ -56,6 +59,11 @@ void TestConfig::invalid_data() {
     QTest::newRow("nested in a string")
         << R"({"name": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "heads": 0})"
         << "heads";
+    QTest::newRow("example not text") << R"({"example": 321})"
+                                      << "example";
+    QTest::newRow("description too long")
+        << QStringLiteral(R"({"description": "%1"})").arg(QString(1001, QLatin1Char('x')))
+        << "field 'description' has 1001 bytes; at most 1000";
     QTest::newRow("duplicate key") << R"({"heads": 4, "heads": 2})"
                                    << "the key \"heads\" appears twice";
     QTest::newRow("duplicate nested key") << R"({"tokenizer": {"type": "char", "type": "word"}})"

@@ -1,6 +1,7 @@
-// Keys pressed where a user is after typing: in the Source field. Ctrl+→, Ctrl+←, Ctrl+End and Ctrl+Home
-// step, go back, run to the end and reset (the field used to take them as cursor moves), Ctrl+E exports, and
-// Enter pressed right after the last keystroke, inside the typing debounce, decodes the text as typed.
+// The Source field: what it says of the model's input, and keys pressed where a user is after typing. Ctrl+→,
+// Ctrl+←, Ctrl+End and Ctrl+Home step, go back, run to the end and reset (the field used to take them as
+// cursor moves), Ctrl+E exports, and Enter pressed right after the last keystroke, inside the typing
+// debounce, decodes the text as typed.
 
 #include "WindowFixture.h"
 
@@ -17,6 +18,7 @@ private Q_SLOTS:
     void decodingKeysFromTheField();
     void exportKeyFromTheField();
     void enterRightAfterTyping();
+    void fieldSaysWhatTheModelTakes();
 };
 
 namespace {
@@ -109,6 +111,18 @@ void TestSourceKeys::enterRightAfterTyping() {
     QVERIFY(f->controller->waitUntilIdle());
     QCOMPARE(f->controller->current()->sourceText, QStringLiteral("ghij"));
     QCOMPARE(stepOf(*f), 1);
+}
+
+void TestSourceKeys::fieldSaysWhatTheModelTakes() {
+    // A task model takes only its alphabet: the field shows its example and, in the tooltip, what it does.
+    auto f = openWindow(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/addition"), QString());
+    QVERIFY(f);
+    QCOMPARE(f->edit->placeholderText(), QStringLiteral("e.g. 321+54"));
+    QVERIFY2(f->edit->toolTip().contains(QStringLiteral("Adds two numbers")), qPrintable(f->edit->toolTip()));
+    QVERIFY(f->edit->toolTip().contains(QStringLiteral("Example input: 321+54")));
+    // On a first start the window opens on that example (no text of a last run in the test's settings).
+    f->window.restoreSourceText(QStringLiteral("fallback"));
+    QCOMPARE(f->edit->text(), QStringLiteral("321+54"));
 }
 
 QTEST_MAIN(TestSourceKeys)

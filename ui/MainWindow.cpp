@@ -289,7 +289,20 @@ void MainWindow::applyModel(const QString& dir, const std::shared_ptr<const core
     picker_->setCurrentModel(dir);
     const auto& c = model->config();
     setWindowTitle(tr("attnscope — %1").arg(QString::fromStdString(c.name)));
-    source_->setPlaceholderText(c.hasEncoder() ? tr("Type a sentence…") : tr("Type a prompt…"));
+    // A task model takes only its own alphabet ("321+54"): its config says what, and the field shows it.
+    const auto example = QString::fromStdString(c.example);
+    source_->setPlaceholderText(!example.isEmpty() ? tr("e.g. %1").arg(example)
+                                : c.hasEncoder()   ? tr("Type a sentence…")
+                                                   : tr("Type a prompt…"));
+    QString tip =
+        tr("The source text (the prompt, for a decoder-only model). The analysis re-runs as you type; "
+           "Enter decodes it to the end. Ctrl+L focuses this field.");
+    if (!c.description.empty())
+        tip += QStringLiteral("\n\n%1: %2")
+                   .arg(QString::fromStdString(c.name), QString::fromStdString(c.description));
+    if (!example.isEmpty())
+        tip += tr("\nExample input: %1").arg(example);
+    source_->setToolTip(tip);
     attention_->setModelKinds(
         c.hasEncoder()
             ? std::vector<AttentionKind>{AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross}
@@ -384,7 +397,14 @@ void MainWindow::restoreSettings() {
 }
 
 void MainWindow::restoreSourceText(const QString& fallback) {
-    setSourceText(AppSettings::sourceText(fallback));
+    // The model's own example comes before the caller's: a task model cannot read an English sentence.
+    const auto m = model();
+    const auto example = m ? QString::fromStdString(m->config().example) : QString();
+    setSourceText(AppSettings::sourceText(example.isEmpty() ? fallback : example));
+}
+
+QString MainWindow::sourceText() const {
+    return source_->text();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -42,12 +42,14 @@ public:
     /// The last error shown (a bad model folder, a text the model cannot take); empty after success.
     QString lastError() const { return lastError_; }
     void setSourceText(const QString& text);
+    QString sourceText() const;
     /// Shows page, unless it is hidden because the model lacks what it shows (positions, say).
     void showPage(Page page);
     /// Restores the colour map, scale and window layout remembered from the last run.
     void restoreSettings();
-    /// Puts the source text of the last run back in the field, or `fallback` when there is none (the first
-    /// start), so the window opens on something to look at. Call after a model is open.
+    /// Puts the source text of the last run back in the field, or on a first start the model's example
+    /// (config.json's "example"), else `fallback`, so the window opens on something to look at. Call after a
+    /// model is open.
     void restoreSourceText(const QString& fallback);
     AnalysisController* controller() const { return controller_; }
     ViewState* viewState() const { return state_; }

@@ -129,6 +129,10 @@ ModelConfig ModelConfig::fromParsed(const json& j, const std::string& source) {
         const char* k = key.c_str();
         if (key == "name")
             c.name = getString(v, k, source);
+        else if (key == "description")
+            c.description = getString(v, k, source);
+        else if (key == "example")
+            c.example = getString(v, k, source);
         else if (key == "architecture")
             c.architecture = parseEnum(v, k, kArch, source);
         else if (key == "encoder_layers")
@@ -193,6 +197,11 @@ void ModelConfig::validate(const std::string& source) const {
         positive(srcVocabSize, "src_vocab_size", 1 << 24);
     positive(tgtVocabSize, "tgt_vocab_size", 1 << 24);
     positive(maxLen, "max_len", 1 << 20);
+    // Shown in one line of the window: a page of text there is a mistake, not a description.
+    for (const auto& [text, key] : {std::pair{&description, "description"}, std::pair{&example, "example"}})
+        if (text->size() > 1000)
+            fail(std::string("field '") + key + "' has " + std::to_string(text->size()) +
+                 " bytes; at most 1000 are shown");
     if (dModel % heads != 0)
         fail("d_model " + std::to_string(dModel) + " is not divisible by heads " + std::to_string(heads));
     if (positional == PositionalEncoding::Sinusoidal && dModel % 2 != 0)
@@ -244,6 +253,10 @@ int64_t ModelConfig::bufferCount() const {
 std::string ModelConfig::toJson() const {
     json j;
     j["name"] = name;
+    if (!description.empty())
+        j["description"] = description;
+    if (!example.empty())
+        j["example"] = example;
     j["architecture"] = toString(architecture);
     if (hasEncoder())
         j["encoder_layers"] = encoderLayers;

@@ -21,6 +21,8 @@ enum class Activation { Relu, Gelu, GeluTanh };
 /// Every field has a default; `fromJson` validates and names the offending field.
 struct ModelConfig {
     std::string name = "unnamed";                             // shown in the UI and in dumps
+    std::string description;                                  // one line on what the model does, for people
+    std::string example;                                      // an input it takes ("321+54"): the first text
     Architecture architecture = Architecture::EncoderDecoder; // "encoder_decoder" | "decoder_only"
     int encoderLayers = 2; // N of the encoder stack (ignored for decoder_only)
     int decoderLayers = 2; // N of the decoder stack
