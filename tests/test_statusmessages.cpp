@@ -1,6 +1,6 @@
-// Messages about the text on screen go with it: "the source has 42 tokens…" stayed in the status bar for its
-// 8 s after the text was shortened to fit, and the note about unknown pieces after they were removed. A
-// message about something else (the model just loaded) keeps its time.
+// Messages about the text on screen go with it, and never widen the window: "the source has 42 tokens…"
+// stayed in the status bar for its 8 s after the text was shortened to fit, and the note about unknown pieces
+// after they were removed. A message about something else (the model just loaded) keeps its time.
 
 #include "WindowFixture.h"
 
@@ -15,6 +15,7 @@ private Q_SLOTS:
     void initTestCase() { isolateSettings(); }
     void errorGoesWithTheText();
     void unknownPiecesGoWithThem();
+    void longOutputKeepsTheWindowsWidth();
 };
 
 namespace {
@@ -59,6 +60,31 @@ void TestStatusMessages::unknownPiecesGoWithThem() {
              qPrintable(bar->currentMessage()));
     retype(*f, QStringLiteral("abc"));
     QVERIFY2(bar->currentMessage().isEmpty(), qPrintable(bar->currentMessage()));
+}
+
+void TestStatusMessages::longOutputKeepsTheWindowsWidth() {
+    // demo-random decodes 255 characters without a space from this text; the line that shows the decoded
+    // text widened the window from 1,500 to 1,811 px, and it stayed that wide after Reset.
+    auto f = openWindow(kDemoModel, QString());
+    QVERIFY(f);
+    f->window.resize(1500, 900);
+    QCoreApplication::processEvents();
+    const int width = f->window.width();
+    retype(*f, QStringLiteral("The dog sleeps."));
+    f->controller->runToEnd();
+    QVERIFY(f->controller->waitUntilIdle(120000));
+    QCoreApplication::processEvents();
+    const auto r = f->controller->current();
+    QVERIFY(r && r->finished);
+    qInfo("decoded %d characters; window %d px wide, its minimum %d px", int(r->decodedText.size()),
+          f->window.width(), f->window.minimumSizeHint().width());
+    QVERIFY(r->decodedText.size() > 200);
+    QCOMPARE(f->window.width(), width);
+    QVERIFY(f->window.minimumSizeHint().width() <= width);
+    f->controller->reset();
+    QVERIFY(f->controller->waitUntilIdle());
+    QCoreApplication::processEvents();
+    QCOMPARE(f->window.width(), width);
 }
 
 QTEST_MAIN(TestStatusMessages)

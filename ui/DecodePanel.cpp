@@ -81,6 +81,9 @@ DecodePanel::DecodePanel(QWidget* parent) : QWidget(parent) {
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // A long decoded text wraps: on one line it would widen the window past the screen.
     status_->setWordWrap(true);
+    // A decoded text without spaces cannot wrap; its width must not become the window's minimum (255
+    // characters of demo-random's output pushed the window past the screen's edge). The tooltip has it all.
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     status_->setToolTip(tr("The current step and the text decoded so far"));
 
     auto* row = new QHBoxLayout;
@@ -157,6 +160,8 @@ void DecodePanel::setState(int step, bool finished, bool hasRun, const QString& 
         status_->setText(tr("Type a sentence to start."));
         return;
     }
+    status_->setToolTip(decoded.isEmpty() ? tr("The current step and the text decoded so far")
+                                          : tr("Decoded so far: %1").arg(decoded));
     status_->setText(tr("step %1%2 · decoded: %3")
                          .arg(step)
                          .arg(finished ? tr(" (finished)") : QString())

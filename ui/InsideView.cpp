@@ -66,6 +66,7 @@ void InsideView::build() {
     heading_->setObjectName(QStringLiteral("insideHeading"));
     heading_->setTextFormat(Qt::PlainText);
     heading_->setWordWrap(true);
+    heading_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // a long token must not widen it
     rowCombo_ = new QComboBox(this);
     rowCombo_->setObjectName(QStringLiteral("insideRowCombo"));
     rowCombo_->setToolTip(tr("The query row to open: the token whose attention is computed. By default the "

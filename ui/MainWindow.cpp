@@ -83,6 +83,7 @@ void MainWindow::buildWidgets() {
     message_->setObjectName(QStringLiteral("messageLabel"));
     message_->setTextFormat(Qt::PlainText);
     message_->setWordWrap(true);
+    message_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // see DecodePanel's status line
     message_->setVisible(false);
     message_->setStyleSheet(QStringLiteral("color: #b03a2e;"));
     col->addWidget(message_);
