@@ -7,6 +7,10 @@
 #include <QMainWindow>
 #include <QSettings>
 #include <QSplitter>
+#include <QVariantList>
+
+#include <algorithm>
+#include <iterator>
 
 namespace ui {
 
@@ -23,6 +27,11 @@ const QString kWindowState = QStringLiteral("window/state");
 const QString kSplitter = QStringLiteral("window/splitter");
 const QString kExportDir = QStringLiteral("export/dir");
 const QString kLastRun = QStringLiteral("train/lastRun");
+const QString kKind = QStringLiteral("view/kind");
+const QString kLayer = QStringLiteral("view/layer");
+const QString kHead = QStringLiteral("view/head");
+const QString kSampling = QStringLiteral("decode/sampling"); // greedy, temperature, top-k, top-p, seed
+const QString kRecent = QStringLiteral("model/recent");
 
 } // namespace
 
@@ -42,6 +51,68 @@ void AppSettings::trackView(ViewState* state) {
     });
     QObject::connect(state, &ViewState::colorMapChanged, state,
                      [](const ColorMap& m) { QSettings().setValue(kColorMap, m.name()); });
+}
+
+AppSettings::Selection AppSettings::selection() {
+    QSettings s;
+    Selection sel;
+    const int kind = s.value(kKind, 0).toInt();
+    // A value another version wrote, or an edited file, falls back to the default rather than misbehaving.
+    if (kind >= 0 && kind < static_cast<int>(std::size(core::kAttentionKinds)))
+        sel.kind = core::kAttentionKinds[kind];
+    sel.layer = std::max(0, s.value(kLayer, 0).toInt());
+    sel.head = std::max(core::kMeanHead, s.value(kHead, 0).toInt());
+    return sel;
+}
+
+void AppSettings::trackSelection(ViewState* state) {
+    QObject::connect(state, &ViewState::kindChanged, state,
+                     [](core::AttentionKind k) { QSettings().setValue(kKind, static_cast<int>(k)); });
+    QObject::connect(state, &ViewState::selectionChanged, state, [](int layer, int head) {
+        QSettings s;
+        s.setValue(kLayer, layer);
+        s.setValue(kHead, head);
+    });
+}
+
+core::SamplingSettings AppSettings::sampling() {
+    const auto v = QSettings().value(kSampling).toList();
+    core::SamplingSettings s;
+    if (v.size() != 5)
+        return s;
+    s.greedy = v[0].toBool();
+    const double t = v[1].toDouble(), p = v[3].toDouble();
+    const int k = v[2].toInt();
+    if (t > 0.0 && k >= 0 && p > 0.0 && p <= 1.0) {
+        s.temperature = t;
+        s.topK = k;
+        s.topP = p;
+        s.seed = v[4].toULongLong();
+    } else {
+        s.greedy = true;
+    }
+    return s;
+}
+
+void AppSettings::setSampling(const core::SamplingSettings& s) {
+    QSettings().setValue(kSampling, QVariantList{s.greedy, s.temperature, s.topK, s.topP,
+                                                 QVariant::fromValue<qulonglong>(s.seed)});
+}
+
+QStringList AppSettings::recentModels() {
+    QStringList out;
+    for (const auto& dir : QSettings().value(kRecent).toStringList())
+        if (QDir(dir).exists() && !out.contains(dir))
+            out << dir;
+    return out.mid(0, kRecentModels);
+}
+
+void AppSettings::addRecentModel(const QString& dir) {
+    auto list = QSettings().value(kRecent).toStringList();
+    const auto path = QDir(dir).absolutePath();
+    list.removeAll(path);
+    list.prepend(path);
+    QSettings().setValue(kRecent, list.mid(0, kRecentModels));
 }
 
 QString AppSettings::lastModel() {

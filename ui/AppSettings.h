@@ -1,10 +1,14 @@
 #pragma once
-// What the window remembers between runs, and under which keys: the colour map and scale, the model used
-// last, the source text, the window's geometry and its splitter, the folder of the last export and the
-// last training run. One place owns the keys, so a key is
-// never written under one spelling and read under another.
+// What the window remembers between runs, and under which keys: the colour map and scale, the kind, layer
+// and head, the sampling settings, the model used last and the folders opened before, the source text, the
+// window's geometry and its splitter, the folder of the last export and the last training run. One place owns
+// the keys, so a key is never written under one spelling and read under another.
+
+#include "core/run/AttentionSnapshot.h"
+#include "core/run/Sampler.h"
 
 #include <QString>
+#include <QStringList>
 
 class QMainWindow;
 class QSplitter;
@@ -19,6 +23,25 @@ public:
     static void restoreView(ViewState* state);
     /// Remembers every later change of state's colour map and scale, as it happens.
     static void trackView(ViewState* state);
+
+    /// The kind, layer and head shown last (kMeanHead for the mean); Encoder, 0, 0 before any.
+    struct Selection {
+        core::AttentionKind kind = core::AttentionKind::Encoder;
+        int layer = 0;
+        int head = 0;
+    };
+    static Selection selection();
+    /// Remembers every later change of state's kind, layer and head, as it happens.
+    static void trackSelection(ViewState* state);
+
+    /// The decode panel's sampling settings of the last run (greedy before any).
+    static core::SamplingSettings sampling();
+    static void setSampling(const core::SamplingSettings& s);
+
+    /// Model folders opened before, most recent first, at most kRecentModels; those gone are left out.
+    static constexpr int kRecentModels = 8;
+    static QStringList recentModels();
+    static void addRecentModel(const QString& dir);
 
     /// The model folder opened last (absolute), empty when none was.
     static QString lastModel();

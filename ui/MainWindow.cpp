@@ -27,6 +27,7 @@
 #include <QLabel>
 #include <QLineEdit>
 
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -51,6 +52,7 @@ MainWindow::MainWindow(const QString& modelsDir, QWidget* parent)
     buildMenus();
     wire();
     AppSettings::trackView(state_);
+    AppSettings::trackSelection(state_);
     setAcceptDrops(true);
     setWindowTitle(tr("attnscope"));
     resize(1400, 900);
@@ -130,6 +132,11 @@ void MainWindow::buildMenus() {
     auto* open = file->addAction(tr("Open Model &Folder…"), this, &MainWindow::openFolderDialog);
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Open a model directory (config.json, model.safetensors, vocabulary)"));
+    recent_ = file->addMenu(tr("Open &Recent"));
+    recent_->setObjectName(QStringLiteral("recentMenu"));
+    recent_->setToolTipsVisible(true);
+    connect(recent_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
+    fillRecentMenu();
     file->addSeparator();
     for (auto* a : exports_->actions())
         file->addAction(a);
@@ -223,6 +230,7 @@ void MainWindow::wire() {
     connect(panel->runAction(), &QAction::triggered, controller_, &AnalysisController::runToEnd);
     connect(panel->resetAction(), &QAction::triggered, controller_, &AnalysisController::reset);
     connect(panel, &DecodePanel::samplingChanged, controller_, &AnalysisController::setSampling);
+    connect(panel, &DecodePanel::samplingChanged, this, &AppSettings::setSampling);
     // After the settings reach the worker (the connection above runs first): the pipeline with them.
     connect(panel, &DecodePanel::samplingChanged, inside_, [this] { inside_->refresh(); });
     controller_->setSampling(panel->sampling());
@@ -288,6 +296,8 @@ void MainWindow::refuseModel(const QString& error, bool background) {
 void MainWindow::applyModel(const QString& dir, const std::shared_ptr<const core::Model>& model) {
     clearError();
     picker_->setCurrentModel(dir);
+    if (!opener_->isBuiltin(dir))
+        AppSettings::addRecentModel(dir); // File ▸ Open Recent
     const auto& c = model->config();
     setWindowTitle(tr("attnscope — %1").arg(QString::fromStdString(c.name)));
     // A task model takes only its own alphabet ("321+54"): its config says what, and the field shows it.
@@ -340,6 +350,12 @@ void MainWindow::showPage(Page page) {
 void MainWindow::showResult(const RunResultPtr& r) {
     clearError();
     attention_->showResult(r);
+    if (pendingSelection_) {
+        // What was shown when the window last closed, where this model has it (else it stays clamped).
+        attention_->selectKind(pendingSelection_->kind);
+        state_->setSelection(pendingSelection_->layer, pendingSelection_->head);
+        pendingSelection_.reset();
+    }
     inside_->setResult(r);
     exports_->updateEnabled();
     heads_->ensureScores(); // after the first result, so scoring never delays it
@@ -385,6 +401,20 @@ void MainWindow::clearError() {
     clearStateMessage(); // "the source has 42 tokens…" must not outlive the text it was about
 }
 
+void MainWindow::fillRecentMenu() {
+    recent_->clear();
+    const auto dirs = AppSettings::recentModels();
+    for (int i = 0; i < dirs.size(); ++i) {
+        const auto& dir = dirs[i];
+        // Alt+1 … Alt+8 in the open menu; the folder's name first, its path in the tooltip.
+        auto* a = recent_->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QDir(dir).dirName()), this,
+                                     [this, dir] { openInBackground(dir); });
+        a->setToolTip(QDir::toNativeSeparators(dir));
+    }
+    if (dirs.isEmpty())
+        recent_->addAction(tr("(no folder opened yet)"))->setEnabled(false);
+}
+
 void MainWindow::openFolderDialog() {
     const QString dir =
         QFileDialog::getExistingDirectory(this, tr("Open Model Folder"), opener_->dialogFolder());
@@ -395,6 +425,10 @@ void MainWindow::openFolderDialog() {
 void MainWindow::restoreSettings() {
     AppSettings::restoreView(state_);
     AppSettings::restoreWindow(this, attention_->splitter());
+    // The kind, layer and head wait for the first result: until a model's attention is shown the view state
+    // clamps a selection to one layer and one head.
+    pendingSelection_ = AppSettings::selection();
+    attention_->decodePanel()->setSampling(AppSettings::sampling());
 }
 
 void MainWindow::restoreSourceText(const QString& fallback) {

@@ -2,15 +2,18 @@
 // The main window: builds the top bar, the pages, the menus and the status bar, and wires them to the view
 // state and the analysis controller. It holds no logic of its own beyond that wiring.
 
+#include "ui/AppSettings.h"
 #include "ui/RunResult.h"
 
 #include <QMainWindow>
 
 #include <memory>
+#include <optional>
 
 class QAction;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QTabWidget;
 
 namespace core {
@@ -77,10 +80,13 @@ private:
     void refuseModel(const QString& error, bool background);
     void openInBackground(const QString& dir);
     void openFolderDialog();
+    void fillRecentMenu();
 
     QString modelsDir_;
     QString lastError_;
     QString stateMessage_;
+    std::optional<AppSettings::Selection> pendingSelection_; // restored at the first result
+    QMenu* recent_ = nullptr;
     ViewState* state_ = nullptr;
     AnalysisController* controller_ = nullptr;
     ModelOpener* opener_ = nullptr;
