@@ -38,38 +38,62 @@ void extend(const float* w, int n, int seen, float* lo, float* hi, float* allLo)
         allLo[k] = w[k] < allLo[k] ? w[k] : allLo[k];
 }
 
-// Each value through toUnit (a weight to [0, 1]) and then the colour map's 256 entries.
+// Where the masked cells of a causal image start: see maskedFrom() in the header.
+struct Mask {
+    const std::vector<int>* from = nullptr; // per image row; null: nothing masked
+    QRgb colour = 0;
+};
+
+// Each value through toUnit (a weight to [0, 1]) and then the colour map's 256 entries; masked cells in the
+// map's masked colour.
 template <typename ToUnit>
-QImage colour(const std::vector<float>& values, const QSize& size, const QVector<QRgb>& lut, ToUnit toUnit) {
+QImage colour(const std::vector<float>& values, const QSize& size, const QVector<QRgb>& lut, const Mask& mask,
+              ToUnit toUnit) {
     QImage img(size, QImage::Format_RGB32);
     const int cols = size.width();
     for (int r = 0; r < size.height(); ++r) {
         auto* line = reinterpret_cast<QRgb*>(img.scanLine(r));
         const float* v = values.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(cols);
+        const int masked = mask.from ? (*mask.from)[static_cast<std::size_t>(r)] : cols;
         for (int c = 0; c < cols; ++c)
-            line[c] = lut[qBound(0, static_cast<int>(toUnit(v[c]) * 255.0f + 0.5f), 255)];
+            line[c] = c >= masked ? mask.colour
+                                  : lut[qBound(0, static_cast<int>(toUnit(v[c]) * 255.0f + 0.5f), 255)];
     }
     return img;
 }
 
 QImage colourLinear(const std::vector<float>& values, const QSize& size, float lo, float hi,
-                    const QVector<QRgb>& lut) {
+                    const QVector<QRgb>& lut, const Mask& mask) {
     // A constant matrix (one key, say) has no range to stretch; show it mid-scale rather than divide by 0.
     const float span = hi > lo ? hi - lo : 0.0f;
     const float flat = hi > 0.0f ? 0.5f : 0.0f;
-    return colour(values, size, lut,
+    return colour(values, size, lut, mask,
                   [=](float w) { return span > 0.0f ? std::clamp((w - lo) / span, 0.0f, 1.0f) : flat; });
 }
 
 // By orders of magnitude: kLogScaleFloor and below → 0, 1 → 1.
-QImage colourLog(const std::vector<float>& values, const QSize& size, const QVector<QRgb>& lut) {
+QImage colourLog(const std::vector<float>& values, const QSize& size, const QVector<QRgb>& lut,
+                 const Mask& mask) {
     const float decades = -std::log10(kLogScaleFloor);
-    return colour(values, size, lut, [=](float w) {
+    return colour(values, size, lut, mask, [=](float w) {
         return std::clamp(std::log10(std::max(w, kLogScaleFloor)) / decades + 1.0f, 0.0f, 1.0f);
     });
 }
 
 } // namespace
+
+std::vector<int> AttentionTiles::maskedFrom(int rows, int cols, int queries, int keys) {
+    std::vector<int> from(static_cast<std::size_t>(std::max(rows, 0)), cols);
+    int c = 0;
+    for (int r = 0; r < rows; ++r) {
+        // The last key any query of this row's bin sees; the first column whose keys all lie past it.
+        const int lastVisible = core::binStart(r + 1, rows, queries) - 1 + keys - queries;
+        while (c < cols && core::binStart(c, cols, keys) <= lastVisible)
+            ++c;
+        from[static_cast<std::size_t>(r)] = c;
+    }
+    return from;
+}
 
 QSize AttentionTiles::imageSize(int queries, int keys, const QSize& pixels) {
     // Before the first layout there is no tile size to pool to.
@@ -107,6 +131,7 @@ void AttentionTiles::setPixelSize(const QSize& pixels) {
 
 void AttentionTiles::setColorMap(const ColorMap& map) {
     lut_ = map.lut();
+    masked_ = map.maskedColor();
     dropImages();
 }
 
@@ -131,10 +156,15 @@ const QImage& AttentionTiles::image(int layer, int column) {
         pool(layer, perHead);
     Tile& t = tiles_[static_cast<std::size_t>(layer) * static_cast<std::size_t>(block_->heads + 1) +
                      static_cast<std::size_t>(column)];
-    if (t.image.isNull())
-        t.image = perHead                   ? colourLinear(t.values, size_, t.lo, t.hi, lut_)
-                  : mode_ == ScaleMode::Log ? colourLog(t.values, size_, lut_)
-                                            : colourLinear(t.values, size_, 0.0f, 1.0f, lut_);
+    if (t.image.isNull()) {
+        // Future keys of causal attention are masked, not weak: painted apart from a weight of 0.
+        const auto from = causal_ ? maskedFrom(size_.height(), size_.width(), block_->queries, block_->keys)
+                                  : std::vector<int>{};
+        const Mask mask{causal_ ? &from : nullptr, masked_};
+        t.image = perHead                   ? colourLinear(t.values, size_, t.lo, t.hi, lut_, mask)
+                  : mode_ == ScaleMode::Log ? colourLog(t.values, size_, lut_, mask)
+                                            : colourLinear(t.values, size_, 0.0f, 1.0f, lut_, mask);
+    }
     return t.image;
 }
 

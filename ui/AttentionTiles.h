@@ -44,6 +44,10 @@ public:
     /// The image size a queries × keys block gets in tiles of `pixels`: each side as it is when it fits,
     /// else the tile's side.
     static QSize imageSize(int queries, int keys, const QSize& pixels);
+    /// Causal attention pooled to rows × cols cells: per row, the first column whose keys every query of the
+    /// row is kept from (cols when none is). Those cells are masked (drawn in the colour map's masked
+    /// colour), not small weights. The detail heatmap uses the same rule.
+    static std::vector<int> maskedFrom(int rows, int cols, int queries, int keys);
 
 private:
     struct Tile {
@@ -70,6 +74,7 @@ private:
 
     const core::AttentionBlock* block_ = nullptr;
     bool causal_ = false;
+    QRgb masked_ = qRgb(0xc8, 0xc8, 0xc8);
     QSize pixels_;
     QSize size_; // imageSize() of the block in tiles of pixels_
     QVector<QRgb> lut_ = ColorMap::byName(QString()).lut();

@@ -64,6 +64,10 @@ ColorMap::ColorMap(QString name, QVector<QColor> stops) : name_(std::move(name))
     }
 }
 
+QRgb ColorMap::maskedColor() const {
+    return name_ == QLatin1String("greys") ? qRgb(0xf2, 0xcf, 0xd3) : qRgb(0xc8, 0xc8, 0xc8);
+}
+
 QCPColorGradient ColorMap::gradient() const {
     QCPColorGradient g;
     g.clearColorStops();
@@ -72,6 +76,8 @@ QCPColorGradient ColorMap::gradient() const {
         g.setColorStopAt(static_cast<double>(i) / segments, stops_[i]);
     g.setColorInterpolation(QCPColorGradient::ciRGB);
     g.setLevelCount(256);
+    g.setNanHandling(QCPColorGradient::nhNanColor); // NaN marks a masked cell (HeatmapView)
+    g.setNanColor(QColor::fromRgb(maskedColor()));
     return g;
 }
 

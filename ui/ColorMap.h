@@ -30,6 +30,9 @@ public:
     /// The colour of t in [0, 1] (clamped).
     QRgb color(double t) const { return lut_[qBound(0, static_cast<int>(t * 255.0 + 0.5), 255)]; }
     const QVector<QRgb>& lut() const { return lut_; }
+    /// The colour of a masked cell (a future key in causal attention): a weight that is not there, so never
+    /// a colour of the map itself (neutral grey; a pale rose for the grey map).
+    QRgb maskedColor() const;
     QCPColorGradient gradient() const;
 
 private:

@@ -3,6 +3,7 @@
 #include "core/analysis/AttentionStats.h"
 #include "core/analysis/MaxPool.h"
 #include "ui/AttentionText.h"
+#include "ui/AttentionTiles.h"
 #include "ui/HeadNavigation.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/TokenText.h"
@@ -241,10 +242,17 @@ void HeatmapView::rebuild() {
     auto* cells = map_->data();
     cells->setSize(cols, rows);
     cells->setRange(cellRange(cols, keys_), cellRange(rows, queries_));
+    // Future keys of causal attention are masked, not weak: NaN, which the gradient paints in the colour
+    // map's masked colour (the grid's rule, AttentionTiles::maskedFrom).
+    const auto masked = shown_.causal() ? AttentionTiles::maskedFrom(rows, cols, queries_, keys_)
+                                        : std::vector<int>(std::size_t(rows), cols);
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) {
             const float w = values[std::size_t(r) * std::size_t(cols) + std::size_t(c)];
-            cells->setCell(c, r, log ? std::max(w, kLogScaleFloor) : w);
+            cells->setCell(c, r,
+                           c >= masked[std::size_t(r)] ? std::numeric_limits<double>::quiet_NaN()
+                           : log                       ? std::max(w, kLogScaleFloor)
+                                                       : w);
         }
     // Only the per-head scale needs the head's range.
     const auto [lo, hi] = perHead ? core::informativeRange(weights_, queries_, keys_, shown_.causal())
