@@ -310,7 +310,8 @@ void TestMainWindow::settingsRemembered() {
     QSettings().remove(QStringLiteral("source/text"));
     // No text of a last run: the model's own example (config.json's "example") comes before the fallback.
     w.restoreSourceText(QStringLiteral("first start"));
-    QCOMPARE(w.findChild<QLineEdit*>(QStringLiteral("sourceEdit"))->text(), QStringLiteral("The dog sleeps."));
+    QCOMPARE(w.findChild<QLineEdit*>(QStringLiteral("sourceEdit"))->text(),
+             QStringLiteral("The dog sleeps."));
     QCOMPARE(w.viewState()->colorMap().name(), QStringLiteral("magma"));
     QCOMPARE(w.viewState()->scaleMode(), ui::ScaleMode::PerHead);
     QCOMPARE(w.size(), QSize(1111, 777));
