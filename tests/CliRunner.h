@@ -41,6 +41,25 @@ protected:
                extraFields + '}';
     }
 
+    // A small encoder–decoder whose sides differ in vocabulary size (one vocabulary file per side).
+    static constexpr const char* edConfigJson =
+        R"({"name": "ed", "d_model": 32, "heads": 4, "d_ff": 64, "src_vocab_size": 120, "tgt_vocab_size": 110})";
+
+    // `attnscope init` of a config (written beside it as NAME.json) into tmp_/NAME; empty on failure.
+    QString initModel(const QString& name, const char* configJson,
+                      const QString& seed = QStringLiteral("1")) {
+        const auto config = tmp_.filePath(name + QStringLiteral(".json"));
+        QFile f(config);
+        if (!f.open(QIODevice::WriteOnly) || f.write(configJson) < 0)
+            return {};
+        f.close();
+        const auto dir = tmp_.filePath(name);
+        return run({QStringLiteral("init"), QStringLiteral("--config"), config, QStringLiteral("--out"), dir,
+                    QStringLiteral("--seed"), seed}) == 0
+                   ? dir
+                   : QString();
+    }
+
     // A decoder-only model's config, for the paths that must tell it apart from an encoder–decoder.
     static constexpr const char* lmConfigJson =
         R"({"name": "lm", "architecture": "decoder_only", "decoder_layers": 3,

@@ -1,5 +1,7 @@
 #include "ui/HelpText.h"
 
+#include "core/model/ModelConfig.h"
+
 #include "core/base/BlasCore.h"
 #include "core/base/Runtime.h"
 #include "ui/QCustomPlotInclude.h"
@@ -88,6 +90,24 @@ QString HelpText::about() {
         .arg(core::threadCount())
         .arg(blas.empty() ? tr("BLAS: not OpenBLAS")
                           : tr("OpenBLAS kernels: %1").arg(QString::fromStdString(blas)));
+}
+
+QString HelpText::sourcePlaceholder(const core::ModelConfig& c) {
+    if (!c.example.empty())
+        return tr("e.g. %1").arg(QString::fromStdString(c.example));
+    return c.hasEncoder() ? tr("Type a sentence…") : tr("Type a prompt…");
+}
+
+QString HelpText::sourceToolTip(const core::ModelConfig* c) {
+    QString tip =
+        tr("The source text (the prompt, for a decoder-only model). The analysis re-runs as you type; "
+           "Enter decodes it to the end. Ctrl+L focuses this field.");
+    if (c && !c->description.empty())
+        tip += QStringLiteral("\n\n%1: %2")
+                   .arg(QString::fromStdString(c->name), QString::fromStdString(c->description));
+    if (c && !c->example.empty())
+        tip += tr("\nExample input: %1").arg(QString::fromStdString(c->example));
+    return tip;
 }
 
 } // namespace ui

@@ -1,8 +1,12 @@
 #pragma once
-// The texts of the Help menu: the keyboard shortcuts and the About box.
+// The texts of the Help menu (the keyboard shortcuts, the About box) and the Source field's help.
 
 #include <QCoreApplication>
 #include <QString>
+
+namespace core {
+struct ModelConfig;
+}
 
 class QKeySequence;
 class QMenuBar;
@@ -19,6 +23,11 @@ public:
     static QString keyText(const QKeySequence& key);
     /// The versions of attnscope, Qt, LibTorch and QCustomPlot, and how the core computes.
     static QString about();
+    /// The Source field's placeholder: the model's example input ("e.g. 321+54"), else what to type.
+    static QString sourcePlaceholder(const core::ModelConfig& config);
+    /// The Source field's tooltip, with the model's description and example when it has them (null: none
+    /// loaded yet).
+    static QString sourceToolTip(const core::ModelConfig* config);
 };
 
 } // namespace ui

@@ -13,6 +13,7 @@
 #include "ui/ModelOpener.h"
 #include "ui/ModelPicker.h"
 #include "ui/PositionalView.h"
+#include "ui/RecentMenu.h"
 #include "ui/ShortcutPassThrough.h"
 #include "ui/TrainPage.h"
 #include "ui/ViewState.h"
@@ -27,7 +28,6 @@
 #include <QLabel>
 #include <QLineEdit>
 
-#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -72,8 +72,7 @@ void MainWindow::buildWidgets() {
     source_->setClearButtonEnabled(true);
     // QLineEdit cuts a paste at 32,767 characters without a word; the model says how long a source may be.
     source_->setMaxLength(std::numeric_limits<int>::max());
-    source_->setToolTip(tr("The source text (the prompt, for a decoder-only model). The analysis re-runs as "
-                           "you type; Enter decodes it to the end. Ctrl+L focuses this field."));
+    source_->setToolTip(HelpText::sourceToolTip(nullptr));
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Model"), central));
     top->addWidget(picker_);
@@ -132,11 +131,9 @@ void MainWindow::buildMenus() {
     auto* open = file->addAction(tr("Open Model &Folder…"), this, &MainWindow::openFolderDialog);
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Open a model directory (config.json, model.safetensors, vocabulary)"));
-    recent_ = file->addMenu(tr("Open &Recent"));
-    recent_->setObjectName(QStringLiteral("recentMenu"));
-    recent_->setToolTipsVisible(true);
-    connect(recent_, &QMenu::aboutToShow, this, &MainWindow::fillRecentMenu);
-    fillRecentMenu();
+    auto* recent = new RecentMenu(file);
+    file->addMenu(recent);
+    connect(recent, &RecentMenu::folderChosen, this, &MainWindow::openInBackground);
     file->addSeparator();
     for (auto* a : exports_->actions())
         file->addAction(a);
@@ -301,19 +298,8 @@ void MainWindow::applyModel(const QString& dir, const std::shared_ptr<const core
     const auto& c = model->config();
     setWindowTitle(tr("attnscope — %1").arg(QString::fromStdString(c.name)));
     // A task model takes only its own alphabet ("321+54"): its config says what, and the field shows it.
-    const auto example = QString::fromStdString(c.example);
-    source_->setPlaceholderText(!example.isEmpty() ? tr("e.g. %1").arg(example)
-                                : c.hasEncoder()   ? tr("Type a sentence…")
-                                                   : tr("Type a prompt…"));
-    QString tip =
-        tr("The source text (the prompt, for a decoder-only model). The analysis re-runs as you type; "
-           "Enter decodes it to the end. Ctrl+L focuses this field.");
-    if (!c.description.empty())
-        tip += QStringLiteral("\n\n%1: %2")
-                   .arg(QString::fromStdString(c.name), QString::fromStdString(c.description));
-    if (!example.isEmpty())
-        tip += tr("\nExample input: %1").arg(example);
-    source_->setToolTip(tip);
+    source_->setPlaceholderText(HelpText::sourcePlaceholder(c));
+    source_->setToolTip(HelpText::sourceToolTip(&c));
     attention_->setModelKinds(
         c.hasEncoder()
             ? std::vector<AttentionKind>{AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross}
@@ -399,20 +385,6 @@ void MainWindow::clearError() {
     lastError_.clear();
     message_->setVisible(false);
     clearStateMessage(); // "the source has 42 tokens…" must not outlive the text it was about
-}
-
-void MainWindow::fillRecentMenu() {
-    recent_->clear();
-    const auto dirs = AppSettings::recentModels();
-    for (int i = 0; i < dirs.size(); ++i) {
-        const auto& dir = dirs[i];
-        // Alt+1 … Alt+8 in the open menu; the folder's name first, its path in the tooltip.
-        auto* a = recent_->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QDir(dir).dirName()), this,
-                                     [this, dir] { openInBackground(dir); });
-        a->setToolTip(QDir::toNativeSeparators(dir));
-    }
-    if (dirs.isEmpty())
-        recent_->addAction(tr("(no folder opened yet)"))->setEnabled(false);
 }
 
 void MainWindow::openFolderDialog() {

@@ -13,7 +13,6 @@
 class QAction;
 class QLabel;
 class QLineEdit;
-class QMenu;
 class QTabWidget;
 
 namespace core {
@@ -80,13 +79,11 @@ private:
     void refuseModel(const QString& error, bool background);
     void openInBackground(const QString& dir);
     void openFolderDialog();
-    void fillRecentMenu();
 
     QString modelsDir_;
     QString lastError_;
     QString stateMessage_;
     std::optional<AppSettings::Selection> pendingSelection_; // restored at the first result
-    QMenu* recent_ = nullptr;
     ViewState* state_ = nullptr;
     AnalysisController* controller_ = nullptr;
     ModelOpener* opener_ = nullptr;
