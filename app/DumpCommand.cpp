@@ -29,7 +29,8 @@ Exit status: 0 on success, 2 on bad arguments or input.
 } // namespace
 
 int runDump(const std::vector<std::string>& argv) {
-    CommandOptions options{{std::begin(kSessionOptions), std::end(kSessionOptions)}, {}};
+    CommandOptions options{{std::begin(kSessionOptions), std::end(kSessionOptions)},
+                           {std::begin(kSessionFlags), std::end(kSessionFlags)}};
     options.valued.insert("--out");
     return runCommand("dump", kDumpHelp.c_str(), options, argv, [&](const Args& a) {
         const auto started = startSession(a);

@@ -71,7 +71,8 @@ int parseIndex(const Args& a, const char* option) {
 } // namespace
 
 int runExplain(const std::vector<std::string>& argv) {
-    CommandOptions options{{std::begin(kSessionOptions), std::end(kSessionOptions)}, {}};
+    CommandOptions options{{std::begin(kSessionOptions), std::end(kSessionOptions)},
+                           {std::begin(kSessionFlags), std::end(kSessionFlags)}};
     options.valued.insert({"--kind", "--layer", "--head", "--row", "--out", "--temperature", "--top-k",
                            "--top-p", "--seed", "--candidates"});
     return runCommand("explain", kExplainHelp.c_str(), options, argv, [&](const Args& a) {

@@ -31,12 +31,13 @@ const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup
        attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N]
                  [--tab attention|positional|heads|inside] [--kind encoder|decoder|cross]
                  [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log] [--colormap NAME]
-                 [--size WxH]
+                 [--size WxH] [--past-max-len]
 
 Opens the window on DIR (default: the model used last, else the built-in default) with TEXT in the
 source field (default: the text of the last run, else an example sentence).
 --screenshot renders the real main window offscreen after analysing --src and decoding --steps tokens,
-saves it as FILE.png and exits (0 on success, 2 on bad arguments or input).
+saves it as FILE.png and exits (0 on success, 2 on bad arguments or input). A --src longer than the
+model reads is cut at max_len, or with --past-max-len read on (sinusoidal or rotary positions only).
 --startup-time opens the window as usual, prints the milliseconds from the process's start to its first
 paint and to the first analysis painted, and quits (scripts/bench-startup.sh runs it repeatedly).
 )";
@@ -75,15 +76,16 @@ int fail(const std::string& message) {
 
 int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     std::string modelDir, src, shot, tab, kindName, size, headName, scale, colormap;
-    bool startupTime = false;
+    bool startupTime = false, pastMaxLen = false;
     long long steps = 0, layer = 0, row = -1;
     std::optional<core::SamplingSettings> sampling;
     try {
         const Args a(argvList,
                      {"--model", "--src", "--screenshot", "--steps", "--tab", "--kind", "--layer", "--head",
                       "--row", "--sample", "--size", "--scale", "--colormap"},
-                     {"--help", "--startup-time"});
+                     {"--help", "--startup-time", "--past-max-len"});
         startupTime = a.has("--startup-time");
+        pastMaxLen = a.has("--past-max-len");
         if (startupTime && a.has("--screenshot"))
             throw UsageError("--startup-time does not go with --screenshot");
         if (a.has("--help")) {
@@ -195,6 +197,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     auto* controller = window.controller();
     if (sampling)
         window.findChild<ui::DecodePanel*>()->setSampling(*sampling);
+    if (pastMaxLen)
+        controller->setPastMaxLen(true);
     if (!controller->waitUntilIdle())
         return fail("the analysis did not finish in time");
     for (long long i = 0; i < steps; ++i) {

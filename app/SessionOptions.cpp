@@ -10,7 +10,10 @@ const char* const kSessionOptionsHelp =
   --tgt-ids LIST   target ids, used exactly as given
   --greedy N       decode up to N tokens greedily (stops at <eos>) and use the final state
   --device D       auto (CUDA when available), cpu or cuda
-For decoder-only models --src/--src-ids is the prompt.
+  --past-max-len   read up to 4 x max_len tokens where positions extend by formula (sinusoidal, rotary);
+                   positions past max_len were never seen in training
+For decoder-only models --src/--src-ids is the prompt. A --src longer than the model reads is cut there;
+"text_tokens" and "read_tokens" in the output tell.
 )";
 
 namespace {
@@ -40,6 +43,10 @@ StartedSession startSession(const Args& a) {
 
     s.session = std::make_unique<core::Session>(model);
     auto& session = *s.session;
+    if (a.has("--past-max-len") && !model->config().canPassMaxLen())
+        throw UsageError("--past-max-len: this model's positions are learned and end at max_len " +
+                         std::to_string(model->config().maxLen));
+    session.setPastMaxLen(a.has("--past-max-len"));
     s.srcText = a.get("--src");
     if (a.has("--src")) {
         if (s.srcText.empty())

@@ -14,6 +14,9 @@
 inline const char* const kSessionOptions[] = {"--model",   "--src",    "--src-ids", "--tgt",
                                               "--tgt-ids", "--greedy", "--device"};
 
+/// Flags for CommandOptions::flags.
+inline const char* const kSessionFlags[] = {"--past-max-len"};
+
 /// The help lines for those options.
 extern const char* const kSessionOptionsHelp;
 

@@ -16,6 +16,7 @@ class TestCli : public QObject, protected CliRunner {
 private Q_SLOTS:
     void initTestCase();
     void dumpText();
+    void dumpCutsLongText();
     void dumpIdsAndGreedy();
     void decoderOnly();
     void convert();
@@ -73,6 +74,26 @@ void TestCli::dumpText() {
     QCOMPARE(j["attention"]["decoder"][1][3].size(), std::size_t(3));  // T
     QCOMPARE(j["attention"]["cross"][0][0][2].size(), std::size_t(5)); // S keys
     QCOMPARE(j["next_token_logprobs"].size(), std::size_t(110));
+}
+
+void TestCli::dumpCutsLongText() {
+    // 600 characters and the specials into a model of max_len 512: its first 512 tokens are read, and the
+    // output says how long the text was; --past-max-len reads it all (sinusoidal positions).
+    const QString text(600, QLatin1Char('a'));
+    for (const bool past : {false, true}) {
+        QStringList args{QStringLiteral("dump"), QStringLiteral("--model"), model_, QStringLiteral("--src"),
+                         text};
+        if (past)
+            args << QStringLiteral("--past-max-len");
+        QByteArray out;
+        QCOMPARE(run(args, &out), 0);
+        const auto j = json::parse(out.toStdString());
+        QCOMPARE(j["text_tokens"].get<int>(), 602);
+        QCOMPARE(j["read_tokens"].get<int>(), past ? 602 : 512);
+        QCOMPARE(j["max_len"].get<int>(), 512);
+        QCOMPARE(j["src_tokens"].size(), std::size_t(past ? 602 : 512));
+        QCOMPARE(j["attention"]["encoder"][0][0].size(), std::size_t(past ? 602 : 512));
+    }
 }
 
 void TestCli::dumpIdsAndGreedy() {
@@ -195,13 +216,17 @@ void TestCli::badArguments_data() {
                                 << "--steps must be 0 or more";
     QTest::newRow("shot model") << QStringList{shot, png, m, QStringLiteral("/nonexistent")}
                                 << "not a model directory";
-    QTest::newRow("shot text") << QStringList{shot,
-                                              png,
-                                              m,
-                                              QStringLiteral("MODEL"),
-                                              QStringLiteral("--src"),
-                                              QString(600, QLatin1Char('a'))}
-                               << "at most 512";
+    // A text is cut at max_len (dumpCutsLongText); ids are used exactly as given, so too many are refused.
+    QStringList ids600;
+    for (int i = 0; i < 600; ++i)
+        ids600 << QStringLiteral("5");
+    QTest::newRow("long ids") << QStringList{QStringLiteral("dump"), m, QStringLiteral("MODEL"),
+                                             QStringLiteral("--src-ids"), ids600.join(QLatin1Char(','))}
+                              << "at most 512";
+    QTest::newRow("past learned") << QStringList{QStringLiteral("dump"), m,
+                                                 QStringLiteral("@LM@"), QStringLiteral("--src"),
+                                                 QStringLiteral("ab"),   QStringLiteral("--past-max-len")}
+                                  << "positions are learned";
     QTest::newRow("shot scale") << QStringList{shot, png, QStringLiteral("--scale"),
                                                QStringLiteral("decibel")}
                                 << "--scale must be fixed, per-head or log";

@@ -98,7 +98,7 @@ private:
 };
 
 std::unique_ptr<core::StepDecoder> startCopy(std::shared_ptr<const core::Model> model,
-                                             const std::vector<int64_t>& src) {
+                                             const std::vector<int64_t>& src, int64_t /*positions*/) {
     return std::make_unique<CopyDecoder>(src, model->config().tgtVocabSize, model->config().maxLen);
 }
 

@@ -59,6 +59,9 @@ private Q_SLOTS:
     void finishesAtEosAndMaxLen();
     void sameSeedSameRun();
     void refusedInputKeepsTheRun();
+    void longTextIsCut_data();
+    void longTextIsCut();
+    void pastMaxLenIsALongerTable();
 };
 
 void TestSession::analyzeStartsTheRun_data() {
@@ -225,9 +228,86 @@ void TestSession::refusedInputKeepsTheRun() {
     s.force(12);
     const auto before = ids(s.snapshot().tgtTokens);
     QVERIFY_THROWS_EXCEPTION(InputError, s.analyze(""));
-    QVERIFY_THROWS_EXCEPTION(InputError, s.analyze(std::string(40, 'a'))); // longer than max_len
+    QVERIFY_THROWS_EXCEPTION(InputError, s.analyze("abc", std::string(40, 'a'))); // a prefix past max_len
     QCOMPARE(ids(s.snapshot().tgtTokens), before);
     QCOMPARE(ids(s.snapshot().srcTokens), ids(m->sourceTokens("abc")));
+}
+
+void TestSession::longTextIsCut_data() {
+    QTest::addColumn<Architecture>("arch");
+    QTest::newRow("encoder-decoder") << Architecture::EncoderDecoder;
+    QTest::newRow("decoder-only") << Architecture::DecoderOnly;
+}
+
+void TestSession::longTextIsCut() {
+    QFETCH(Architecture, arch);
+    const auto m = model(arch, 16);
+    Session s(m);
+    const std::string text(40, 'a');
+    s.analyze(text); // 42 or 41 tokens with the specials: read up to 16, not refused
+    const auto snap = s.snapshot();
+    const bool enc = arch == Architecture::EncoderDecoder;
+    const auto& side = enc ? snap.srcTokens : snap.tgtTokens;
+    QCOMPARE(side.size(), std::size_t(16));
+    QCOMPARE(snap.readTokens, 16);
+    QCOMPARE(snap.textTokens, enc ? 42 : 41);
+    QVERIFY(snap.cut());
+    QCOMPARE(snap.maxLen, 16);
+    // What was read is the text's beginning, token for token.
+    auto all = enc ? m->sourceTokens(text) : m->targetTokens(text);
+    all.resize(16);
+    QCOMPARE(ids(side), ids(all));
+    QVERIFY(!snap.block(enc ? AttentionKind::Encoder : AttentionKind::Decoder).empty());
+    // A text that fits is not marked.
+    s.analyze("abc");
+    QVERIFY(!s.snapshot().cut());
+    QCOMPARE(s.snapshot().textTokens, s.snapshot().readTokens);
+}
+
+void TestSession::pastMaxLenIsALongerTable() {
+    // Going past max_len computes the sinusoids by formula: the same run as a model whose table is longer
+    // (the seed builds 5,000 rows), with the same weights.
+    for (const auto arch : {Architecture::EncoderDecoder, Architecture::DecoderOnly}) {
+        const auto shortModel = model(arch, 16), longModel = model(arch, 64);
+        Session past(shortModel), reference(longModel);
+        past.setPastMaxLen(true);
+        QVERIFY(past.pastMaxLen());
+        QCOMPARE(past.positions(), int64_t(64));
+        const std::string text(30, 'b');
+        past.analyze(text);
+        reference.analyze(text);
+        for (int i = 0; i < 20; ++i) { // the target, too, goes past 16
+            past.force(12);
+            reference.force(12);
+        }
+        const auto a = past.snapshot(), b = reference.snapshot();
+        QVERIFY(!a.cut());
+        QCOMPARE(a.readTokens, arch == Architecture::EncoderDecoder ? 32 : 31);
+        QCOMPARE(a.tgtTokens.size(), b.tgtTokens.size());
+        for (const auto kind : {AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross}) {
+            if (!b.has(kind))
+                continue;
+            const double diff = largestDifference(a.block(kind), b.block(kind));
+            qInfo("%s %s: largest difference %.3g", arch == Architecture::EncoderDecoder ? "enc-dec" : "dec",
+                  toString(kind), diff);
+            QVERIFY(diff < 1e-5);
+        }
+        double worst = 0.0;
+        for (std::size_t v = 0; v < b.nextTokenLogProbs.size(); ++v)
+            worst = std::max(worst, double(std::abs(a.nextTokenLogProbs[v] - b.nextTokenLogProbs[v])));
+        QVERIFY(worst < 1e-5);
+        // Without the option the same model stops at 16.
+        Session capped(shortModel);
+        capped.analyze(text);
+        QVERIFY(capped.snapshot().cut());
+    }
+    // Learned positions end at max_len: the option is ignored.
+    auto c = smallConfig(Architecture::DecoderOnly, PositionalEncoding::Learned);
+    c.maxLen = 16;
+    Session learned(randomModel(c, 3));
+    learned.setPastMaxLen(true);
+    QVERIFY(!learned.pastMaxLen());
+    QCOMPARE(learned.positions(), int64_t(16));
 }
 
 QTEST_GUILESS_MAIN(TestSession)

@@ -76,6 +76,7 @@ void AnalysisController::clearRun() {
 
 void AnalysisController::setModel(std::shared_ptr<const core::Model> model) {
     model_ = std::move(model);
+    pastMaxLen_ = false; // reading past max_len was accepted for the model it warned about, not the next
     clearRun();
     SessionWorker::Request r;
     r.op = Op::SetModel;
@@ -109,6 +110,7 @@ void AnalysisController::analyzeNow() {
     SessionWorker::Request r;
     r.op = Op::Analyze;
     r.text = text_.toStdString();
+    r.pastMaxLen = pastMaxLen_;
     send(std::move(r));
     analyzedRun_ = run_;
 }
@@ -188,6 +190,14 @@ void AnalysisController::setSampling(const core::SamplingSettings& s) {
     r.op = Op::SetSampling;
     r.sampling = s;
     send(std::move(r));
+}
+
+void AnalysisController::setPastMaxLen(bool past) {
+    if (past == pastMaxLen_)
+        return;
+    pastMaxLen_ = past;
+    if (!text_.isEmpty())
+        analyzeNow(); // the run's length limit is fixed when it starts
 }
 
 void AnalysisController::requestInside(const core::InsideQuery& query) {

@@ -42,6 +42,9 @@ public:
     /// Appends this token instead of the sampled one; the decode branches from here.
     void force(int64_t token);
     void setSampling(const core::SamplingSettings& s);
+    /// Reads texts past max_len where the model's positions allow it (re-analysing the current text).
+    void setPastMaxLen(bool past);
+    bool pastMaxLen() const { return pastMaxLen_; }
     /// Opens one row of attention (kind, layer, head, row) in the state the worker reaches after every
     /// request sent so far; insideReady() brings it. A newer request replaces one still waiting.
     void requestInside(const core::InsideQuery& query);
@@ -107,6 +110,7 @@ private:
     std::vector<RunResultPtr> history_; // index = step, of the current branch; null where dropped
     std::size_t historyBudget_ = std::size_t(512) << 20;
     bool lastBusy_ = false;
+    bool pastMaxLen_ = false;
 };
 
 } // namespace ui

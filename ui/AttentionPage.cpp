@@ -1,10 +1,12 @@
 #include "ui/AttentionPage.h"
 
+#include "core/model/Model.h"
 #include "ui/AttentionGrid.h"
 #include "ui/AttentionText.h"
 #include "ui/CandidatesChart.h"
 #include "ui/DecodePanel.h"
 #include "ui/HeatmapView.h"
+#include "ui/LengthBanner.h"
 #include "ui/TokenStrip.h"
 #include "ui/ViewState.h"
 
@@ -78,6 +80,8 @@ void AttentionPage::build() {
     // one takes only the room it needs.
     srcScroll_ = stripScroll(srcStrip_);
     tgtScroll_ = stripScroll(tgtStrip_);
+    banner_ = new LengthBanner(this);
+    col->addWidget(banner_);
     col->addWidget(srcScroll_);
     col->addWidget(tgtScroll_);
 
@@ -243,6 +247,15 @@ void AttentionPage::showResult(const RunResultPtr& r) {
                                 : tr("(type a sentence above)"));
     tgtStrip_->setTokens(snap->tgtTokens);
     tgtStrip_->setCurrent(static_cast<int>(snap->tgtTokens.size()) - 1);
+    // The side the text went to carries the cut; either side may run past max_len.
+    const bool enc = !snap->srcTokens.empty();
+    const auto pastFrom = [&](const std::vector<core::Token>& side) {
+        return snap->maxLen > 0 && static_cast<int>(side.size()) > snap->maxLen ? snap->maxLen : -1;
+    };
+    const int notRead = snap->textTokens - snap->readTokens;
+    srcStrip_->setLimits(pastFrom(snap->srcTokens), enc ? notRead : 0);
+    tgtStrip_->setLimits(pastFrom(snap->tgtTokens), enc ? 0 : notRead);
+    banner_->showFor(*snap, r->model && r->model->config().canPassMaxLen(), r->pastMaxLen);
     fitStrips();
     const QRect newest = tgtStrip_->chipRect(tgtStrip_->count() - 1);
     tgtScroll_->ensureVisible(newest.center().x(), newest.center().y(), 0, newest.height());
@@ -258,6 +271,9 @@ void AttentionPage::clear() {
     offerKinds(modelKinds_);
     srcStrip_->setTokens({});
     tgtStrip_->setTokens({});
+    srcStrip_->setLimits(-1, 0);
+    tgtStrip_->setLimits(-1, 0);
+    banner_->hide();
     fitStrips();
     candidates_->setCandidates({}, false);
     decode_->setState(0, false, false, QString());

@@ -23,6 +23,7 @@ class AttentionGrid;
 class CandidatesChart;
 class DecodePanel;
 class HeatmapView;
+class LengthBanner;
 class TokenStrip;
 class ViewState;
 
@@ -52,6 +53,7 @@ public:
     QCheckBox* logScaleCheck() const { return logScale_; }
     QComboBox* colorMapCombo() const { return colorMap_; }
     QSplitter* splitter() const { return splitter_; }
+    LengthBanner* lengthBanner() const { return banner_; }
 
 Q_SIGNALS:
     /// A short explanation for the status bar (a click that had no effect).
@@ -82,6 +84,7 @@ private:
     QCheckBox* perHead_ = nullptr;
     QCheckBox* logScale_ = nullptr;
     DecodePanel* decode_ = nullptr;
+    LengthBanner* banner_ = nullptr;
     TokenStrip* srcStrip_ = nullptr;
     TokenStrip* tgtStrip_ = nullptr;
     QScrollArea* srcScroll_ = nullptr;

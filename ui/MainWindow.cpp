@@ -10,6 +10,7 @@
 #include "ui/HeadTable.h"
 #include "ui/HelpText.h"
 #include "ui/InsideView.h"
+#include "ui/LengthBanner.h"
 #include "ui/ModelOpener.h"
 #include "ui/ModelPicker.h"
 #include "ui/PositionalView.h"
@@ -231,6 +232,8 @@ void MainWindow::wire() {
     // After the settings reach the worker (the connection above runs first): the pipeline with them.
     connect(panel, &DecodePanel::samplingChanged, inside_, [this] { inside_->refresh(); });
     controller_->setSampling(panel->sampling());
+    connect(attention_->lengthBanner(), &LengthBanner::pastMaxLenRequested, controller_,
+            &AnalysisController::setPastMaxLen);
     connect(attention_->candidates(), &CandidatesChart::forceRequested, controller_,
             [this](qint64 id) { controller_->force(id); });
 

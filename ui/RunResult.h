@@ -30,6 +30,7 @@ struct RunResult {
     QString decodedText;        ///< the tokens decoded so far, joined as text
     int step = 0;               ///< tokens decoded since the analysis (0 = just <bos>)
     bool finished = false;      ///< <eos> was produced or max_len reached
+    bool pastMaxLen = false;    ///< the run may go past max_len (asked for, and the positions allow it)
     std::vector<Candidate> top; ///< the most likely next tokens, most likely first
     uint64_t run = 0;           ///< which analysis this belongs to; a newer one makes it stale
     uint64_t request = 0;       ///< the request that produced it

@@ -106,7 +106,8 @@ void SessionWorker::run(const Request& r) {
             throw core::InputError("no model is loaded");
         auto session = std::make_unique<core::Session>(model_);
         session->setSampling(sampling_);
-        session->analyze(r.text); // throws on empty or too long text
+        session->setPastMaxLen(r.pastMaxLen);
+        session->analyze(r.text); // throws on an empty text; too long a text is cut
         session_ = std::move(session);
         sourceText_ = QString::fromStdString(r.text);
         emitResult(r);
@@ -160,6 +161,7 @@ void SessionWorker::emitResult(const Request& r) {
     res->decodedText = QString::fromStdString(session_->decodedText());
     res->step = static_cast<int>(session_->decodedCount());
     res->finished = session_->finished();
+    res->pastMaxLen = session_->pastMaxLen();
     res->run = r.run;
     res->request = r.seq;
     res->bytes = res->snapshot->bytes();

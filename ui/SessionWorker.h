@@ -30,6 +30,7 @@ public:
         Op op = Op::Step;
         std::shared_ptr<const core::Model> model; // SetModel
         std::string text;                         // Analyze
+        bool pastMaxLen = false;                  // Analyze: read past max_len where possible
         int64_t token = 0;                        // Force
         core::SamplingSettings sampling;          // SetSampling
         core::InsideQuery inside;                 // Inside

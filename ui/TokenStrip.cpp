@@ -47,13 +47,32 @@ void TokenStrip::setCurrent(int index) {
     update();
 }
 
+void TokenStrip::setLimits(int trained, int notRead) {
+    trained_ = trained;
+    notRead_ = std::max(notRead, 0);
+    measureTexts();
+    chips_ = layoutChips(width());
+    updateGeometry();
+    update();
+}
+
+QString TokenStrip::cutText() const {
+    return tr("✂ %n more not read", nullptr, notRead_);
+}
+
+QRect TokenStrip::cutRect() const {
+    return notRead_ > 0 && chips_.size() > tokens_.size() ? chips_.back() : QRect();
+}
+
 void TokenStrip::setEmptyText(const QString& text) {
     emptyText_ = text;
     update();
 }
 
 QRect TokenStrip::chipRect(int index) const {
-    return index >= 0 && index < static_cast<int>(chips_.size()) ? chips_[std::size_t(index)] : QRect();
+    return index >= 0 && index < std::min(count(), static_cast<int>(chips_.size()))
+               ? chips_[std::size_t(index)]
+               : QRect();
 }
 
 QStringList TokenStrip::displayTexts() const {
@@ -67,6 +86,8 @@ void TokenStrip::measureTexts() {
     textWidths_.clear();
     for (const auto& text : texts_)
         textWidths_.push_back(fm.horizontalAdvance(text));
+    if (notRead_ > 0 && !texts_.empty()) // the ✂ chip after the last token read
+        textWidths_.push_back(fm.horizontalAdvance(cutText()));
 }
 
 std::vector<QRect> TokenStrip::layoutChips(int width) const {
@@ -156,13 +177,25 @@ void TokenStrip::paintEvent(QPaintEvent* event) {
             p.setBrush(Qt::NoBrush);
             p.drawRoundedRect(r.adjusted(-1, -1, 1, 1), 5, 5);
         }
+        if (trained_ >= 0 && i >= trained_) { // past max_len: a position training never saw
+            p.setPen(QPen(QColor(0xb7, 0x79, 0x1f), 2));
+            p.drawLine(r.bottomLeft() + QPointF(2, -1), r.bottomRight() + QPointF(-2, -1));
+        }
         p.setPen(text);
         p.drawText(r, Qt::AlignCenter, texts_[std::size_t(i)]);
+    }
+    const QRect cut = cutRect();
+    if (!cut.isEmpty() && exposed.intersects(cut)) {
+        // Not a token: a dashed note where the text stops being read.
+        p.setPen(QPen(QColor(0x9b, 0x1c, 0x1c), 1, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawRoundedRect(QRectF(cut).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
+        p.drawText(cut, Qt::AlignCenter, cutText());
     }
 }
 
 int TokenStrip::chipAt(const QPoint& pos) const {
-    for (int i = 0; i < static_cast<int>(chips_.size()); ++i)
+    for (int i = 0; i < std::min(count(), static_cast<int>(chips_.size())); ++i)
         if (chips_[std::size_t(i)].contains(pos))
             return i;
     return -1;
@@ -185,7 +218,14 @@ bool TokenStrip::event(QEvent* event) {
         auto* help = static_cast<QHelpEvent*>(event);
         const int i = chipAt(help->pos());
         if (i < 0) {
-            QToolTip::showText(help->globalPos(), toolTip(), this);
+            if (cutRect().contains(help->pos()))
+                QToolTip::showText(help->globalPos(),
+                                   tr("The text goes on for %n more token(s), past what this model reads: "
+                                      "they are not analysed. Shorten the text to see its end.",
+                                      nullptr, notRead_),
+                                   this, cutRect());
+            else
+                QToolTip::showText(help->globalPos(), toolTip(), this);
             return true;
         }
         const auto& t = tokens_[std::size_t(i)];
@@ -195,6 +235,8 @@ bool TokenStrip::event(QEvent* event) {
                        .arg(QString::fromStdString(t.text));
         else if (t.special)
             tip += tr("\nspecial token added by the model");
+        if (trained_ >= 0 && i >= trained_)
+            tip += tr("\npast max_len (%1): a position this model never saw in training").arg(trained_);
         tip += tr("\nclick: mark its row in the heatmap (Shift+click: its column)");
         QToolTip::showText(help->globalPos(), tip, this, chipRect(i));
         return true;

@@ -21,6 +21,12 @@ public:
     void setMarked(int index);
     /// The chip outlined as "being produced" (the newest target token); −1 for none.
     void setCurrent(int index);
+    /// Where the model's reach ends: chips from `trained` on sit past max_len (drawn with a warning edge;
+    /// −1 for none), and `notRead` tokens of the text were cut off (a trailing ✂ chip says how many).
+    void setLimits(int trained, int notRead);
+    int notRead() const { return notRead_; }
+    /// The ✂ chip's geometry (empty when nothing was cut).
+    QRect cutRect() const;
     /// Placeholder text shown when there are no tokens.
     void setEmptyText(const QString& text);
 
@@ -62,6 +68,9 @@ private:
     std::vector<QRect> chips_;
     int marked_ = -1;
     int current_ = -1;
+    int trained_ = -1;
+    int notRead_ = 0;
+    QString cutText() const;
 };
 
 } // namespace ui

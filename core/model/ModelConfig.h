@@ -48,6 +48,15 @@ struct ModelConfig {
     std::string mergesFile = "merges.txt";         // byte_bpe: the merges beside tgt_vocab (GPT-2's format)
 
     int headDim() const { return dModel / heads; }
+    /// Whether positions past max_len can be computed at all: a sinusoidal table and rotary angles extend
+    /// by their formula (to positions training never saw); a learned table ends at max_len.
+    bool canPassMaxLen() const { return positional != PositionalEncoding::Learned; }
+    /// The longest sequence a side may have: max_len, or kPastMaxLen times it when going past is asked
+    /// for and possible (a bound, so a pasted book still cannot exhaust memory).
+    int64_t positions(bool pastMaxLen) const {
+        return pastMaxLen && canPassMaxLen() ? int64_t{kPastMaxLen} * maxLen : maxLen;
+    }
+    static constexpr int kPastMaxLen = 4;
     bool hasEncoder() const { return architecture == Architecture::EncoderDecoder; }
     /// The tokenizer fields, as the text/ factory takes them.
     TokenizerSpec tokenizerSpec() const { return {tokenizer, lowercase, mergesFile}; }

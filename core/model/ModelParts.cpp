@@ -7,12 +7,14 @@
 
 namespace core {
 
-void ModelParts::checkIds(const std::vector<int64_t>& ids, int64_t vocab, const char* side) const {
+void ModelParts::checkIds(const std::vector<int64_t>& ids, int64_t vocab, const char* side,
+                          int64_t positions) const {
     if (ids.empty())
         throw InputError(std::string("the ") + side + " is empty");
-    if (static_cast<int64_t>(ids.size()) > config.maxLen)
+    const auto limit = positions > 0 ? positions : int64_t{config.maxLen};
+    if (static_cast<int64_t>(ids.size()) > limit)
         throw InputError(std::string("the ") + side + " has " + std::to_string(ids.size()) +
-                         " tokens; this model takes at most " + std::to_string(config.maxLen));
+                         " tokens; this model takes at most " + std::to_string(limit));
     for (const auto id : ids)
         if (id < 0 || id >= vocab)
             throw InputError(std::string("the ") + side + " has token id " + std::to_string(id) +

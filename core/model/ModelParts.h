@@ -30,8 +30,10 @@ struct ModelParts {
 
     /// The source side's tokenizer (the target's for decoder-only models).
     const Tokenizer& sourceTokenizer() const { return srcTokenizer ? *srcTokenizer : *tgtTokenizer; }
-    /// Throws InputError unless ids are non-empty, fit max_len and lie inside a vocabulary of `vocab`.
-    void checkIds(const std::vector<int64_t>& ids, int64_t vocab, const char* side) const;
+    /// Throws InputError unless ids are non-empty, fit `positions` (max_len when 0) and lie inside a
+    /// vocabulary of `vocab`.
+    void checkIds(const std::vector<int64_t>& ids, int64_t vocab, const char* side,
+                  int64_t positions = 0) const;
     torch::Tensor toTensor(const std::vector<int64_t>& ids) const; // (1, T) on the model's device
     /// The target id that marks padding, or -1 when there is none: GPT-2's <|endoftext|> is pad and bos at
     /// once, and a prompt that starts with it must attend to it.

@@ -22,12 +22,15 @@ const char* toString(AttentionKind);
 
 struct AttentionSnapshot {
     std::string modelName;
-    std::vector<Token> srcTokens;         ///< empty for decoder-only models
-    std::vector<Token> tgtTokens;         ///< the decoder's input: <bos> and the tokens decoded so far
-    AttentionBlock encoder;               ///< [L][H][S][S]
-    AttentionBlock decoder;               ///< [L][H][T][T], masked: the upper triangle is 0
-    AttentionBlock cross;                 ///< [L][H][T][S]
-    AttentionBlock pooling;               ///< [1][1][1][S]: one summary query over the source
+    std::vector<Token> srcTokens; ///< empty for decoder-only models
+    std::vector<Token> tgtTokens; ///< the decoder's input: <bos> and the tokens decoded so far
+    AttentionBlock encoder;       ///< [L][H][S][S]
+    AttentionBlock decoder;       ///< [L][H][T][T], masked: the upper triangle is 0
+    AttentionBlock cross;         ///< [L][H][T][S]
+    AttentionBlock pooling;       ///< [1][1][1][S]: one summary query over the source
+    int textTokens = 0;           ///< tokens the analysed text had (source, or a decoder-only model's prompt)
+    int readTokens = 0;           ///< of them, those read: fewer when the text was cut at the model's limit
+    int maxLen = 0; ///< the model's max_len: a side longer than it went past the positions trained
     std::vector<float> nextTokenLogProbs; ///< log-probabilities of the token after the last target token
     double encodeMs = 0.0;                ///< wall time of the encoder pass that produced this
     double decodeMs = 0.0;                ///< wall time of the decoder pass (or step) that produced this
@@ -37,6 +40,9 @@ struct AttentionSnapshot {
         return encoder.bytes() + decoder.bytes() + cross.bytes() + pooling.bytes() +
                nextTokenLogProbs.size() * sizeof(float);
     }
+
+    /// Whether the text was longer than the model reads, and was cut after readTokens.
+    bool cut() const { return textTokens > readTokens; }
 
     const AttentionBlock& block(AttentionKind kind) const;
     AttentionBlock& block(AttentionKind kind);

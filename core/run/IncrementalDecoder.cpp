@@ -16,6 +16,7 @@ struct IncrementalDecoder::Impl {
     std::shared_ptr<const Model> model;
     bool capture = true;
     std::size_t rows = 1;
+    int64_t positions = 0; // the longest a side may be
     torch::Tensor memory;  // (B, S, C)
     torch::Tensor srcMask; // (B, 1, S)
     nn::DecodeCache cache;
@@ -30,10 +31,10 @@ struct IncrementalDecoder::Impl {
         const auto n = static_cast<int64_t>(ids.size());
         if (n == 0)
             throw InputError("no target tokens to feed");
-        if (pos + n > m.config.maxLen)
+        if (pos + n > positions)
             throw InputError("the target would have " + std::to_string(pos + n) +
-                             " tokens; this model's max_len is " + std::to_string(m.config.maxLen));
-        m.checkIds(ids, m.config.tgtVocabSize, "target");
+                             " tokens; this model takes at most " + std::to_string(positions));
+        m.checkIds(ids, m.config.tgtVocabSize, "target", positions);
     }
 
     // The last positions' hidden states after feeding ids (B, n) at length() on: (B, 1, C).
@@ -53,15 +54,16 @@ struct IncrementalDecoder::Impl {
 };
 
 IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
-                                       bool capture)
+                                       bool capture, int64_t positions)
     : impl_(std::make_unique<Impl>()) {
     impl_->model = std::move(model);
     impl_->capture = capture;
     impl_->cache.keepInputs = capture;
     const auto& m = parts(*impl_->model);
+    impl_->positions = positions > 0 ? positions : m.config.maxLen;
     if (!m.config.hasEncoder())
         return;
-    m.checkIds(src, m.config.srcVocabSize, "source");
+    m.checkIds(src, m.config.srcVocabSize, "source", impl_->positions);
     torch::NoGradGuard noGrad;
     const auto t0 = std::chrono::steady_clock::now();
     const auto s = m.toTensor(src); // (1, S)
@@ -82,6 +84,7 @@ IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model,
     impl_->capture = false;
     impl_->rows = rows;
     const auto& m = parts(*impl_->model);
+    impl_->positions = m.config.maxLen;
     if (!m.config.hasEncoder())
         return;
     if (sources.size() != rows)

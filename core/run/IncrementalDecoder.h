@@ -12,9 +12,10 @@ namespace core {
 /// The Transformer's StepDecoder.
 class IncrementalDecoder : public StepDecoder {
 public:
-    /// Encodes src once (ignored for decoder-only). Throws InputError as core::analyze does.
+    /// Encodes src once (ignored for decoder-only). Each side may hold `positions` tokens (max_len when 0;
+    /// see ModelConfig::positions). Throws InputError as core::analyze does.
     IncrementalDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
-                       bool capture = true);
+                       bool capture = true, int64_t positions = 0);
     /// Many rows decoded side by side, without capture (batched evaluation): the sources are padded to
     /// the longest and masked, so each row's answer is the one it would get alone. For decoder-only
     /// models `rows` gives the number of rows and the sources are ignored.

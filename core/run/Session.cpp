@@ -5,9 +5,10 @@
 namespace core {
 
 Session::Session(std::shared_ptr<const Model> model)
-    : Session(std::move(model), [](std::shared_ptr<const Model> m, const std::vector<int64_t>& src) {
-          return startDecoder(std::move(m), src);
-      }) {}
+    : Session(std::move(model),
+              [](std::shared_ptr<const Model> m, const std::vector<int64_t>& src, int64_t positions) {
+                  return startDecoder(std::move(m), src, true, positions);
+              }) {}
 
 Session::Session(std::shared_ptr<const Model> model, StepDecoderFactory start)
     : model_(std::move(model)), start_(std::move(start)) {}
@@ -16,10 +17,19 @@ Session::~Session() = default;
 void Session::analyze(const std::string& text, const std::string& tgtPrefix) {
     if (text.empty())
         throw InputError("the text is empty");
-    if (model_->config().hasEncoder())
-        start(model_->sourceTokens(text), model_->targetTokens(tgtPrefix));
+    const bool enc = model_->config().hasEncoder();
+    auto read = enc ? model_->sourceTokens(text) : model_->targetTokens(text);
+    // Too long a text is read up to the limit, and the cut is kept to be shown: a blank view would leave
+    // the user guessing which part was too much.
+    const auto total = read.size();
+    const auto limit = static_cast<std::size_t>(positions());
+    if (read.size() > limit)
+        read.resize(limit);
+    if (enc)
+        start(std::move(read), model_->targetTokens(tgtPrefix));
     else
-        start({}, model_->targetTokens(text));
+        start({}, std::move(read));
+    textTokens_ = total;
 }
 
 void Session::analyzeIds(const std::vector<int64_t>& src, const std::vector<int64_t>& tgtPrefix) {
@@ -33,11 +43,11 @@ void Session::start(std::vector<Token> src, std::vector<Token> tgtPrefix) {
     std::vector<int64_t> srcIds;
     for (const auto& t : src)
         srcIds.push_back(t.id);
-    if (static_cast<int64_t>(tgtPrefix.size()) > model_->config().maxLen)
+    if (static_cast<int64_t>(tgtPrefix.size()) > positions())
         throw InputError("the text has " + std::to_string(tgtPrefix.size()) +
-                         " tokens; this model takes at most " + std::to_string(model_->config().maxLen));
+                         " tokens; this model takes at most " + std::to_string(positions()));
     // Build everything first, so a failure leaves the previous run intact.
-    auto decoder = start_(model_, srcIds);
+    auto decoder = start_(model_, srcIds, positions());
     std::vector<int64_t> prefixIds;
     for (const auto& t : tgtPrefix)
         prefixIds.push_back(t.id);
@@ -48,6 +58,11 @@ void Session::start(std::vector<Token> src, std::vector<Token> tgtPrefix) {
     src_ = std::move(src);
     tgt_ = std::move(tgtPrefix);
     initial_ = tgt_.size();
+    textTokens_ = model_->config().hasEncoder() ? src_.size() : tgt_.size();
+}
+
+int64_t Session::positions() const {
+    return model_->config().positions(pastMaxLen_);
 }
 
 bool Session::finished() const {
@@ -55,7 +70,7 @@ bool Session::finished() const {
         return true;
     const auto eos = model_->targetTokenizer().vocab().eos();
     return (tgt_.size() > initial_ && tgt_.back().id == eos) ||
-           static_cast<int64_t>(tgt_.size()) >= model_->config().maxLen;
+           static_cast<int64_t>(tgt_.size()) >= positions();
 }
 
 InsideRow Session::inside(const InsideQuery& query) const {
@@ -160,6 +175,9 @@ AttentionSnapshot Session::snapshot() const {
         return snap;
     snap.srcTokens = src_;
     snap.tgtTokens = tgt_;
+    snap.textTokens = static_cast<int>(textTokens_);
+    snap.readTokens = static_cast<int>(model_->config().hasEncoder() ? src_.size() : initial_);
+    snap.maxLen = model_->config().maxLen;
     snap.block(decoder_->sourceKind()) = decoder_->sourceAttention();
     snap.encodeMs = decoder_->encodeMs();
     snap.nextTokenLogProbs = steps_.back().logProbs;

@@ -28,8 +28,9 @@ public:
     ~Session();
 
     /// Starts a run on text: the source of an encoder–decoder (decoding starts from <bos>), or the prompt
-    /// of a decoder-only model. tgtPrefix (encoder–decoder only) is teacher-forced after <bos>.
-    /// Throws InputError for an empty or too long text; the previous run is kept then.
+    /// of a decoder-only model. tgtPrefix (encoder–decoder only) is teacher-forced after <bos>. A text longer
+    /// than positions() is read up to it (textTokens() tells how long it was). Throws InputError for an
+    /// empty text or too long a prefix; the previous run is kept then.
     void analyze(const std::string& text, const std::string& tgtPrefix = {});
     /// Starts a run on ids used exactly as given (no specials added). tgtPrefix may be empty, meaning <bos>.
     void analyzeIds(const std::vector<int64_t>& src, const std::vector<int64_t>& tgtPrefix);
@@ -44,6 +45,15 @@ public:
     void reset();
     /// True after <eos> or at max_len, and from the start for a family that decodes nothing (a classifier).
     bool finished() const;
+
+    /// Lets sides grow past max_len (up to ModelConfig::positions(true)) where the positions extend by
+    /// formula; ignored for learned positions. Takes effect at the next analyze().
+    void setPastMaxLen(bool past) { pastMaxLen_ = past; }
+    bool pastMaxLen() const { return pastMaxLen_ && model_->config().canPassMaxLen(); }
+    /// The longest a side may be in this run.
+    int64_t positions() const;
+    /// Tokens the analysed text had before it was cut to positions() (the side's size when not cut).
+    std::size_t textTokens() const { return textTokens_; }
 
     void setSampling(const SamplingSettings& s) { sampling_ = s; }
     const SamplingSettings& sampling() const { return sampling_; }
@@ -84,6 +94,8 @@ private:
     std::vector<Token> tgt_;               // <bos> + prefix + decoded tokens
     std::vector<StepDecoder::Step> steps_; // one per pass: the prefix's, then one per token
     std::size_t initial_ = 0;              // length of the target prefix given to analyze
+    std::size_t textTokens_ = 0;           // the text's tokens before the cut (see textTokens())
+    bool pastMaxLen_ = false;
 };
 
 } // namespace core

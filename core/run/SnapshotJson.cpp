@@ -37,7 +37,9 @@ void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const s
     const ClassicLocale classic(out);
     out << "{\n\"model\": " << quoted(snap.modelName) << ",\n\"src_text\": " << quoted(srcText)
         << ",\n\"src_tokens\": " << tokenTexts(snap.srcTokens) << ",\n\"tgt_text\": " << quoted(tgtText)
-        << ",\n\"tgt_tokens\": " << tokenTexts(snap.tgtTokens) << ",\n\"attention\": {";
+        << ",\n\"tgt_tokens\": " << tokenTexts(snap.tgtTokens) << ",\n\"text_tokens\": " << snap.textTokens
+        << ",\n\"read_tokens\": " << snap.readTokens << ",\n\"max_len\": " << snap.maxLen
+        << ",\n\"attention\": {";
     bool first = true;
     for (auto kind : kAttentionKinds) {
         const auto& b = snap.block(kind);

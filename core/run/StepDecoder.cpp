@@ -11,9 +11,9 @@ InsideRow StepDecoder::inside(const InsideQuery&) const {
 }
 
 std::unique_ptr<StepDecoder> startDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
-                                          bool capture) {
+                                          bool capture, int64_t positions) {
     // One family today; the recurrent families join here, chosen by their config.json.
-    return std::make_unique<IncrementalDecoder>(std::move(model), src, capture);
+    return std::make_unique<IncrementalDecoder>(std::move(model), src, capture, positions);
 }
 
 } // namespace core

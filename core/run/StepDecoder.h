@@ -51,14 +51,14 @@ public:
     virtual InsideRow inside(const InsideQuery& query) const;
 };
 
-/// Starts decoding src with the decoder of the model's family (the Transformer's IncrementalDecoder).
-/// Throws InputError as IncrementalDecoder does.
+/// Starts decoding src with the decoder of the model's family (the Transformer's IncrementalDecoder); each
+/// side may hold `positions` tokens (max_len when 0). Throws InputError as IncrementalDecoder does.
 std::unique_ptr<StepDecoder> startDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
-                                          bool capture = true);
+                                          bool capture = true, int64_t positions = 0);
 
-/// How a Session starts decoding a source; startDecoder unless a caller brings its own (a family run/ has
-/// no module for yet, or a hand-built model in a test).
-using StepDecoderFactory = std::function<std::unique_ptr<StepDecoder>(std::shared_ptr<const Model> model,
-                                                                      const std::vector<int64_t>& src)>;
+/// How a Session starts decoding a source, with each side limited to `positions` tokens; startDecoder unless
+/// a caller brings its own (a family run/ has no module for yet, or a hand-built model in a test).
+using StepDecoderFactory = std::function<std::unique_ptr<StepDecoder>(
+    std::shared_ptr<const Model> model, const std::vector<int64_t>& src, int64_t positions)>;
 
 } // namespace core

@@ -43,8 +43,13 @@ torch::Tensor PositionalTableImpl::table() const {
 
 torch::Tensor PositionalTableImpl::forward(const torch::Tensor& x, int64_t pos0) {
     const auto t = x.size(1);
-    if (kind_ == PositionalEncoding::Sinusoidal)
-        return x + pe.narrow(1, pos0, t); // (B, T, C) + (1, T, C)
+    if (kind_ == PositionalEncoding::Sinusoidal) {
+        if (pos0 + t <= pe.size(1))
+            return x + pe.narrow(1, pos0, t); // (B, T, C) + (1, T, C)
+        // Past the table (a run asked to go past max_len): the same formula, computed for these rows.
+        const auto rows = sinusoidalTable(pos0 + t, pe.size(2)).narrow(0, pos0, t); // (T, C)
+        return x + rows.to(pe.device(), pe.scalar_type());                          // (B, T, C) + (T, C)
+    }
     if (kind_ == PositionalEncoding::Learned)
         return x + weight.narrow(0, pos0, t); // (B, T, C) + (T, C)
     return x;
