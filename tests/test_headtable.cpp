@@ -1,16 +1,19 @@
 // The Heads page: every decoder self-attention head scored, sorted by any column, a row leading to its head,
 // and the scores reaching the grid's tooltips.
 
-#include "TestModels.h"
+#include "WindowFixture.h"
 
 #include "core/analysis/HeadAnalysis.h"
 #include "core/run/Analyze.h"
 #include "ui/AttentionGrid.h"
 #include "ui/HeadTable.h"
+#include "ui/RunResult.h"
+#include "ui/ViewState.h"
 
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QStandardItemModel>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
 
@@ -29,6 +32,8 @@ private:
     }
 
 private Q_SLOTS:
+    void initTestCase() { isolateSettings(); }
+
     void scoresEveryHeadLikeTheCore() {
         ui::HeadTable t;
         const auto model = decoderOnly();
@@ -81,6 +86,57 @@ private Q_SLOTS:
         QCOMPARE(activated.count(), 1);
         QCOMPARE(activated.at(0).at(0).toInt(), int(cell(t, 2, ui::HeadTable::Layer)));
         QCOMPARE(activated.at(0).at(1).toInt(), int(cell(t, 2, ui::HeadTable::Head)));
+    }
+
+    void doubleClickOpensTheMeasuredSequence() {
+        // The head opened on whatever text was current (often a 1×1 cell); it opens on <bos> R R, the first
+        // sequence its scores were measured on, in ids, with the source field showing R.
+        auto f = openWindow(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-lm"),
+                            QStringLiteral("hi"));
+        QVERIFY(f);
+        f->window.showPage(ui::MainWindow::Page::Heads);
+        auto* table = f->window.findChild<ui::HeadTable*>(QStringLiteral("headTable"));
+        QVERIFY(table);
+        QVERIFY(waitForScores(*table));
+        auto* view = table->view();
+        const auto index = view->model()->index(0, ui::HeadTable::Induction); // the strongest induction head
+        const int layer = int(cell(*table, 0, ui::HeadTable::Layer)),
+                  head = int(cell(*table, 0, ui::HeadTable::Head));
+        view->scrollTo(index);
+        const QPoint at = view->visualRect(index).center();
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+        QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, at);
+        QVERIFY(f->controller->waitUntilIdle());
+        QCoreApplication::processEvents();
+        const auto r = f->controller->current();
+        QVERIFY(r);
+        const auto model = f->controller->model();
+        const auto probe = core::headProbes(*model, core::HeadAnalysisSettings{}).front();
+        std::vector<int64_t> shown;
+        for (const auto& t : r->snapshot->tgtTokens)
+            shown.push_back(t.id);
+        QCOMPARE(int(shown.size()), 1 + 2 * probe.repeatLength);
+        QVERIFY(shown == probe.tgt);
+        QCOMPARE(f->window.viewState()->kind(), core::AttentionKind::Decoder);
+        QCOMPARE(f->window.viewState()->layer(), layer);
+        QCOMPARE(f->window.viewState()->head(), head);
+        const auto one = core::scoreHead(r->snapshot->decoder, layer, head, probe.repeatLength);
+        qInfo("layer %d head %d: induction %.3f in the table (mean of 4 sequences), %.3f on the one shown",
+              layer, head, table->scores()[std::size_t(layer * model->config().heads + head)].inductionScore,
+              one.inductionScore);
+        QVERIFY2(f->window.statusBar()->currentMessage().contains(QStringLiteral("measured on")),
+                 qPrintable(f->window.statusBar()->currentMessage()));
+        QVERIFY(!f->edit->text().isEmpty() && f->edit->text() != QStringLiteral("hi"));
+        const QByteArray shots = qgetenv("ATTNSCOPE_TEST_SHOTS"); // the window as the user sees it then
+        if (!shots.isEmpty())
+            QVERIFY(
+                f->window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/head-measured.png")));
+        // Typing analyses the user's own text again.
+        f->edit->selectAll();
+        QTest::keyClicks(f->edit, QStringLiteral("the cat"));
+        QVERIFY(f->controller->waitUntilIdle());
+        QCOMPARE(int(f->controller->current()->snapshot->tgtTokens.size()),
+                 int(model->targetTokens("the cat").size()));
     }
 
     void aNewModelDropsTheOldScores() {

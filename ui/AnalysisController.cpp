@@ -102,14 +102,29 @@ void AnalysisController::analyzeNow() {
         updateBusy();
         return;
     }
+    SessionWorker::Request r;
+    r.text = text_.toStdString();
+    startRun(std::move(r));
+}
+
+void AnalysisController::analyzeIds(std::vector<int64_t> src, std::vector<int64_t> tgt, const QString& text) {
+    debounce_->stop();
+    text_ = text;
+    SessionWorker::Request r;
+    r.text = text.toStdString();
+    r.byIds = true;
+    r.srcIds = std::move(src);
+    r.tgtIds = std::move(tgt);
+    startRun(std::move(r));
+}
+
+void AnalysisController::startRun(SessionWorker::Request r) {
     // The old result stays on screen until the new one arrives; its run is over, though.
     ++run_;
     history_.clear();
     servedFromHistory_.clear();
     pending_.reset();
-    SessionWorker::Request r;
     r.op = Op::Analyze;
-    r.text = text_.toStdString();
     r.pastMaxLen = pastMaxLen_;
     send(std::move(r));
     analyzedRun_ = run_;

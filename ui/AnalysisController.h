@@ -33,6 +33,9 @@ public:
     QString text() const { return text_; }
     /// Analyses the current text now, skipping the debounce.
     void analyzeNow();
+    /// Analyses ids used exactly as given (Session::analyzeIds): a sequence that is no typed text, such as
+    /// the one head scores were measured on. `text` is what the source field shows for it.
+    void analyzeIds(std::vector<int64_t> src, std::vector<int64_t> tgt, const QString& text);
     /// The decoding requests act on the analysis on screen, or on the text just typed when its analysis is
     /// still debounced; without one (nothing typed yet, or the text could not be analysed) they do nothing.
     void step();
@@ -76,6 +79,7 @@ Q_SIGNALS:
 
 private:
     void send(SessionWorker::Request r);
+    void startRun(SessionWorker::Request r); ///< a new analysis: the run before it is over
     /// Whether Step and Run to end have an analysis to act on, after starting the one still debounced.
     bool readyToDecode();
     void sendOp(SessionWorker::Op op, int64_t token = 0);

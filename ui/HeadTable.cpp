@@ -163,6 +163,7 @@ void HeadTable::recompute() {
     core::HeadAnalysisSettings settings;
     settings.repeatLength = repeat_->value();
     settings.sequences = sequences_->value();
+    scored_ = settings;
     status_->setText(tr("Scoring every head on %1 random sequences given twice…").arg(settings.sequences));
     job_->start([model = model_, settings] { return core::analyzeHeads(*model, settings); },
                 [this](std::vector<core::HeadScores> scores, const QString& error) {
@@ -176,6 +177,42 @@ void HeadTable::finish(std::vector<core::HeadScores> scores, const QString& erro
     fill();
     status_->setText(statusText());
     Q_EMIT scoresChanged(scores_);
+}
+
+std::optional<MeasuredSequence> HeadTable::measuredOn(QString* whyNot) const {
+    if (!model_ || scores_.empty()) {
+        *whyNot = computing() ? tr("the heads are still being scored") : tr("the heads have no scores yet");
+        return std::nullopt;
+    }
+    std::vector<core::HeadProbe> probes;
+    try {
+        probes = core::headProbes(*model_, scored_);
+    } catch (const std::exception& e) {
+        *whyNot = QString::fromStdString(e.what());
+        return std::nullopt;
+    }
+    auto& p = probes.front();
+    MeasuredSequence m;
+    // The field shows R (the source of an encoder–decoder, the prompt's first copy otherwise): the analysis
+    // itself runs on the ids, since random ids need not survive detokenizing and tokenizing again.
+    const bool enc = !p.src.empty();
+    const std::vector<int64_t> r(enc ? p.src.begin() + 1 : p.tgt.begin() + 1,
+                                 enc ? p.src.end() - 1 : p.tgt.begin() + 1 + p.repeatLength);
+    m.text =
+        QString::fromStdString((enc ? model_->sourceTokenizer() : model_->targetTokenizer()).detokenize(r));
+    m.description = tr("Shown on the sequence its scores were measured on: <bos> R R, R = %1 random tokens "
+                       "(the first of %2 sequences, seed %3). Type to analyse your own text.")
+                        .arg(p.repeatLength)
+                        .arg(scored_.sequences)
+                        .arg(scored_.seed);
+    if (enc) {
+        m.src = std::move(p.src);
+        m.tgt = std::move(p.tgt);
+    } else {
+        m.src =
+            std::move(p.tgt); // a decoder-only model's prompt is given as its source (Session::analyzeIds)
+    }
+    return m;
 }
 
 bool HeadTable::computing() const {

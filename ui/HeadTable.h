@@ -6,9 +6,11 @@
 
 #include "core/analysis/HeadAnalysis.h"
 
+#include <QString>
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QLabel;
@@ -24,6 +26,15 @@ class Model;
 namespace ui {
 
 class LatestJob;
+
+/// The sequence a head's scores were measured on, ready to be analysed by ids and shown.
+struct MeasuredSequence {
+    std::vector<int64_t>
+        src; ///< as Session::analyzeIds takes it: <bos> R <eos>, or a decoder-only prompt <bos> R R
+    std::vector<int64_t> tgt; ///< <bos> R R, teacher-forced (empty for decoder-only models)
+    QString text;             ///< R detokenized, for the source field
+    QString description;      ///< what it is, for the status bar
+};
 
 class HeadTable : public QWidget {
     Q_OBJECT
@@ -44,6 +55,9 @@ public:
     void setSettings(int repeatLength, int sequences);
     /// The scores shown, layer-major (empty while computing or without a model).
     const std::vector<core::HeadScores>& scores() const { return scores_; }
+    /// The first sequence the shown scores were measured on (with the settings they were measured with);
+    /// nothing, with *whyNot set, when there are no scores or the model cannot take the sequence.
+    std::optional<MeasuredSequence> measuredOn(QString* whyNot) const;
     QTableView* view() const { return view_; }
     bool computing() const;
     QString statusText() const;
@@ -64,6 +78,7 @@ private:
 
     std::shared_ptr<const core::Model> model_;
     std::vector<core::HeadScores> scores_;
+    core::HeadAnalysisSettings scored_; // the settings of the last scoring started
     LatestJob* job_ = nullptr;
     bool stale_ = false; // the model changed and nobody has asked for its scores yet
     QString error_;

@@ -32,6 +32,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QSignalBlocker>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -267,6 +268,21 @@ void MainWindow::wire() {
             [this](const QString& t) { statusBar()->showMessage(t, 3000); });
     connect(heads_, &HeadTable::scoresChanged, attention_, &AttentionPage::setHeadScores);
     connect(heads_, &HeadTable::headActivated, this, [this](int layer, int head) {
+        // The head on the text its scores describe; the typed text would often be a 1×1 cell.
+        QString whyNot;
+        const auto measured = heads_->measuredOn(&whyNot);
+        if (measured) {
+            const QSignalBlocker quiet(source_); // the field shows R; the analysis runs on the ids
+            source_->setText(measured->text);
+            controller_->analyzeIds(measured->src, measured->tgt, measured->text);
+            // Said with its result (a result clears the messages of the text before it).
+            connect(
+                controller_, &AnalysisController::resultChanged, this,
+                [this, note = measured->description] { showStateMessage(note, 0); },
+                Qt::SingleShotConnection);
+        } else {
+            showStateMessage(tr("Shown on the current text: %1.").arg(whyNot), 8000);
+        }
         attention_->selectKind(AttentionKind::Decoder);
         state_->setSelection(layer, head);
         showPage(Page::Attention);

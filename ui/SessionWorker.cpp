@@ -107,7 +107,10 @@ void SessionWorker::run(const Request& r) {
         auto session = std::make_unique<core::Session>(model_);
         session->setSampling(sampling_);
         session->setPastMaxLen(r.pastMaxLen);
-        session->analyze(r.text); // throws on an empty text; too long a text is cut
+        if (r.byIds)
+            session->analyzeIds(r.srcIds, r.tgtIds);
+        else
+            session->analyze(r.text); // throws on an empty text; too long a text is cut
         session_ = std::move(session);
         sourceText_ = QString::fromStdString(r.text);
         emitResult(r);

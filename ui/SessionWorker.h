@@ -31,6 +31,8 @@ public:
         std::shared_ptr<const core::Model> model; // SetModel
         std::string text;                         // Analyze
         bool pastMaxLen = false;                  // Analyze: read past max_len where possible
+        bool byIds = false;                       // Analyze: these ids, not the text
+        std::vector<int64_t> srcIds, tgtIds;      // Analyze by ids
         int64_t token = 0;                        // Force
         core::SamplingSettings sampling;          // SetSampling
         core::InsideQuery inside;                 // Inside

@@ -39,7 +39,7 @@ int fittedRepeatLength(const Model& model, const HeadAnalysisSettings& settings)
     return std::min(settings.repeatLength, (static_cast<int>(model.config().maxLen) - 1) / 2);
 }
 
-std::vector<HeadScores> analyzeHeads(const Model& model, const HeadAnalysisSettings& settings) {
+std::vector<HeadProbe> headProbes(const Model& model, const HeadAnalysisSettings& settings) {
     const auto& c = model.config();
     const int n = fittedRepeatLength(model, settings);
     if (n < 2)
@@ -62,24 +62,34 @@ std::vector<HeadScores> analyzeHeads(const Model& model, const HeadAnalysisSetti
     const auto srcOrdinary = c.hasEncoder() ? ordinaryIds(model.sourceTokenizer().vocab()) : ordinary;
     std::mt19937_64 rng(settings.seed);
     std::uniform_int_distribution<std::size_t> pick(0, ordinary.size() - 1);
-    std::vector<HeadScores> sum;
+    std::vector<HeadProbe> probes;
     for (int s = 0; s < settings.sequences; ++s) {
+        HeadProbe p;
+        p.repeatLength = n;
         std::vector<int64_t> r(static_cast<std::size_t>(n));
         for (auto& id : r)
             id = ordinary[pick(rng)];
-        std::vector<int64_t> tgt{vocab.bos()};
-        tgt.insert(tgt.end(), r.begin(), r.end());
-        tgt.insert(tgt.end(), r.begin(), r.end());
-        std::vector<int64_t> src;
+        p.tgt.push_back(vocab.bos());
+        p.tgt.insert(p.tgt.end(), r.begin(), r.end());
+        p.tgt.insert(p.tgt.end(), r.begin(), r.end());
         if (c.hasEncoder()) {
             // The same sequence as the source, each token mapped into the source vocabulary's own ids.
             const auto& sv = model.sourceTokenizer().vocab();
-            src.push_back(sv.bos());
+            p.src.push_back(sv.bos());
             for (std::size_t i = 0; i < r.size(); ++i)
-                src.push_back(srcOrdinary[static_cast<std::size_t>(r[i]) % srcOrdinary.size()]);
-            src.push_back(sv.eos());
+                p.src.push_back(srcOrdinary[static_cast<std::size_t>(r[i]) % srcOrdinary.size()]);
+            p.src.push_back(sv.eos());
         }
-        const auto snap = core::analyze(model, src, tgt);
+        probes.push_back(std::move(p));
+    }
+    return probes;
+}
+
+std::vector<HeadScores> analyzeHeads(const Model& model, const HeadAnalysisSettings& settings) {
+    std::vector<HeadScores> sum;
+    for (const auto& probe : headProbes(model, settings)) {
+        const int n = probe.repeatLength;
+        const auto snap = core::analyze(model, probe.src, probe.tgt);
         const auto& b = snap.decoder;
         if (sum.empty())
             sum.resize(static_cast<std::size_t>(b.layers) * static_cast<std::size_t>(b.heads));

@@ -33,6 +33,18 @@ struct HeadAnalysisSettings {
 /// The R analyzeHeads uses: settings.repeatLength, lowered so that 1 + 2·R fits the model's max_len.
 int fittedRepeatLength(const Model& model, const HeadAnalysisSettings& settings);
 
+/// One of the sequences the scores are measured on: <bos> R R as the decoder's input, and for an
+/// encoder–decoder R as its source (<bos> R <eos>, in the source vocabulary's own ids).
+struct HeadProbe {
+    std::vector<int64_t> src; ///< empty for decoder-only models
+    std::vector<int64_t> tgt; ///< <bos> R R
+    int repeatLength = 0;     ///< |R|
+};
+
+/// The settings.sequences probes analyzeHeads reads, in its order (the same seed gives the same ones).
+/// Throws InputError as analyzeHeads does.
+std::vector<HeadProbe> headProbes(const Model& model, const HeadAnalysisSettings& settings);
+
 /// The scores of one head of a decoder self-attention block computed on <bos> R R with |R| = repeatLength:
 /// queries and keys 0 … 2·repeatLength. Row 1 + R + j (the second copy's j-th token) has its induction key
 /// at 2 + j, the position after the first copy's j-th token.
