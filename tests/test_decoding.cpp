@@ -16,6 +16,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -31,6 +32,9 @@
 #include <QTabBar>
 #include <QTemporaryDir>
 
+#include <cmath>
+#include <numeric>
+
 namespace {
 std::vector<float> kindData(const ui::RunResultPtr& r, core::AttentionKind k) {
     return r->snapshot->block(k).data;
@@ -43,6 +47,8 @@ private Q_SLOTS:
     void initTestCase();
     void threeStepsThenBack();
     void forcingACandidateBranches();
+    void labelClickForces();
+    void chartShowsTheDraw();
     void sameSeedSameSample();
     void runToEndAndReset();
     void enterInSourceRunsToEnd();
@@ -113,6 +119,88 @@ void TestDecoding::forcingACandidateBranches() {
     QCOMPARE(r->snapshot->tgtTokens.back().id, top[2].id);
     QVERIFY(top[2].id != top[0].id);
     QCOMPARE(r->decodedText, top[2].text);
+    // The forced token is marked in the target strip; the next, sampled, one is not.
+    QCoreApplication::processEvents();
+    auto* strip = f->window.findChild<ui::TokenStrip*>(QStringLiteral("targetStrip"));
+    QVERIFY(strip->isForced(1));
+    f->controller->step();
+    QVERIFY(f->controller->waitUntilIdle());
+    QCoreApplication::processEvents();
+    QVERIFY(strip->isForced(1));
+    QVERIFY(!strip->isForced(2));
+    f->controller->reset();
+    QVERIFY(f->controller->waitUntilIdle());
+    QCoreApplication::processEvents();
+    QVERIFY(!strip->isForced(1));
+}
+
+void TestDecoding::labelClickForces() {
+    // Only the bar forced its token; the label beside it, where a reader points, did nothing.
+    auto f = open(kDemoModel, QStringLiteral("abc"));
+    QVERIFY(f);
+    auto* chart = f->window.findChild<ui::CandidatesChart*>();
+    const auto top = chart->candidates();
+    QVERIFY(top.size() >= 4);
+    const QPoint at = chart->labelCenter(3);
+    QVERIFY(!at.isNull());
+    QVERIFY(at.x() < chart->barCenter(3).x());
+    auto* plot = chart->plot();
+    QTest::mouseClick(plot, Qt::LeftButton, {}, plot->mapFrom(chart, at));
+    QVERIFY(f->controller->waitUntilIdle());
+    QCOMPARE(f->controller->current()->snapshot->tgtTokens.back().id, top[3].id);
+}
+
+void TestDecoding::chartShowsTheDraw() {
+    // The chart ignored temperature, top-k and top-p; it shows the distribution Step draws from, computed
+    // here by hand from the log-probabilities: softmax(lp / T) over the 3 most likely, renormalised.
+    auto f = open(kDemoModel, QStringLiteral("the cat"));
+    QVERIFY(f);
+    f->window.findChild<QCheckBox*>(QStringLiteral("sampleCheck"))->setChecked(true);
+    f->window.findChild<QDoubleSpinBox*>(QStringLiteral("temperature"))->setValue(0.5);
+    f->window.findChild<QSpinBox*>(QStringLiteral("topK"))->setValue(3);
+    QVERIFY(f->controller->waitUntilIdle());
+    QCoreApplication::processEvents();
+    auto* chart = f->window.findChild<ui::CandidatesChart*>();
+    const auto& lp = f->controller->current()->snapshot->nextTokenLogProbs;
+    std::vector<int> order(lp.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lp[size_t(a)] > lp[size_t(b)]; });
+    double z = 0;
+    for (int r = 0; r < 3; ++r)
+        z += std::exp((lp[size_t(order[size_t(r)])] - lp[size_t(order[0])]) / 0.5);
+    const auto& shown = chart->candidates();
+    QCOMPARE(int(shown.size()), ui::CandidatesChart::kShown);
+    double worst = 0;
+    for (int r = 0; r < int(shown.size()); ++r) {
+        QCOMPARE(shown[size_t(r)].id, int64_t(order[size_t(r)]));
+        QCOMPARE(shown[size_t(r)].cut, r >= 3);
+        const double expected =
+            r < 3 ? std::exp((lp[size_t(order[size_t(r)])] - lp[size_t(order[0])]) / 0.5) / z : 0;
+        worst = std::max(worst, std::abs(shown[size_t(r)].sampled - expected));
+        QVERIFY(std::abs(shown[size_t(r)].probability - std::exp(double(lp[size_t(order[size_t(r)])]))) <
+                1e-6);
+    }
+    qInfo("drawn probabilities against softmax(lp / 0.5) over the top 3: largest difference %.3g", worst);
+    QVERIFY(worst < 1e-6);
+    QVERIFY2(chart->axisText().contains(QStringLiteral("drawn from 3 tokens")),
+             qPrintable(chart->axisText()));
+    // The outlined token is the one Step takes.
+    const auto chosen = chart->chosen();
+    f->controller->step();
+    QVERIFY(f->controller->waitUntilIdle());
+    QCOMPARE(f->controller->current()->snapshot->tgtTokens.back().id, chosen);
+    const QByteArray shots = qgetenv("ATTNSCOPE_TEST_SHOTS"); // a forced token, then the chart of the draw
+    if (!shots.isEmpty()) {
+        QCoreApplication::processEvents();
+        const auto second = chart->candidates().at(1).id;
+        QTest::mouseClick(chart->plot(), Qt::LeftButton, {},
+                          chart->plot()->mapFrom(chart, chart->labelCenter(1)));
+        QVERIFY(f->controller->waitUntilIdle());
+        QCOMPARE(f->controller->current()->snapshot->tgtTokens.back().id, second);
+        QTest::qWait(50);
+        QVERIFY(
+            f->window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/candidates-sampled.png")));
+    }
 }
 
 void TestDecoding::sameSeedSameSample() {
@@ -143,7 +231,9 @@ void TestDecoding::sameSeedSameSample() {
     const auto before = f->controller->current();
     const auto& lp = before->snapshot->nextTokenLogProbs;
     const auto best = std::max_element(lp.begin(), lp.end()) - lp.begin();
-    QCOMPARE(before->top.front().id, static_cast<int64_t>(best));
+    auto* chart = f->window.findChild<ui::CandidatesChart*>();
+    QCOMPARE(chart->candidates().front().id, static_cast<int64_t>(best));
+    QCOMPARE(chart->chosen(), static_cast<int64_t>(best));
     f->controller->step();
     QVERIFY(f->controller->waitUntilIdle());
     QCOMPARE(f->controller->current()->snapshot->tgtTokens.back().id, static_cast<int64_t>(best));

@@ -103,17 +103,15 @@ std::unique_ptr<core::StepDecoder> startCopy(std::shared_ptr<const core::Model> 
 }
 
 // What the window's worker hands the page after a request (SessionWorker::emitResult).
-ui::RunResultPtr resultOf(const core::Session& session, const QString& text) {
+ui::RunResultPtr resultOf(const core::Session& session, std::shared_ptr<const core::Model> model,
+                          const QString& text) {
     auto r = std::make_shared<ui::RunResult>();
+    r->model = std::move(model);
     r->snapshot = std::make_shared<const core::AttentionSnapshot>(session.snapshot());
     r->sourceText = text;
     r->decodedText = QString::fromStdString(session.decodedText());
     r->step = static_cast<int>(session.decodedCount());
     r->finished = session.finished();
-    const auto& lp = r->snapshot->nextTokenLogProbs;
-    const auto best = std::max_element(lp.begin(), lp.end()) - lp.begin();
-    r->top.push_back({best, QString::fromStdString(session.model().targetTokenizer().vocab().token(best)),
-                      std::exp(double(lp[std::size_t(best)]))});
     return r;
 }
 
@@ -209,7 +207,7 @@ void TestFamilyViews::attentionPage() {
     session.analyze("the cat");
     for (int i = 0; i < 3; ++i)
         session.step();
-    page.showResult(resultOf(session, QStringLiteral("the cat")));
+    page.showResult(resultOf(session, model_, QStringLiteral("the cat")));
     const int s = 9, t = 4;
 
     // Exactly the snapshot's kinds, the current one kept.
@@ -274,7 +272,7 @@ void TestFamilyViews::attentionPage() {
     combo->setCurrentIndex(0);
     core::Session transformerRun(model_);
     transformerRun.analyze("the cat");
-    page.showResult(resultOf(transformerRun, QStringLiteral("the cat")));
+    page.showResult(resultOf(transformerRun, model_, QStringLiteral("the cat")));
     QCOMPARE(offered(), transformer);
     QCOMPARE(state.kind(), AttentionKind::Cross);
     QVERIFY(!grid->isHidden());

@@ -7,6 +7,7 @@
 #include "CliRunner.h"
 #include "WindowFixture.h"
 
+#include "ui/CandidatesChart.h"
 #include "ui/Exporter.h"
 #include "ui/InsideView.h"
 #include "ui/MatrixChart.h"
@@ -215,7 +216,9 @@ void TestInsideView::runToEndBranchesAndSampling() {
     f->controller->back();
     f->controller->back();
     QVERIFY(f->controller->waitUntilIdle());
-    const auto chosen = f->controller->current()->top.at(1).id; // not the greedy one
+    QCoreApplication::processEvents();
+    const auto chosen =
+        f->window.findChild<ui::CandidatesChart*>()->candidates().at(1).id; // not the greedy one
     f->controller->force(chosen);
     QVERIFY(settled(*f));
     const auto& shown = *view->shownInside();

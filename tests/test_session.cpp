@@ -168,6 +168,18 @@ void TestSession::forceBranches() {
     s.force(21); // a different branch from the same point
     QCOMPARE(s.snapshot().tgtTokens.back().id, int64_t(21));
     QCOMPARE(s.snapshot().tgtTokens.size(), std::size_t(2));
+    // Forced tokens are known by position, so the views and exports can mark them; a sampled step is not.
+    QCOMPARE(s.snapshot().forced, std::vector<int>{1});
+    s.step();
+    s.force(22);
+    QCOMPARE(s.snapshot().forced, (std::vector<int>{1, 3}));
+    QVERIFY(s.back());
+    QCOMPARE(s.snapshot().forced, std::vector<int>{1});
+    s.reset();
+    QVERIFY(s.snapshot().forced.empty());
+    s.force(23);
+    s.analyze("abc");
+    QVERIFY(s.snapshot().forced.empty());
 }
 
 void TestSession::resetReturnsToTheStart() {

@@ -143,6 +143,7 @@ void AttentionPage::follow() {
     connect(logScale_, &QCheckBox::toggled, state_,
             [this](bool on) { state_->setScaleMode(on ? ScaleMode::Log : ScaleMode::Fixed); });
     connect(grid_, &AttentionGrid::tileClicked, state_, &ViewState::setSelection);
+    connect(decode_, &DecodePanel::samplingChanged, candidates_, &CandidatesChart::setSampling);
     connect(grid_, &AttentionGrid::navigate, state_, &ViewState::navigate);
     connect(heatmap_, &HeatmapView::navigate, state_, &ViewState::navigate);
     const auto noPart = [this](const QString& side) {
@@ -255,13 +256,14 @@ void AttentionPage::showResult(const RunResultPtr& r) {
     const int notRead = snap->textTokens - snap->readTokens;
     srcStrip_->setLimits(pastFrom(snap->srcTokens), enc ? notRead : 0);
     tgtStrip_->setLimits(pastFrom(snap->tgtTokens), enc ? 0 : notRead);
+    tgtStrip_->setForced(snap->forced);
     banner_->showFor(*snap, r->model && r->model->config().canPassMaxLen(), r->pastMaxLen);
     fitStrips();
     const QRect newest = tgtStrip_->chipRect(tgtStrip_->count() - 1);
     tgtScroll_->ensureVisible(newest.center().x(), newest.center().y(), 0, newest.height());
     updateCurrentQuery();
     updateStrips();
-    candidates_->setCandidates(r->top, r->finished);
+    candidates_->setResult(r);
     decode_->setState(r->step, r->finished, true, r->decodedText);
 }
 
@@ -273,9 +275,10 @@ void AttentionPage::clear() {
     tgtStrip_->setTokens({});
     srcStrip_->setLimits(-1, 0);
     tgtStrip_->setLimits(-1, 0);
+    tgtStrip_->setForced({});
     banner_->hide();
     fitStrips();
-    candidates_->setCandidates({}, false);
+    candidates_->setResult(nullptr);
     decode_->setState(0, false, false, QString());
 }
 

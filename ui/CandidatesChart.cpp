@@ -1,5 +1,6 @@
 #include "ui/CandidatesChart.h"
 
+#include "core/model/Model.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/TokenText.h"
 
@@ -12,6 +13,9 @@ namespace ui {
 
 namespace {
 constexpr int kTickChars = 14; // characters of a token in the bars' labels
+const QColor kDrawn(0x3b, 0x52, 0x8b);
+const QColor kModel(0xc9, 0xd3, 0xea);
+const QColor kChosen(0xe6, 0x7e, 0x22); // the outline of the newest token in the strip: what Step adds
 } // namespace
 
 CandidatesChart::CandidatesChart(QWidget* parent) : QWidget(parent) {
@@ -21,16 +25,25 @@ CandidatesChart::CandidatesChart(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
     // Horizontal bars: the token labels stay readable, the most likely on top.
+    model_ = new QCPBars(plot_->yAxis, plot_->xAxis);
     bars_ = new QCPBars(plot_->yAxis, plot_->xAxis);
-    bars_->setWidth(0.7);
+    chosenBar_ = new QCPBars(plot_->yAxis, plot_->xAxis);
+    model_->setWidth(0.7);
+    model_->setPen(Qt::NoPen);
+    model_->setBrush(kModel);
+    bars_->setWidth(0.45);
     bars_->setPen(Qt::NoPen);
-    bars_->setBrush(QColor(0x3b, 0x52, 0x8b));
+    bars_->setBrush(kDrawn);
+    chosenBar_->setWidth(0.7);
+    chosenBar_->setPen(QPen(kChosen, 2));
+    chosenBar_->setBrush(Qt::NoBrush);
     plot_->xAxis->setRange(0, 1);
-    plot_->xAxis->setLabel(tr("probability of the next token"));
     plot_->yAxis->setRangeReversed(true);
     plot_->yAxis->grid()->setVisible(false);
-    plot_->setToolTip(tr("The most likely next tokens. Click a bar to force that token; the decode branches"
-                         " from there."));
+    plot_->setToolTip(
+        tr("The distribution Step draws from: the model's probabilities (pale) after temperature, "
+           "top-k and top-p (dark). The outlined token is the one Step takes next. Click a bar or "
+           "its label to force that token; the decode branches from there."));
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
         const int i = barAt(e->position().toPoint());
@@ -45,49 +58,106 @@ CandidatesChart::CandidatesChart(QWidget* parent) : QWidget(parent) {
             return;
         }
         const auto& c = top_[std::size_t(i)];
-        QToolTip::showText(e->globalPosition().toPoint(),
-                           (finished_ ? tr("“%1” (id %2): p = %3\ndecoding has finished")
-                                      : tr("“%1” (id %2): p = %3\nclick to force it"))
-                               .arg(tokenDisplayText({c.id, c.text.toStdString(), false, false}))
-                               .arg(c.id)
-                               .arg(c.probability, 0, 'f', 4),
-                           plot_);
+        QString tip = tr("“%1” (id %2): the model gives p = %3")
+                          .arg(tokenDisplayText({c.id, c.text.toStdString(), false, false}))
+                          .arg(c.id)
+                          .arg(c.probability, 0, 'f', 4);
+        if (!sampling_.greedy)
+            tip += c.cut ? tr("\ncut by top-k or top-p: never drawn")
+                         : tr("\ndrawn with p = %1 after temperature and the cuts").arg(c.sampled, 0, 'f', 4);
+        if (c.id == chosen_)
+            tip += tr("\nStep takes this token next");
+        tip += finished_ ? tr("\ndecoding has finished") : tr("\nclick to force it");
+        QToolTip::showText(e->globalPosition().toPoint(), tip, plot_);
     });
     setMinimumHeight(160);
 }
 
-void CandidatesChart::setCandidates(const std::vector<Candidate>& top, bool finished) {
-    top_ = top;
-    finished_ = finished;
-    QVector<double> keys, values;
+void CandidatesChart::setResult(const RunResultPtr& result) {
+    result_ = result;
+    rebuild();
+}
+
+void CandidatesChart::setSampling(const core::SamplingSettings& s) {
+    sampling_ = s;
+    rebuild();
+}
+
+double CandidatesChart::shownValue(const Candidate& c) const {
+    return sampling_.greedy ? c.probability : c.sampled;
+}
+
+void CandidatesChart::rebuild() {
+    top_.clear();
+    chosen_ = -1;
+    finished_ = result_ && result_->finished;
+    core::SamplingPipeline pipe;
+    if (result_ && result_->snapshot && !result_->snapshot->nextTokenLogProbs.empty()) {
+        // The same pipeline Step runs, at the same point of its random stream (the target's length).
+        const auto& snap = *result_->snapshot;
+        pipe = core::samplingPipeline(snap.nextTokenLogProbs, sampling_,
+                                      static_cast<int64_t>(snap.tgtTokens.size()), kShown);
+        const auto& vocab = result_->model->targetTokenizer().vocab();
+        for (const auto& pc : pipe.candidates)
+            top_.push_back({pc.id, utf8WithByteMarks(vocab.token(pc.id)), std::exp(double(pc.logProb)),
+                            pc.kept, !pc.inTopP});
+        if (!finished_)
+            chosen_ = pipe.chosen;
+    }
+    QVector<double> keys, model, drawn, chosenKey, chosenValue;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    double maxP = 0;
     for (int i = 0; i < static_cast<int>(top_.size()); ++i) {
         const auto& c = top_[std::size_t(i)];
         keys << i;
-        values << c.probability;
+        model << (sampling_.greedy ? 0.0 : c.probability);
+        drawn << shownValue(c);
+        if (c.id == chosen_) {
+            chosenKey << i;
+            chosenValue << std::max(shownValue(c), sampling_.greedy ? 0.0 : c.probability);
+        }
+        maxP = std::max({maxP, c.probability, shownValue(c)});
         // The tooltip has the whole token.
+        const QString value = c.cut && !sampling_.greedy ? tr("cut") : QString::number(shownValue(c), 'f', 3);
         ticker->addTick(
             i, QStringLiteral("%1  %2")
                    .arg(elided(tokenDisplayText({c.id, c.text.toStdString(), false, false}), kTickChars))
-                   .arg(c.probability, 0, 'f', 3));
+                   .arg(value));
     }
-    bars_->setData(keys, values, true);
+    model_->setData(keys, model, true);
+    bars_->setData(keys, drawn, true);
+    chosenBar_->setData(chosenKey, chosenValue, true);
     plot_->yAxis->setTicker(ticker);
     plot_->yAxis->setRange(-0.6, std::max<double>(static_cast<double>(top_.size()), 1.0) - 0.4);
-    double maxP = 0;
-    for (double v : values)
-        maxP = std::max(maxP, v);
     plot_->xAxis->setRange(0, maxP > 0.5 ? 1.0 : std::ceil(maxP * 10.0 + 1e-9) / 10.0 + 1e-9);
-    bars_->setBrush(finished ? QColor(0xa0, 0xa0, 0xa0) : QColor(0x3b, 0x52, 0x8b));
-    plot_->xAxis->setLabel(finished ? tr("finished: <eos> or max length")
-                                    : tr("probability of the next token"));
+    bars_->setBrush(finished_ ? QColor(0xa0, 0xa0, 0xa0) : kDrawn);
+    QString axis;
+    if (finished_)
+        axis = tr("finished: <eos> or max length");
+    else if (sampling_.greedy)
+        axis = tr("probability of the next token (greedy)");
+    else
+        axis = (pipe.keptCount == 1 ? tr("drawn from %1 token\nT %2 · top-k %3 · top-p %4")
+                                    : tr("drawn from %1 tokens\nT %2 · top-k %3 · top-p %4"))
+                   .arg(pipe.keptCount)
+                   .arg(sampling_.temperature, 0, 'g', 3)
+                   .arg(sampling_.topK > 0 ? QString::number(sampling_.topK) : tr("off"))
+                   .arg(sampling_.topP, 0, 'g', 3);
+    plot_->xAxis->setLabel(axis);
     // Queued: an immediate replot repaints at once, and with it every widget of the window waiting for
     // a repaint (the grid, the heatmap), inside the call that brought the new result.
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+QString CandidatesChart::axisText() const {
+    return plot_->xAxis->label();
+}
+
 int CandidatesChart::barAt(const QPoint& pos) const {
-    if (top_.empty() || !plot_->axisRect()->rect().contains(pos))
+    // A bar's row, from the left edge (its label) to the right: the label is what a reader points at.
+    const QRect area = plot_->axisRect()->rect();
+    if (top_.empty() || pos.y() < area.top() || pos.y() > area.bottom() || pos.x() < 0 ||
+        pos.x() > area.right())
         return -1;
     const double key = plot_->yAxis->pixelToCoord(pos.y());
     const int i = static_cast<int>(std::lround(key));
@@ -99,9 +169,18 @@ int CandidatesChart::barAt(const QPoint& pos) const {
 QPoint CandidatesChart::barCenter(int index) const {
     if (index < 0 || index >= static_cast<int>(top_.size()))
         return {};
-    const double x = plot_->xAxis->coordToPixel(top_[std::size_t(index)].probability / 2.0);
+    const auto& c = top_[std::size_t(index)];
+    const double x = plot_->xAxis->coordToPixel(std::max(shownValue(c), 1e-3) / 2.0);
     const double y = plot_->yAxis->coordToPixel(index);
     return plot_->mapTo(const_cast<CandidatesChart*>(this), QPoint(static_cast<int>(x), static_cast<int>(y)));
+}
+
+QPoint CandidatesChart::labelCenter(int index) const {
+    if (index < 0 || index >= static_cast<int>(top_.size()))
+        return {};
+    const double y = plot_->yAxis->coordToPixel(index);
+    const int x = plot_->axisRect()->rect().left() / 2; // in the tick labels' margin
+    return plot_->mapTo(const_cast<CandidatesChart*>(this), QPoint(x, static_cast<int>(y)));
 }
 
 } // namespace ui

@@ -20,21 +20,22 @@ namespace ui {
 struct Candidate {
     int64_t id = 0;
     QString text;
-    double probability = 0.0;
+    double probability = 0.0; ///< the model's (temperature 1)
+    double sampled = 0.0; ///< in the distribution the draw uses (after temperature and the cuts); 0 when cut
+    bool cut = false;     ///< removed by top-k or top-p
 };
 
 struct RunResult {
     std::shared_ptr<const core::Model> model;
     std::shared_ptr<const core::AttentionSnapshot> snapshot;
     QString sourceText;
-    QString decodedText;        ///< the tokens decoded so far, joined as text
-    int step = 0;               ///< tokens decoded since the analysis (0 = just <bos>)
-    bool finished = false;      ///< <eos> was produced or max_len reached
-    bool pastMaxLen = false;    ///< the run may go past max_len (asked for, and the positions allow it)
-    std::vector<Candidate> top; ///< the most likely next tokens, most likely first
-    uint64_t run = 0;           ///< which analysis this belongs to; a newer one makes it stale
-    uint64_t request = 0;       ///< the request that produced it
-    std::size_t bytes = 0;      ///< memory the snapshot holds, for the history's budget
+    QString decodedText;     ///< the tokens decoded so far, joined as text
+    int step = 0;            ///< tokens decoded since the analysis (0 = just <bos>)
+    bool finished = false;   ///< <eos> was produced or max_len reached
+    bool pastMaxLen = false; ///< the run may go past max_len (asked for, and the positions allow it)
+    uint64_t run = 0;        ///< which analysis this belongs to; a newer one makes it stale
+    uint64_t request = 0;    ///< the request that produced it
+    std::size_t bytes = 0;   ///< memory the snapshot holds, for the history's budget
 };
 
 using RunResultPtr = std::shared_ptr<const RunResult>;

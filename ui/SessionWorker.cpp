@@ -1,23 +1,12 @@
 #include "ui/SessionWorker.h"
 
-#include "ui/TokenText.h"
-
 #include "core/base/Errors.h"
 #include "core/model/Model.h"
 #include "core/run/Session.h"
 
 #include <QMetaObject>
 
-#include <algorithm>
-#include <cmath>
-#include <numeric>
-
 namespace ui {
-
-namespace {
-constexpr int kCandidates = 10;
-
-} // namespace
 
 SessionWorker::SessionWorker() = default;
 SessionWorker::~SessionWorker() = default;
@@ -168,16 +157,6 @@ void SessionWorker::emitResult(const Request& r) {
     res->run = r.run;
     res->request = r.seq;
     res->bytes = res->snapshot->bytes();
-    const auto& lp = res->snapshot->nextTokenLogProbs;
-    std::vector<int64_t> order(lp.size());
-    std::iota(order.begin(), order.end(), 0);
-    const auto k = std::min<std::size_t>(kCandidates, order.size());
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
-                      [&](int64_t a, int64_t b) { return lp[std::size_t(a)] > lp[std::size_t(b)]; });
-    const auto& vocab = model_->targetTokenizer().vocab();
-    for (std::size_t i = 0; i < k; ++i)
-        res->top.push_back({order[i], utf8WithByteMarks(vocab.token(order[i])),
-                            std::exp(static_cast<double>(lp[std::size_t(order[i])]))});
     Q_EMIT resultReady(std::move(res));
 }
 

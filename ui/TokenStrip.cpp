@@ -56,6 +56,15 @@ void TokenStrip::setLimits(int trained, int notRead) {
     update();
 }
 
+void TokenStrip::setForced(std::vector<int> positions) {
+    forced_ = std::move(positions);
+    update();
+}
+
+bool TokenStrip::isForced(int index) const {
+    return std::binary_search(forced_.begin(), forced_.end(), index);
+}
+
 QString TokenStrip::cutText() const {
     return tr("✂ %n more not read", nullptr, notRead_);
 }
@@ -177,6 +186,11 @@ void TokenStrip::paintEvent(QPaintEvent* event) {
             p.setBrush(Qt::NoBrush);
             p.drawRoundedRect(r.adjusted(-1, -1, 1, 1), 5, 5);
         }
+        if (isForced(i)) { // chosen by the user, not the sampler: a purple tab on the chip's left edge
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(0x7d, 0x3c, 0x98));
+            p.drawRoundedRect(QRectF(r.left(), r.top(), 4, r.height()), 2, 2);
+        }
         if (trained_ >= 0 && i >= trained_) { // past max_len: a position training never saw
             p.setPen(QPen(QColor(0xb7, 0x79, 0x1f), 2));
             p.drawLine(r.bottomLeft() + QPointF(2, -1), r.bottomRight() + QPointF(-2, -1));
@@ -235,6 +249,8 @@ bool TokenStrip::event(QEvent* event) {
                        .arg(QString::fromStdString(t.text));
         else if (t.special)
             tip += tr("\nspecial token added by the model");
+        if (isForced(i))
+            tip += tr("\nforced: you chose this token; the sampler did not");
         if (trained_ >= 0 && i >= trained_)
             tip += tr("\npast max_len (%1): a position this model never saw in training").arg(trained_);
         tip += tr("\nclick: mark its row in the heatmap (Shift+click: its column)");

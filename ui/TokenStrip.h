@@ -24,6 +24,9 @@ public:
     /// Where the model's reach ends: chips from `trained` on sit past max_len (drawn with a warning edge;
     /// −1 for none), and `notRead` tokens of the text were cut off (a trailing ✂ chip says how many).
     void setLimits(int trained, int notRead);
+    /// Chips of tokens the user forced (drawn with a mark of their own); positions, ascending.
+    void setForced(std::vector<int> positions);
+    bool isForced(int index) const;
     int notRead() const { return notRead_; }
     /// The ✂ chip's geometry (empty when nothing was cut).
     QRect cutRect() const;
@@ -70,6 +73,7 @@ private:
     int current_ = -1;
     int trained_ = -1;
     int notRead_ = 0;
+    std::vector<int> forced_;
     QString cutText() const;
 };
 

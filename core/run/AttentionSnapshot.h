@@ -30,7 +30,8 @@ struct AttentionSnapshot {
     AttentionBlock pooling;       ///< [1][1][1][S]: one summary query over the source
     int textTokens = 0;           ///< tokens the analysed text had (source, or a decoder-only model's prompt)
     int readTokens = 0;           ///< of them, those read: fewer when the text was cut at the model's limit
-    int maxLen = 0; ///< the model's max_len: a side longer than it went past the positions trained
+    int maxLen = 0;          ///< the model's max_len: a side longer than it went past the positions trained
+    std::vector<int> forced; ///< target positions whose token the user chose (Force), not the sampler
     std::vector<float> nextTokenLogProbs; ///< log-probabilities of the token after the last target token
     double encodeMs = 0.0;                ///< wall time of the encoder pass that produced this
     double decodeMs = 0.0;                ///< wall time of the decoder pass (or step) that produced this

@@ -58,6 +58,7 @@ void Session::start(std::vector<Token> src, std::vector<Token> tgtPrefix) {
     src_ = std::move(src);
     tgt_ = std::move(tgtPrefix);
     initial_ = tgt_.size();
+    forced_.clear();
     textTokens_ = model_->config().hasEncoder() ? src_.size() : tgt_.size();
 }
 
@@ -135,6 +136,7 @@ void Session::force(int64_t token) {
     if (!decoder_)
         throw InputError("nothing to decode: analyze a text first");
     push(token);
+    forced_.push_back(static_cast<int>(tgt_.size()) - 1);
 }
 
 void Session::push(int64_t token) {
@@ -148,6 +150,8 @@ bool Session::back() {
         return false;
     tgt_.pop_back();
     steps_.pop_back();
+    if (!forced_.empty() && forced_.back() >= static_cast<int>(tgt_.size()))
+        forced_.pop_back();
     decoder_->rewind(static_cast<int64_t>(tgt_.size()));
     return true;
 }
@@ -177,6 +181,7 @@ AttentionSnapshot Session::snapshot() const {
     snap.tgtTokens = tgt_;
     snap.textTokens = static_cast<int>(textTokens_);
     snap.readTokens = static_cast<int>(model_->config().hasEncoder() ? src_.size() : initial_);
+    snap.forced = forced_;
     snap.maxLen = model_->config().maxLen;
     snap.block(decoder_->sourceKind()) = decoder_->sourceAttention();
     snap.encodeMs = decoder_->encodeMs();

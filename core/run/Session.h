@@ -94,6 +94,7 @@ private:
     std::vector<Token> tgt_;               // <bos> + prefix + decoded tokens
     std::vector<StepDecoder::Step> steps_; // one per pass: the prefix's, then one per token
     std::size_t initial_ = 0;              // length of the target prefix given to analyze
+    std::vector<int> forced_;              // target positions of tokens chosen by force(), ascending
     std::size_t textTokens_ = 0;           // the text's tokens before the cut (see textTokens())
     bool pastMaxLen_ = false;
 };

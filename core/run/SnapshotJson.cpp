@@ -30,6 +30,13 @@ void writeBlock(std::ostream& out, const AttentionBlock& b) {
     out << ']';
 }
 
+std::string intList(const std::vector<int>& v) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i ? "," : "") + std::to_string(v[i]);
+    return s + "]";
+}
+
 } // namespace
 
 void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const std::string& srcText,
@@ -39,7 +46,7 @@ void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const s
         << ",\n\"src_tokens\": " << tokenTexts(snap.srcTokens) << ",\n\"tgt_text\": " << quoted(tgtText)
         << ",\n\"tgt_tokens\": " << tokenTexts(snap.tgtTokens) << ",\n\"text_tokens\": " << snap.textTokens
         << ",\n\"read_tokens\": " << snap.readTokens << ",\n\"max_len\": " << snap.maxLen
-        << ",\n\"attention\": {";
+        << ",\n\"forced\": " << intList(snap.forced) << ",\n\"attention\": {";
     bool first = true;
     for (auto kind : kAttentionKinds) {
         const auto& b = snap.block(kind);
