@@ -34,6 +34,9 @@ private Q_SLOTS:
     void decoderOnlyHasNoSideSelector();
     void everyControlHasToolTip();
     void grabForInspection();
+    void offsetChangesThePicture();
+    void defaultDimsAreSmooth();
+    void positionsLimitSaysWhy();
 };
 
 namespace {
@@ -75,7 +78,7 @@ void TestPositionalView::positionsLimitEveryPlot() {
     QCOMPARE(view.tableCells(), QSize(m->config().dModel, 20));
     QVERIFY(!std::isnan(view.similarityAt(19, 19)));
     QVERIFY(std::isnan(view.similarityAt(20, 20)));
-    QCOMPARE(view.curvePlot()->graph(0)->dataCount(), 20);
+    QCOMPARE(view.curvePlot()->graph(1)->dataCount(), 20); // the dots: one per position of the table
     QVERIFY(view.rotationText().contains(QStringLiteral("over %1 positions").arg(20 - view.offset())));
 }
 
@@ -165,7 +168,7 @@ void TestPositionalView::explanationWithoutTable() {
 void TestPositionalView::dimsFieldChangesCurves() {
     ui::PositionalView view;
     view.setModel(model(PositionalEncoding::Sinusoidal));
-    QCOMPARE(view.curveCount(), 4); // the default "0, 1, 6, 7"
+    QCOMPARE(view.curveCount(), 4); // the default "4, 5, 6, 7" (defaultDimsAreSmooth)
     auto* edit = view.findChild<QLineEdit*>(QStringLiteral("dimsEdit"));
     QVERIFY(edit);
     edit->clear();
@@ -173,7 +176,8 @@ void TestPositionalView::dimsFieldChangesCurves() {
     QTest::keyClick(edit, Qt::Key_Return);
     QCOMPARE(view.curveCount(), 2);
     QCOMPARE(view.curveDims(), (QVector<int>{2, 9}));
-    QCOMPARE(view.curvePlot()->graph(1)->name(), QStringLiteral("dim 9: cos(pos·θ₄)"));
+    QCOMPARE(view.curvePlot()->graph(2)->name(),
+             QStringLiteral("dim 9: cos(pos·θ₄)")); // a line and dots each
     view.setCurveDims(QStringLiteral("0-5, 31, 32, x"));
     QCOMPARE(view.curveCount(), 7); // 32 and x are not dimensions of a 32-wide table
     int legendItems = 0;            // the legend's grid counts empty cells of its last row too
@@ -205,6 +209,72 @@ void TestPositionalView::decoderOnlyHasNoSideSelector() {
     view.setModel(m);
     QVERIFY(view.findChild<QComboBox*>(QStringLiteral("sideBox"))->isHidden());
     QCOMPARE(view.tableValueAt(2, 1), double(m->positionalTable(false)[2 * 32 + 1]));
+}
+
+void TestPositionalView::offsetChangesThePicture() {
+    // The offset k changed only a number under the plot; the red arc now goes from PE(0) to PE(k).
+    ui::PositionalView view;
+    view.setModel(model(PositionalEncoding::Sinusoidal));
+    view.resize(1200, 800);
+    view.setPair(2);
+    view.setOffset(1);
+    const QImage one = view.rotationPlot()->toPixmap(400, 400).toImage();
+    const QString oneText = view.offsetText();
+    view.findChild<QSpinBox*>(QStringLiteral("offsetSpin"))->setValue(5);
+    QCOMPARE(view.offset(), 5);
+    const QImage five = view.rotationPlot()->toPixmap(400, 400).toImage();
+    int differ = 0;
+    for (int y = 0; y < one.height(); ++y)
+        for (int x = 0; x < one.width(); ++x)
+            differ += one.pixel(x, y) != five.pixel(x, y);
+    qInfo("k = 1 → 5: %d of %d pixels of the rotation panel changed; arc label \"%s\" → \"%s\"", differ,
+          one.width() * one.height(), qPrintable(oneText), qPrintable(view.offsetText()));
+    QVERIFY(differ > 200);
+    // θ₂ = 10000^(−4/32) = 0.3162 rad; 5·θ₂ = 90.6°.
+    const double expected = 5 * std::exp(-4.0 * std::log(10000.0) / 32) * 180 / M_PI;
+    QVERIFY2(view.offsetText().contains(QStringLiteral("k = 5")) &&
+                 view.offsetText().contains(QString::number(expected, 'f', 1)),
+             qPrintable(view.offsetText()));
+}
+
+void TestPositionalView::defaultDimsAreSmooth() {
+    // The default "0, 1, 6, 7" drew dims 0 and 1, a radian per position: a zig-zag through whole positions.
+    ui::PositionalView view;
+    view.setModel(model(PositionalEncoding::Sinusoidal)); // d_model 32, max_len 64
+    for (const int dim : view.curveDims()) {
+        const double period = 2 * M_PI / std::exp(-2.0 * (dim / 2) * std::log(10000.0) / 32);
+        QVERIFY2(period >= 8.0, qPrintable(QStringLiteral("dim %1: period %2").arg(dim).arg(period)));
+    }
+    QCOMPARE(view.curveDims(), (QVector<int>{4, 5, 6, 7})); // periods 19.9 and 35.3 positions
+    QVERIFY(view.curveNoteText().isEmpty());
+    // Between the samples the line is the formula, so even a fast dimension is drawn as a wave.
+    auto* line = view.curvePlot()->graph(0);
+    QVERIFY(line->dataCount() > 7 * 63);
+    const double theta = std::exp(-4.0 * std::log(10000.0) / 32); // dim 4 = sin of pair 2
+    QVERIFY(std::abs(line->data()->at(3)->value - std::sin(3.0 / 8 * theta)) < 1e-9);
+    // Asking for dims 0 and 1 says they are too fast for whole positions.
+    view.setCurveDims(QStringLiteral("0, 1, 6"));
+    QVERIFY2(view.curveNoteText().contains(QStringLiteral("dim 0 (a period every 6.3 positions)")) &&
+                 view.curveNoteText().contains(QStringLiteral("dim 1")) &&
+                 !view.curveNoteText().contains(QStringLiteral("dim 6")),
+             qPrintable(view.curveNoteText()));
+    // A learned table has no formula: a column that turns at most positions is called aliased.
+    ui::PositionalView learned;
+    learned.setModel(model(PositionalEncoding::Learned));
+    learned.setCurveDims(QStringLiteral("0"));
+    QVERIFY2(learned.curveNoteText().contains(QStringLiteral("aliased")),
+             qPrintable(learned.curveNoteText()));
+}
+
+void TestPositionalView::positionsLimitSaysWhy() {
+    // Positions stopped at max_len without a word; now the range's end is named beside it.
+    ui::PositionalView view;
+    view.setModel(model(PositionalEncoding::Sinusoidal));
+    auto* spin = view.findChild<QSpinBox*>(QStringLiteral("positionsSpin"));
+    QCOMPARE(spin->maximum(), 64);
+    QCOMPARE(view.positionsLimitText(), QStringLiteral("of 64 = max_len"));
+    spin->setValue(500);
+    QCOMPARE(view.positions(), 64);
 }
 
 void TestPositionalView::everyControlHasToolTip() {

@@ -1,11 +1,14 @@
 #include "ui/CurvePlot.h"
 
+#include "core/analysis/PositionalAnalysis.h"
 #include "ui/PlotHelpers.h"
 #include "ui/QCustomPlotInclude.h"
 
+#include <QLabel>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ui {
 
@@ -39,6 +42,16 @@ CurvePlot::CurvePlot(QWidget* parent) : QWidget(parent) {
     plot_->legend->setBorderPen(Qt::NoPen);
     plot_->legend->setFont(QFont(plot_->font().family(), 8));
     v->addWidget(plot_);
+    note_ = new QLabel(this);
+    note_->setObjectName(QStringLiteral("curveNote"));
+    note_->setWordWrap(true);
+    note_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    note_->hide();
+    v->addWidget(note_);
+}
+
+QString CurvePlot::noteText() const {
+    return note_->text();
 }
 
 CurvePlot::~CurvePlot() = default;
@@ -47,22 +60,58 @@ void CurvePlot::showCurves(const std::vector<float>& table, int columns, int pos
                            const QVector<int>& dims, bool sinusoidal) {
     plot_->clearGraphs();
     const int d = columns, n = positions;
-    QVector<double> x(n);
+    // Between whole positions a sinusoidal column is its formula; drawn finely, a fast one is a wave, not
+    // the zig-zag joining its samples would make.
+    constexpr int kFine = 8;
+    QVector<double> x(n), fineX;
     for (int pos = 0; pos < n; ++pos)
         x[pos] = pos;
+    for (int s = 0; s <= (n - 1) * kFine; ++s)
+        fineX << double(s) / kFine;
+    QStringList coarse;
     for (int j = 0; j < dims.size(); ++j) {
         const int dim = dims[j];
         QVector<double> y(n);
         for (int pos = 0; pos < n; ++pos)
             y[pos] = table[static_cast<size_t>(pos) * d + dim];
-        auto* g = plot_->addGraph();
-        g->setData(x, y, true);
-        g->setPen(QPen(curveColor(j), 1.5));
+        auto* line = plot_->addGraph();
+        auto* dots = plot_->addGraph();
+        line->setPen(QPen(curveColor(j), 1.5));
+        dots->setPen(QPen(curveColor(j), 1.5));
+        dots->setLineStyle(QCPGraph::lsNone);
+        dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, n <= 256 ? 4 : 2));
+        dots->removeFromLegend();
+        dots->setData(x, y, true);
         QString name = tr("dim %1").arg(dim);
-        if (sinusoidal)
-            name += (dim % 2 == 0 ? tr(": sin(pos·θ%1)") : tr(": cos(pos·θ%1)")).arg(subscript(dim / 2));
-        g->setName(name);
+        if (sinusoidal) {
+            const int pair = dim / 2;
+            const double theta = core::sinusoidalFrequency(pair, d);
+            QVector<double> fineY;
+            for (const double p : fineX)
+                fineY << (dim % 2 == 0 ? std::sin(p * theta) : std::cos(p * theta));
+            line->setData(fineX, fineY, true);
+            name += (dim % 2 == 0 ? tr(": sin(pos·θ%1)") : tr(": cos(pos·θ%1)")).arg(subscript(pair));
+            const double period = core::sinusoidalPeriod(pair, d);
+            if (period < core::kSmoothSamplesPerPeriod)
+                coarse << tr("dim %1 (a period every %2 positions)").arg(dim).arg(period, 0, 'f', 1);
+        } else {
+            line->setData(x, y, true);
+            // No formula: a column that turns at most positions is varying faster than whole positions show.
+            int turns = 0;
+            for (int pos = 2; pos < n; ++pos)
+                turns += (y[pos] - y[pos - 1]) * (y[pos - 1] - y[pos - 2]) < 0 ? 1 : 0;
+            if (n > 8 && turns > (n - 2) / 3)
+                coarse << tr("dim %1 (turns at %2 of %3 positions)").arg(dim).arg(turns).arg(n - 2);
+        }
+        line->setName(name);
     }
+    note_->setText(coarse.isEmpty()
+                       ? QString()
+                       : tr("Too fast for whole positions: %1. The table holds the dots only; %2")
+                             .arg(coarse.join(QStringLiteral(", ")),
+                                  sinusoidal ? tr("the line between them is the formula.")
+                                             : tr("a line through them zig-zags (aliased).")));
+    note_->setVisible(!coarse.isEmpty());
     plot_->xAxis->setRange(0, std::max(1, n - 1));
     plot_->yAxis->rescale();
     const auto r = plot_->yAxis->range();
@@ -76,7 +125,7 @@ void CurvePlot::clear() {
 }
 
 int CurvePlot::curveCount() const {
-    return plot_->graphCount();
+    return plot_->graphCount() / 2; // a line and its dots per dimension
 }
 
 } // namespace ui

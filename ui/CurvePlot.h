@@ -1,5 +1,7 @@
 #pragma once
 // Chosen columns of a positional table drawn as curves against position, with a legend row under the axes.
+// The table holds whole positions only (the dots); a sinusoidal column's line is its formula between them,
+// and a note says which curves turn too fast for whole positions to show their shape.
 
 #include <QVector>
 #include <QWidget>
@@ -7,6 +9,7 @@
 #include <vector>
 
 class QCustomPlot;
+class QLabel;
 
 namespace ui {
 
@@ -24,10 +27,13 @@ public:
     void clear();
 
     int curveCount() const;
+    /// What the note under the plot says about curves too fast for their samples (empty when none is).
+    QString noteText() const;
     QCustomPlot* plot() const { return plot_; }
 
 private:
     QCustomPlot* plot_ = nullptr;
+    QLabel* note_ = nullptr;
 };
 
 } // namespace ui

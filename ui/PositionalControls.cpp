@@ -69,6 +69,11 @@ PositionalControls::PositionalControls(QWidget* parent) : QWidget(parent) {
     positionsSpin_->setObjectName(QStringLiteral("positionsSpin"));
     positionsSpin_->setToolTip(tr("How many positions (0 … n−1) every plot shows."));
     label(tr("&Positions:"), positionsSpin_);
+    // Where the range stops and why: a silent cap reads as a broken control.
+    positionsLimit_ = new QLabel;
+    positionsLimit_->setObjectName(QStringLiteral("positionsLimit"));
+    positionsLimit_->setForegroundRole(QPalette::PlaceholderText);
+    h->addWidget(positionsLimit_);
     connect(positionsSpin_, QOverload<int>::of(&QSpinBox::valueChanged), this,
             &PositionalControls::positionsChosen);
 
@@ -127,9 +132,15 @@ void PositionalControls::setSourceSide(bool source) {
     sideBox_->setCurrentIndex(source ? 0 : 1);
 }
 
-void PositionalControls::setPositionsRange(int minimum, int maximum) {
+void PositionalControls::setPositionsRange(int minimum, int maximum, const QString& limit) {
     const QSignalBlocker block(positionsSpin_);
     positionsSpin_->setRange(minimum, maximum);
+    positionsLimit_->setText(limit);
+    positionsLimit_->setToolTip(limit);
+}
+
+QString PositionalControls::positionsLimitText() const {
+    return positionsLimit_->text();
 }
 
 void PositionalControls::setPositions(int positions) {

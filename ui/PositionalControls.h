@@ -30,7 +30,9 @@ public:
     /// Only encoder–decoder models have two sides to choose from.
     void setSideSelectable(bool selectable);
     void setSourceSide(bool source);
-    void setPositionsRange(int minimum, int maximum);
+    /// The range of Positions, and beside it why the range ends where it does (the table's rows, max_len).
+    void setPositionsRange(int minimum, int maximum, const QString& limit);
+    QString positionsLimitText() const;
     void setPositions(int positions);
     void setDimsText(const QString& text);
     QString dimsText() const;
@@ -56,6 +58,7 @@ private:
     QComboBox* sideBox_ = nullptr;
     QLabel* sideLabel_ = nullptr;
     QSpinBox* positionsSpin_ = nullptr;
+    QLabel* positionsLimit_ = nullptr;
     QLineEdit* dimsEdit_ = nullptr;
     QComboBox* similarityBox_ = nullptr;
     QSpinBox* pairSpin_ = nullptr;

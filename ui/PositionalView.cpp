@@ -25,6 +25,7 @@ namespace {
 
 // The similarity matrix costs positions² × dims; past this the tab would stall on a long max_len.
 constexpr int kMaxPositions = 1024;
+constexpr int kDefaultPositions = 128;
 
 } // namespace
 
@@ -114,8 +115,18 @@ void PositionalView::setModel(std::shared_ptr<const core::Model> model) {
     source_ = encoderDecoder;
     controls_->setSourceSide(source_);
     if (model_) {
-        const int d = model_->config().dModel;
-        controls_->setDimsText(d >= 8 ? QStringLiteral("0, 1, 6, 7") : QStringLiteral("0, 1"));
+        // Dimensions 0 and 1 turn by a radian per position: sampled at whole positions they zig-zag. A
+        // sinusoidal table opens on pairs whose waves the positions shown can draw.
+        const auto& c = model_->config();
+        QStringList dims;
+        if (c.positional == core::PositionalEncoding::Sinusoidal)
+            for (const int dim : core::smoothSinusoidalDims(c.dModel, std::min(c.maxLen, kDefaultPositions)))
+                dims << QString::number(dim);
+        else
+            dims = QStringList{QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2"),
+                               QStringLiteral("3")}
+                       .mid(0, std::min(4, c.dModel));
+        controls_->setDimsText(dims.join(QStringLiteral(", ")));
     }
     positions_ = 0; // loadTable picks the default for the new table
     loadTable();
@@ -160,9 +171,17 @@ void PositionalView::loadTable() {
     stack_->setCurrentIndex(0);
     const int n = std::min(rows(), kMaxPositions);
     if (positions_ <= 0)
-        positions_ = std::min(n, 128);
+        positions_ = std::min(n, kDefaultPositions);
     positions_ = std::clamp(positions_, std::min(2, n), n);
-    controls_->setPositionsRange(std::min(2, n), n);
+    const int len = model_->config().maxLen;
+    QString limit;
+    if (rows() > kMaxPositions)
+        limit = tr("of %1 rows (at most %2 shown: the similarity costs n²)").arg(rows()).arg(kMaxPositions);
+    else if (rows() == len)
+        limit = tr("of %1 = max_len").arg(rows());
+    else
+        limit = tr("of %1 rows").arg(rows());
+    controls_->setPositionsRange(std::min(2, n), n, limit);
     controls_->setPositions(positions_);
     controls_->setPairRange(0, dims() / 2 - 1);
     pair_ = std::clamp(pair_, 0, dims() / 2 - 1);
@@ -352,6 +371,18 @@ double PositionalView::rotationError() const {
 
 QString PositionalView::rotationText() const {
     return rotation_->rotationText();
+}
+
+QString PositionalView::offsetText() const {
+    return rotation_->offsetText();
+}
+
+QString PositionalView::curveNoteText() const {
+    return curves_->noteText();
+}
+
+QString PositionalView::positionsLimitText() const {
+    return controls_->positionsLimitText();
 }
 
 QString PositionalView::frequencyText() const {

@@ -72,6 +72,11 @@ public:
     double rotationError() const;
     QString rotationText() const;
     QString frequencyText() const;
+    /// The rotation panel's arc label (the offset k and its angle), the note under the curves about curves
+    /// too fast for whole positions, and the words beside Positions on where its range ends.
+    QString offsetText() const;
+    QString curveNoteText() const;
+    QString positionsLimitText() const;
 
     QCustomPlot* tablePlot() const { return tablePlot_; }
     QCustomPlot* curvePlot() const;

@@ -89,25 +89,6 @@ void RotationPlot::showPair(const std::vector<float>& table, int dims, int posit
     circleRadius_ = 1.12 * std::max(rho, far);
 
     updateRotationCheck();
-    if (n < 2)
-        return;
-    // One step: the rays to PE(0) and PE(1) and the arc between them, drawn the short way round.
-    const double a0 = std::atan2(py[0], px[0]), a1 = std::atan2(py[1], px[1]);
-    const double step = std::remainder(a1 - a0, 2 * kPi);
-    stepRays_->setData({0, 1, 2}, {px[0], 0, px[1]}, {py[0], 0, py[1]}, true);
-    const double ra = 0.35 * std::max(rho, 1e-12);
-    QVector<double> ax, ay, at;
-    for (int j = 0; j <= 40; ++j) {
-        const double a = a0 + step * j / 40;
-        at.push_back(j);
-        ax.push_back(ra * std::cos(a));
-        ay.push_back(ra * std::sin(a));
-    }
-    stepArc_->setData(at, ax, ay, true);
-    const double mid = a0 + step / 2;
-    stepText_->position->setCoords(1.15 * ra * std::cos(mid), 1.15 * ra * std::sin(mid));
-    stepText_->setText(tr("%1°").arg(std::abs(step) * 180 / kPi, 0, 'f', 1));
-
     const QString sub = subscript(i);
     setPlotTitle(plot_, tr("Pair %1: (PE(pos, %2), PE(pos, %3)), %4")
                             .arg(i)
@@ -116,19 +97,16 @@ void RotationPlot::showPair(const std::vector<float>& table, int dims, int posit
                             .arg(sinusoidal ? tr("unit circle") : tr("circle of RMS radius")));
     if (sinusoidal) {
         const double theta = core::sinusoidalFrequency(i, d);
-        frequencyLabel_->setText(tr("θ%1 = 10000^(−%2/%3) = %4 rad = %5° per position; red: one step, "
-                                    "PE(0) → PE(1). With the sine first the points turn clockwise.")
+        frequencyLabel_->setText(tr("θ%1 = 10000^(−%2/%3) = %4 rad = %5° per position; red: k steps, "
+                                    "PE(0) → PE(k). With the sine first the points turn clockwise.")
                                      .arg(sub)
                                      .arg(2 * i)
                                      .arg(d)
                                      .arg(theta, 0, 'g', 4)
                                      .arg(theta * 180 / kPi, 0, 'g', 4));
     } else {
-        frequencyLabel_->setText(tr("Learned table: no formula for θ%1. Red: PE(0) → PE(1) on this pair "
-                                    "turns by %2 rad = %3°.")
-                                     .arg(sub)
-                                     .arg(std::abs(step), 0, 'g', 3)
-                                     .arg(std::abs(step) * 180 / kPi, 0, 'g', 3));
+        frequencyLabel_->setText(
+            tr("Learned table: no formula for θ%1. Red: PE(0) → PE(k) on this pair.").arg(sub));
     }
     plot_->replot();
 }
@@ -136,9 +114,47 @@ void RotationPlot::showPair(const std::vector<float>& table, int dims, int posit
 void RotationPlot::setOffset(int offset) {
     offset_ = offset;
     updateRotationCheck();
+    plot_->replot();
+}
+
+void RotationPlot::drawOffset() {
+    // k steps: the rays to PE(0) and PE(k) and the arc between them, drawn the short way round, so the
+    // offset the check below measures is the one the picture shows.
+    const int k = offset_;
+    if (positions_ <= k) {
+        stepRays_->data()->clear();
+        stepArc_->data()->clear();
+        stepText_->setText(QString());
+        return;
+    }
+    const auto at = [this](int pos, int c) { return double(points_[static_cast<size_t>(pos) * 2 + c]); };
+    const double x0 = at(0, 0), y0 = at(0, 1), xk = at(k, 0), yk = at(k, 1);
+    const double a0 = std::atan2(y0, x0), ak = std::atan2(yk, xk);
+    const double turn = std::remainder(ak - a0, 2 * kPi);
+    stepRays_->setData({0, 1, 2}, {x0, 0, xk}, {y0, 0, yk}, true);
+    const double rho = std::max(std::hypot(x0, y0), 1e-12);
+    const double ra = 0.35 * rho;
+    QVector<double> ax, ay, t;
+    for (int j = 0; j <= 40; ++j) {
+        const double a = a0 + turn * j / 40;
+        t.push_back(j);
+        ax.push_back(ra * std::cos(a));
+        ay.push_back(ra * std::sin(a));
+    }
+    stepArc_->setData(t, ax, ay, true);
+    const double mid = a0 + turn / 2;
+    stepText_->position->setCoords(1.15 * ra * std::cos(mid), 1.15 * ra * std::sin(mid));
+    if (sinusoidal_) {
+        // The whole angle k·θ, which may go round more than once; the arc shows where it ends.
+        const double theta = core::sinusoidalFrequency(pair_, dims_);
+        stepText_->setText(tr("k = %1: k·θ = %2°").arg(k).arg(k * theta * 180 / kPi, 0, 'f', 1));
+    } else {
+        stepText_->setText(tr("k = %1: %2°").arg(k).arg(std::abs(turn) * 180 / kPi, 0, 'f', 1));
+    }
 }
 
 void RotationPlot::updateRotationCheck() {
+    drawOffset();
     // points_ holds the pair alone, so the core measurements see a two-column table and pair 0.
     const int n = positions_, k = offset_;
     const QString sub = subscript(pair_);
@@ -185,6 +201,10 @@ void RotationPlot::fitCircleAspect() {
 
 QString RotationPlot::rotationText() const {
     return rotationLabel_->text();
+}
+
+QString RotationPlot::offsetText() const {
+    return stepText_->text();
 }
 
 QString RotationPlot::frequencyText() const {

@@ -32,10 +32,13 @@ public:
     double rotationError() const { return rotationError_; }
     QString rotationText() const;
     QString frequencyText() const;
+    /// The label on the red arc: the offset k and the angle it turns.
+    QString offsetText() const;
     QCustomPlot* plot() const { return plot_; }
 
 private:
     void updateRotationCheck();
+    void drawOffset();
     void fitCircleAspect();
 
     // Only the shown pair's two columns, positions × 2: all the rotation check reads, and cheap to keep.

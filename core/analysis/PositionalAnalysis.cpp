@@ -29,6 +29,31 @@ double sinusoidalFrequency(int pair, int dModel) {
     return std::exp(-(2.0 * pair) * std::log(10000.0) / dModel);
 }
 
+double sinusoidalPeriod(int pair, int dModel) {
+    return 2.0 * 3.14159265358979323846 / sinusoidalFrequency(pair, dModel);
+}
+
+std::vector<int> smoothSinusoidalDims(int dModel, int positions) {
+    const int pairs = dModel / 2;
+    if (pairs < 1)
+        return {};
+    int fast = pairs - 1;
+    for (int i = 0; i < pairs; ++i)
+        if (sinusoidalPeriod(i, dModel) >= 2 * kSmoothSamplesPerPeriod) {
+            fast = i;
+            break;
+        }
+    int slow = pairs - 1;
+    for (int i = fast + 1; i < pairs; ++i)
+        if (sinusoidalPeriod(i, dModel) >= positions / 2.0) {
+            slow = i;
+            break;
+        }
+    if (slow == fast)
+        return {2 * fast, 2 * fast + 1};
+    return {2 * fast, 2 * fast + 1, 2 * slow, 2 * slow + 1};
+}
+
 void rotatePair(double angle, double& first, double& second) {
     const double c = std::cos(angle), s = std::sin(angle);
     const double a = c * first + s * second;

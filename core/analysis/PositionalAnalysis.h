@@ -22,6 +22,17 @@ enum class SimilarityKind {
 /// θ_i = 10000^(−2i/dModel): the angle pair (2i, 2i+1) of a sinusoidal table turns per position.
 double sinusoidalFrequency(int pair, int dModel);
 
+/// Positions per period of a sinusoidal pair: 2π / θ_i.
+double sinusoidalPeriod(int pair, int dModel);
+
+/// Sampled at whole positions, a curve with fewer than this many positions per period reads as a zig-zag.
+inline constexpr double kSmoothSamplesPerPeriod = 8.0;
+
+/// Four dimensions of a sinusoidal table whose curves read as smooth waves over `positions`: the sin and
+/// cos of the fastest pair with at least twice kSmoothSamplesPerPeriod positions per period (waves one can
+/// count), and of the first pair whose period reaches half the positions shown (a slow wave beside it).
+std::vector<int> smoothSinusoidalDims(int dModel, int positions);
+
 /// The seed's R(angle) applied to (first, second) = (PE(·, 2i), PE(·, 2i+1)); see the header comment.
 void rotatePair(double angle, double& first, double& second);
 
