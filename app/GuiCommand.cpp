@@ -4,7 +4,9 @@
 
 #include "core/model/Model.h"
 #include "ui/AnalysisController.h"
+#include "ui/AttentionFigure.h"
 #include "ui/AttentionGrid.h"
+#include "ui/CandidatesChart.h"
 #include "ui/ColorMap.h"
 #include "ui/DecodePanel.h"
 #include "ui/Exporter.h"
@@ -20,6 +22,8 @@
 #include <QFileInfo>
 #include <QImage>
 
+#include <nlohmann/json.hpp>
+
 #include <clocale>
 #include <cstdio>
 #include <iostream>
@@ -32,12 +36,17 @@ const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup
                  [--tab attention|positional|heads|inside] [--kind encoder|decoder|cross]
                  [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log] [--colormap NAME]
                  [--size WxH] [--past-max-len]
+                 [--figure heatmap|grid|candidates [--dpi N] [--font-size PT] [--title TEXT]]
 
 Opens the window on DIR (default: the model used last, else the built-in default) with TEXT in the
 source field (default: the text of the last run, else an example sentence).
 --screenshot renders the real main window offscreen after analysing --src and decoding --steps tokens,
 saves it as FILE.png and exits (0 on success, 2 on bad arguments or input). A --src longer than the
 model reads is cut at max_len, or with --past-max-len read on (sinusoidal or rotary positions only).
+--figure writes one figure instead of the window, on white, in the format FILE's suffix names: the shown
+head (heatmap), every head of the kind and each layer's mean (grid) or the next-token chart (candidates);
+PNG at --dpi (default 300), SVG and PDF with cells as vector rectangles; --font-size in points (default 9),
+--title above it. It prints what it wrote as one line of JSON.
 --startup-time opens the window as usual, prints the milliseconds from the process's start to its first
 paint and to the first analysis painted, and quits (scripts/bench-startup.sh runs it repeatedly).
 )";
@@ -75,14 +84,16 @@ int fail(const std::string& message) {
 } // namespace
 
 int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
-    std::string modelDir, src, shot, tab, kindName, size, headName, scale, colormap;
+    std::string modelDir, src, shot, tab, kindName, size, headName, scale, colormap, figure;
+    ui::FigureStyle figureStyle;
     bool startupTime = false, pastMaxLen = false;
     long long steps = 0, layer = 0, row = -1;
     std::optional<core::SamplingSettings> sampling;
     try {
         const Args a(argvList,
                      {"--model", "--src", "--screenshot", "--steps", "--tab", "--kind", "--layer", "--head",
-                      "--row", "--sample", "--size", "--scale", "--colormap"},
+                      "--row", "--sample", "--size", "--scale", "--colormap", "--figure", "--dpi",
+                      "--font-size", "--title"},
                      {"--help", "--startup-time", "--past-max-len"});
         startupTime = a.has("--startup-time");
         pastMaxLen = a.has("--past-max-len");
@@ -118,6 +129,25 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         size = a.get("--size", "1500x950");
         scale = a.get("--scale");
         colormap = a.get("--colormap");
+        figure = a.get("--figure");
+        figureStyle.dpi = static_cast<int>(a.getInt("--dpi", 300));
+        figureStyle.title = QString::fromStdString(a.get("--title"));
+        if (a.has("--font-size")) {
+            try {
+                figureStyle.fontPt = std::stod(a.get("--font-size"));
+            } catch (const std::exception&) {
+                figureStyle.fontPt = 0;
+            }
+            if (!(figureStyle.fontPt >= 4 && figureStyle.fontPt <= 36))
+                throw UsageError("--font-size expects points from 4 to 36, not '" + a.get("--font-size") +
+                                 "'");
+        }
+        if (!figure.empty() && !ui::AttentionFigure::names().contains(QString::fromStdString(figure)))
+            throw UsageError("--figure must be heatmap, grid or candidates, not '" + figure + "'");
+        if ((a.has("--dpi") || a.has("--font-size") || a.has("--title")) && figure.empty())
+            throw UsageError("--dpi, --font-size and --title go with --figure");
+        if (figureStyle.dpi < 10 || figureStyle.dpi > 2400)
+            throw UsageError("--dpi expects 10 to 2400");
         if (!scale.empty() && scale != "fixed" && scale != "per-head" && scale != "log")
             throw UsageError("--scale must be fixed, per-head or log, not '" + scale + "'");
         if (!colormap.empty() && !ui::ColorMap::names().contains(QString::fromStdString(colormap)))
@@ -251,6 +281,31 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
             QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
         if (heads->computing())
             return fail("scoring the heads did not finish in time");
+    }
+    if (!figure.empty()) {
+        // One figure, not the window: the format follows the suffix (PNG at --dpi, SVG, PDF).
+        const QString out = QFileInfo(QString::fromStdString(shot)).absoluteFilePath();
+        auto* chart = window.findChild<ui::CandidatesChart*>();
+        QString error;
+        const auto& shown = window.viewState()->shown();
+        if (!ui::AttentionFigure::save(QString::fromStdString(figure), shown, chart ? chart->plot() : nullptr,
+                                       figureStyle, out, &error))
+            return fail(error.toStdString());
+        const auto m = ui::AttentionFigure::head(shown);
+        nlohmann::json j{
+            {"figure", figure},
+            {"path", out.toStdString()},
+            {"format", QFileInfo(out).suffix().toLower().toStdString()},
+            {"kind", core::toString(shown.kind)},
+            {"layer", shown.layer},
+            {"head", shown.head == core::kMeanHead ? nlohmann::json("mean") : nlohmann::json(shown.head)},
+            {"rows", m.rows},
+            {"cols", m.cols},
+            {"font_pt", figureStyle.fontPt},
+            {"dpi", figureStyle.dpi},
+            {"title", figureStyle.title.toStdString()}};
+        std::cout << j.dump() << "\n";
+        return 0;
     }
     for (auto* grid : window.findChildren<ui::AttentionGrid*>())
         grid->poolAll(); // every tile in the picture, not the blanks of a grid still pooling

@@ -12,6 +12,7 @@ packages=(
   libtorch-dev libopenblas0-openmp nlohmann-json3-dev libsentencepiece-dev libicu-dev
   python3 python3-torch python3-numpy
   xvfb xauth fonts-dejavu-core
+  librsvg2-bin poppler-utils
 )
 with_npm=1
 if [ $# -gt 0 ]; then

@@ -32,6 +32,10 @@ const QString kLayer = QStringLiteral("view/layer");
 const QString kHead = QStringLiteral("view/head");
 const QString kSampling = QStringLiteral("decode/sampling"); // greedy, temperature, top-k, top-p, seed
 const QString kRecent = QStringLiteral("model/recent");
+const QString kFigure = QStringLiteral("figure/which");
+const QString kFigureFont = QStringLiteral("figure/fontPt");
+const QString kFigureTitled = QStringLiteral("figure/titled");
+const QString kFigureDpi = QStringLiteral("figure/dpi");
 
 } // namespace
 
@@ -151,6 +155,24 @@ QString AppSettings::exportDir() {
 
 void AppSettings::setExportDir(const QString& dir) {
     QSettings().setValue(kExportDir, dir);
+}
+
+AppSettings::FigureChoice AppSettings::figureChoice() {
+    QSettings s;
+    FigureChoice c;
+    c.figure = s.value(kFigure, c.figure).toString();
+    c.fontPt = s.value(kFigureFont, c.fontPt).toDouble();
+    c.titled = s.value(kFigureTitled, c.titled).toBool();
+    c.dpi = s.value(kFigureDpi, c.dpi).toInt();
+    return c;
+}
+
+void AppSettings::setFigureChoice(const FigureChoice& c) {
+    QSettings s;
+    s.setValue(kFigure, c.figure);
+    s.setValue(kFigureFont, c.fontPt);
+    s.setValue(kFigureTitled, c.titled);
+    s.setValue(kFigureDpi, c.dpi);
 }
 
 QString AppSettings::lastRun() {

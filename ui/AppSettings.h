@@ -58,6 +58,16 @@ public:
     static QString exportDir();
     static void setExportDir(const QString& dir);
 
+    /// Export Figure's last choices: which figure, the font size, whether titled, the PNG resolution.
+    struct FigureChoice {
+        QString figure = QStringLiteral("heatmap");
+        double fontPt = 9.0;
+        bool titled = true;
+        int dpi = 300;
+    };
+    static FigureChoice figureChoice();
+    static void setFigureChoice(const FigureChoice& choice);
+
     /// The Train tab's last run folder, where Continue Run… looks first; empty when none was.
     static QString lastRun();
     static void setLastRun(const QString& dir);

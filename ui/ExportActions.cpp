@@ -2,7 +2,9 @@
 
 #include "ui/AnalysisController.h"
 #include "ui/AppSettings.h"
+#include "ui/AttentionFigure.h"
 #include "ui/Exporter.h"
+#include "ui/FigureDialog.h"
 #include "ui/ViewState.h"
 
 #include <QAction>
@@ -22,6 +24,10 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
     picture_ = new QAction(tr("Export &Picture…"), this);
     picture_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     picture_->setToolTip(tr("Save the page on screen as PNG (at a chosen scale), SVG or PDF"));
+    figure_ = new QAction(tr("Export &Figure…"), this);
+    figure_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    figure_->setToolTip(tr("One figure for a paper (the shown head, every head, or the next-token chart) as "
+                           "PNG at a chosen DPI, SVG or PDF, cells as vector rectangles"));
     headCsv_ = new QAction(tr("Export Head as &CSV…"), this);
     headCsv_->setToolTip(tr("The weights of the shown head (or layer mean) as a CSV matrix"));
     headJson_ = new QAction(tr("Export Head as &JSON…"), this);
@@ -74,6 +80,23 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
         QString error;
         report(Exporter::savePicture(currentView_(), path, scale, &error), path, error);
     });
+    connect(figure_, &QAction::triggered, this, [this] {
+        FigureDialog dialog(AttentionFigure::title(state_->shown()), window_);
+        if (dialog.exec() != QDialog::Accepted)
+            return;
+        const QString which = dialog.figure();
+        const QString base = which == QLatin1String("candidates")
+                                 ? QStringLiteral("next-token")
+                                 : baseName(which == QLatin1String("heatmap"));
+        const auto path = askPath(tr("Export Figure"), base + QStringLiteral(".pdf"),
+                                  tr("PDF document (*.pdf);;SVG drawing (*.svg);;PNG image (*.png)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        report(AttentionFigure::save(which, state_->shown(), candidates_ ? candidates_() : nullptr,
+                                     dialog.style(), path, &error),
+               path, error);
+    });
     auto headExport = [this](bool json) {
         const auto r = controller_->current();
         if (!r)
@@ -114,13 +137,13 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
 }
 
 QList<QAction*> ExportActions::actions() const {
-    return {picture_, headCsv_, headJson_, kindCsv_, kindJson_, insideJson_};
+    return {picture_, figure_, headCsv_, headJson_, kindCsv_, kindJson_, insideJson_};
 }
 
 void ExportActions::updateEnabled() {
     const bool has =
         controller_->current() && !controller_->current()->snapshot->block(state_->kind()).empty();
-    for (auto* a : {headCsv_, headJson_, kindCsv_, kindJson_})
+    for (auto* a : {figure_, headCsv_, headJson_, kindCsv_, kindJson_})
         a->setEnabled(has);
     insideJson_->setEnabled(inside_ && inside_());
 }

@@ -9,6 +9,7 @@
 #include <functional>
 
 class QAction;
+class QCustomPlot;
 class QWidget;
 
 namespace ui {
@@ -26,6 +27,8 @@ public:
     QList<QAction*> actions() const;
     /// Where "Export Inside Numbers" takes its row from (the Inside page's shown row; null: none).
     void setInsideSource(std::function<InsideResultPtr()> source) { inside_ = std::move(source); }
+    /// Where "Export Figure" finds the next-token chart.
+    void setCandidatesPlot(std::function<QCustomPlot*()> plot) { candidates_ = std::move(plot); }
     /// Enables the actions that have something to export.
     void updateEnabled();
 
@@ -43,12 +46,14 @@ private:
     AnalysisController* controller_;
     std::function<QWidget*()> currentView_;
     QAction* picture_ = nullptr;
+    QAction* figure_ = nullptr;
     QAction* headCsv_ = nullptr;
     QAction* headJson_ = nullptr;
     QAction* kindCsv_ = nullptr;
     QAction* kindJson_ = nullptr;
     QAction* insideJson_ = nullptr;
     std::function<InsideResultPtr()> inside_;
+    std::function<QCustomPlot*()> candidates_;
 };
 
 } // namespace ui

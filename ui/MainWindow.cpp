@@ -254,6 +254,7 @@ void MainWindow::wire() {
     connect(inside_, &InsideView::requested, controller_, &AnalysisController::requestInside);
     connect(controller_, &AnalysisController::insideReady, inside_, &InsideView::setInside);
     exports_->setInsideSource([this] { return inside_->shownInside(); });
+    exports_->setCandidatesPlot([this] { return attention_->candidates()->plot(); });
     connect(controller_, &AnalysisController::insideReady, exports_, &ExportActions::updateEnabled);
     connect(controller_, &AnalysisController::insideFailed, inside_, &InsideView::setFailed);
     connect(controller_, &AnalysisController::cleared, this, [this] {

@@ -1,0 +1,135 @@
+#include "ui/AttentionFigure.h"
+
+#include "core/analysis/AttentionStats.h"
+#include "core/analysis/MaxPool.h"
+#include "ui/AttentionText.h"
+#include "ui/AttentionTiles.h"
+#include "ui/TokenText.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ui {
+
+namespace {
+
+QStringList labels(const std::vector<core::Token>& tokens, int cells) {
+    // A pooled side is labelled by the first token of each bin.
+    QStringList out;
+    const int n = static_cast<int>(tokens.size());
+    for (int i = 0; i < cells; ++i)
+        out << elided(tokenDisplayText(tokens[std::size_t(core::binStart(i, n, cells))]), 14);
+    return out;
+}
+
+// One head (or the mean) pooled to at most `side` cells a side, masked cells NaN, coloured by the scale.
+MatrixFigure matrix(const ShownAttention& shown, int layer, int head, int side, bool withLabels) {
+    MatrixFigure m;
+    const auto* b = shown.block();
+    if (b == nullptr)
+        return m;
+    std::vector<float> own;
+    const float* weights = nullptr;
+    if (head == core::kMeanHead) {
+        own = core::meanOverHeads(*b, layer);
+        weights = own.data();
+    } else {
+        weights = b->head(layer, head, own);
+    }
+    m.rows = core::pooledLength(b->queries, side);
+    m.cols = core::pooledLength(b->keys, side);
+    m.values.resize(std::size_t(m.rows) * std::size_t(m.cols));
+    const int keys = b->keys;
+    core::maxPool(
+        b->queries, keys, [&](int q) { return weights + std::size_t(q) * std::size_t(keys); }, m.rows, m.cols,
+        m.values.data());
+    if (shown.causal()) {
+        const auto from = AttentionTiles::maskedFrom(m.rows, m.cols, b->queries, b->keys);
+        for (int r = 0; r < m.rows; ++r)
+            for (int c = from[std::size_t(r)]; c < m.cols; ++c)
+                m.values[std::size_t(r) * std::size_t(m.cols) + std::size_t(c)] =
+                    std::numeric_limits<float>::quiet_NaN();
+    }
+    m.map = shown.colorMap;
+    if (shown.scale == ScaleMode::Log) {
+        m.log = true;
+        m.lo = kLogScaleFloor;
+        m.hi = 1.0;
+    } else if (shown.scale == ScaleMode::PerHead) {
+        const auto [lo, hi] = core::informativeRange(weights, b->queries, b->keys, shown.causal());
+        m.lo = lo;
+        m.hi = hi > lo ? hi : lo + 1e-6;
+    }
+    if (withLabels) {
+        m.rowLabels = labels(shown.queryTokens(), m.rows);
+        m.colLabels = labels(shown.keyTokens(), m.cols);
+        m.rowAxis = QObject::tr("query");
+        m.colAxis = QObject::tr("key");
+        m.barLabel = QObject::tr("weight");
+    }
+    return m;
+}
+
+} // namespace
+
+QString AttentionFigure::title(const ShownAttention& shown) {
+    const QString which = shown.head == core::kMeanHead ? QObject::tr("mean over heads")
+                                                        : QObject::tr("head %1").arg(shown.head);
+    return QObject::tr("%1 · layer %2 · %3")
+        .arg(AttentionText::kindName(shown.kind))
+        .arg(shown.layer)
+        .arg(which);
+}
+
+MatrixFigure AttentionFigure::head(const ShownAttention& shown) {
+    const auto* b = shown.block();
+    if (b == nullptr)
+        return {};
+    const int layer = std::clamp(shown.layer, 0, b->layers - 1);
+    const int head = std::clamp(shown.head, core::kMeanHead, b->heads - 1);
+    return matrix(shown, layer, head, kMaxSide, true);
+}
+
+bool AttentionFigure::save(const QString& name, const ShownAttention& shown, QCustomPlot* candidates,
+                           const FigureStyle& style, const QString& path, QString* error) {
+    const auto fail = [error](const QString& message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    if (name == QLatin1String("candidates")) {
+        if (candidates == nullptr)
+            return fail(QObject::tr("there is no next-token chart to draw"));
+        return FigureWriter::write(candidates, style, path, error);
+    }
+    if (shown.block() == nullptr)
+        return fail(QObject::tr("there is no %1 attention to draw").arg(AttentionText::kindName(shown.kind)));
+    if (name == QLatin1String("heatmap"))
+        return FigureWriter::write(head(shown), style, path, error);
+    if (name == QLatin1String("grid"))
+        return FigureWriter::write(grid(shown), style, path, error);
+    return fail(QObject::tr("unknown figure '%1' (heatmap, grid or candidates)").arg(name));
+}
+
+GridFigure AttentionFigure::grid(const ShownAttention& shown) {
+    GridFigure g;
+    const auto* b = shown.block();
+    if (b == nullptr)
+        return g;
+    for (int l = 0; l < b->layers; ++l)
+        g.rowLabels << QStringLiteral("L%1").arg(l);
+    for (int h = 0; h < b->heads; ++h)
+        g.colLabels << QStringLiteral("H%1").arg(h);
+    const bool mean = b->heads > 1;
+    if (mean)
+        g.colLabels << QObject::tr("mean");
+    for (int l = 0; l < b->layers; ++l) {
+        for (int h = 0; h < b->heads; ++h)
+            g.tiles.push_back(matrix(shown, l, h, kMaxTileSide, false));
+        if (mean)
+            g.tiles.push_back(matrix(shown, l, core::kMeanHead, kMaxTileSide, false));
+    }
+    return g;
+}
+
+} // namespace ui

@@ -1,0 +1,33 @@
+#pragma once
+// The attention on screen as figures: the detail heatmap's head (or layer mean) and the grid's heads, with
+// the colour map, scale, masked cells and token labels the window shows.
+
+#include "ui/FigureWriter.h"
+#include "ui/ShownAttention.h"
+
+namespace ui {
+
+class AttentionFigure {
+public:
+    /// The shown head as a matrix figure; a side longer than kMaxSide is max-pooled as the heatmap pools it.
+    /// Empty (rows 0) without a snapshot of the kind.
+    static MatrixFigure head(const ShownAttention& shown);
+    /// Every head of the shown kind and each layer's mean; each tile pooled to at most kMaxTileSide a side.
+    static GridFigure grid(const ShownAttention& shown);
+    /// The title the window gives the shown head ("encoder self-attention · layer 0 · head 0").
+    static QString title(const ShownAttention& shown);
+
+    /// The figures one can export, by the names the command line uses.
+    static QStringList names() {
+        return {QStringLiteral("heatmap"), QStringLiteral("grid"), QStringLiteral("candidates")};
+    }
+    /// Writes the named figure: the shown head, every head of the shown kind, or the next-token chart
+    /// (`candidates`). False with a message for an unknown name or nothing to draw.
+    static bool save(const QString& name, const ShownAttention& shown, QCustomPlot* candidates,
+                     const FigureStyle& style, const QString& path, QString* error);
+
+    static constexpr int kMaxSide = 640;
+    static constexpr int kMaxTileSide = 64;
+};
+
+} // namespace ui
