@@ -4,6 +4,7 @@
 
 #include "WindowFixture.h"
 
+#include "ui/AppSettings.h"
 #include "ui/AttentionFigure.h"
 #include "ui/CandidatesChart.h"
 #include "ui/FigureDialog.h"
@@ -211,6 +212,7 @@ void TestFigures::gridAndChart() {
 }
 
 void TestFigures::dialogRemembersChoices() {
+    ui::AppSettings::setFigureChoice({}); // the defaults, whatever an earlier run left
     {
         ui::FigureDialog dialog(QStringLiteral("decoder self-attention · layer 1 · head 2"));
         dialog.show();
