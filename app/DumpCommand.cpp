@@ -7,6 +7,7 @@
 #include "core/model/Model.h"
 #include "core/run/Session.h"
 #include "core/run/SnapshotJson.h"
+#include "ui/ModelFingerprint.h"
 
 #include <iostream>
 #include <sstream>
@@ -43,7 +44,13 @@ int runDump(const std::vector<std::string>& argv) {
             tgtIds.push_back(t.id);
         const auto tgtText = enc ? model->targetTokenizer().detokenize(tgtIds) : session.decodedText();
         std::ostringstream json;
-        core::writeSnapshotJson(json, snap, started.srcText, tgtText);
+        core::RunInfo info;
+        info.modelDir = model->directory();
+        info.weightsSha256 = ui::ModelFingerprint::weightsSha256(*model).toStdString();
+        info.sampling = session.sampling();
+        info.step = session.decodedCount();
+        core::writeSnapshotJson(json, snap, started.srcText, tgtText,
+                                core::runFields(info, model->targetTokenizer().vocab()));
         if (a.has("--out"))
             core::writeFileAtomically(a.get("--out"), json.str());
         else

@@ -3,6 +3,7 @@
 
 #include "WindowFixture.h"
 
+#include "core/run/Session.h"
 #include "ui/AttentionGrid.h"
 #include "ui/CandidatesChart.h"
 #include "ui/Exporter.h"
@@ -17,12 +18,14 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QMimeData>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -37,6 +40,7 @@ private Q_SLOTS:
     void initTestCase();
     void exportsParse();
     void exportToUnwritablePlaceFails();
+    void jsonReproducesTheRun();
 
 private:
     std::unique_ptr<WindowFixture> open(const QString& dir, const QString& text) {
@@ -164,6 +168,88 @@ void TestExports::exportToUnwritablePlaceFails() {
     QVERIFY(!ui::Exporter::saveHeadCsv(*f->controller->current()->snapshot, core::AttentionKind::Encoder, 7,
                                        0, QDir::temp().filePath(QStringLiteral("x.csv")), &error));
     QVERIFY2(error.contains(QStringLiteral("layer 7")), qPrintable(error));
+}
+
+void TestExports::jsonReproducesTheRun() {
+    // A JSON export says which weights (the SHA-256 sha256sum prints), how the run decoded, the step, the
+    // forced tokens and the vocabulary behind next_token_logprobs: enough to run it again, token for token.
+    const QString dir = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/reverse");
+    auto model = core::Model::load(dir.toStdString());
+    core::Session session(model);
+    core::SamplingSettings sampling;
+    sampling.greedy = false;
+    sampling.temperature = 0.7;
+    sampling.topK = 4;
+    sampling.seed = 5;
+    session.setSampling(sampling);
+    session.analyze("abcdef");
+    session.force(model->targetTokenizer().vocab().find("c"));
+    session.step();
+    session.step();
+    auto r = std::make_shared<ui::RunResult>();
+    r->model = model;
+    r->snapshot = std::make_shared<const core::AttentionSnapshot>(session.snapshot());
+    r->step = static_cast<int>(session.decodedCount());
+    const QString run = ui::Exporter::runFields(*r, sampling);
+    const QString path = tmp_.filePath(QStringLiteral("all.json"));
+    QString error;
+    QVERIFY2(ui::Exporter::saveKindJson(*r->snapshot, core::AttentionKind::Cross, QStringLiteral("abcdef"),
+                                        QString(), path, &error, run),
+             qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const auto j = QJsonDocument::fromJson(file.readAll()).object();
+    const auto info = j[QStringLiteral("run")].toObject();
+    QCOMPARE(info[QStringLiteral("model_dir")].toString(), QFileInfo(dir).absoluteFilePath());
+    QProcess sum;
+    sum.start(QStringLiteral("sha256sum"), {dir + QStringLiteral("/model.safetensors")});
+    QVERIFY(sum.waitForFinished(30000));
+    const QString expected = QString::fromLatin1(sum.readAllStandardOutput()).section(QLatin1Char(' '), 0, 0);
+    QCOMPARE(info[QStringLiteral("weights_sha256")].toString(), expected);
+    const auto decode = info[QStringLiteral("decode")].toObject();
+    QCOMPARE(decode[QStringLiteral("mode")].toString(), QStringLiteral("sampled"));
+    QCOMPARE(decode[QStringLiteral("temperature")].toDouble(), 0.7);
+    QCOMPARE(decode[QStringLiteral("top_k")].toInt(), 4);
+    QCOMPARE(decode[QStringLiteral("seed")].toInt(), 5);
+    QCOMPARE(info[QStringLiteral("step")].toInt(), 3);
+    QCOMPARE(j[QStringLiteral("forced")].toArray(), QJsonArray({1}));
+    const auto vocab = j[QStringLiteral("next_token_vocab")].toArray();
+    QCOMPARE(vocab.size(), j[QStringLiteral("next_token_logprobs")].toArray().size());
+    for (int id = 0; id < vocab.size(); ++id)
+        QCOMPARE(vocab[id].toString().toStdString(), model->targetTokenizer().vocab().token(id));
+    // Each layer's mean over the heads, [L][T][S], as computed here.
+    const auto means = j[QStringLiteral("layer_mean")].toObject()[QStringLiteral("cross")].toArray();
+    const auto& b = r->snapshot->cross;
+    QCOMPARE(means.size(), b.layers);
+    double worst = 0;
+    for (int l = 0; l < b.layers; ++l)
+        for (int q = 0; q < b.queries; ++q)
+            for (int k = 0; k < b.keys; ++k) {
+                double m = 0;
+                for (int h = 0; h < b.heads; ++h)
+                    m += b.at(l, h, q, k) / b.heads;
+                worst = std::max(worst, std::abs(means[l].toArray()[q].toArray()[k].toDouble() - m));
+            }
+    QVERIFY(worst < 1e-6);
+    // The run again from what the file says: the same target, token for token.
+    core::SamplingSettings again;
+    again.greedy = decode[QStringLiteral("mode")].toString() == QLatin1String("greedy");
+    again.temperature = decode[QStringLiteral("temperature")].toDouble();
+    again.topK = decode[QStringLiteral("top_k")].toInt();
+    again.topP = decode[QStringLiteral("top_p")].toDouble();
+    again.seed = static_cast<uint64_t>(decode[QStringLiteral("seed")].toInt());
+    core::Session replay(core::Model::load(info[QStringLiteral("model_dir")].toString().toStdString()));
+    replay.setSampling(again);
+    replay.analyze(j[QStringLiteral("src_text")].toString().toStdString());
+    const auto tgt = j[QStringLiteral("tgt_tokens")].toArray();
+    const auto forced = j[QStringLiteral("forced")].toArray();
+    for (int i = 1; i < tgt.size(); ++i) {
+        if (forced.contains(i))
+            replay.force(model->targetTokenizer().vocab().find(tgt[i].toString().toStdString()));
+        else
+            replay.step();
+        QCOMPARE(QString::fromStdString(replay.snapshot().tgtTokens.back().text), tgt[i].toString());
+    }
 }
 
 QTEST_MAIN(TestExports)

@@ -107,11 +107,12 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
         if (path.isEmpty())
             return;
         QString error;
-        const bool ok =
-            json ? Exporter::saveHeadJson(*r->snapshot, state_->kind(), state_->layer(), state_->head(),
-                                          r->sourceText, r->decodedText, path, &error)
-                 : Exporter::saveHeadCsv(*r->snapshot, state_->kind(), state_->layer(), state_->head(), path,
-                                         &error);
+        const bool ok = json
+                            ? Exporter::saveHeadJson(*r->snapshot, state_->kind(), state_->layer(),
+                                                     state_->head(), r->sourceText, r->decodedText, path,
+                                                     &error, Exporter::runFields(*r, controller_->sampling()))
+                            : Exporter::saveHeadCsv(*r->snapshot, state_->kind(), state_->layer(),
+                                                    state_->head(), path, &error);
         report(ok, path, error);
     };
     auto kindExport = [this](bool json) {
@@ -124,9 +125,10 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
         if (path.isEmpty())
             return;
         QString error;
-        const bool ok = json ? Exporter::saveKindJson(*r->snapshot, state_->kind(), r->sourceText,
-                                                      r->decodedText, path, &error)
-                             : Exporter::saveKindCsv(*r->snapshot, state_->kind(), path, &error);
+        const bool ok =
+            json ? Exporter::saveKindJson(*r->snapshot, state_->kind(), r->sourceText, r->decodedText, path,
+                                          &error, Exporter::runFields(*r, controller_->sampling()))
+                 : Exporter::saveKindCsv(*r->snapshot, state_->kind(), path, &error);
         report(ok, path, error);
     };
     connect(headCsv_, &QAction::triggered, this, [headExport] { headExport(false); });

@@ -3,10 +3,12 @@
 #include "core/analysis/AttentionStats.h"
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/model/Model.h"
 #include "core/run/InsideJson.h"
 #include "core/run/SnapshotCsv.h"
 #include "core/run/SnapshotJson.h"
 #include "ui/AttentionGrid.h"
+#include "ui/ModelFingerprint.h"
 #include "ui/QCustomPlotInclude.h"
 
 #include <QBuffer>
@@ -113,6 +115,10 @@ core::AttentionSnapshot onlyKind(const core::AttentionSnapshot& snap, core::Atte
     s.srcTokens = snap.srcTokens;
     s.tgtTokens = snap.tgtTokens;
     s.nextTokenLogProbs = snap.nextTokenLogProbs;
+    s.textTokens = snap.textTokens;
+    s.readTokens = snap.readTokens;
+    s.maxLen = snap.maxLen;
+    s.forced = snap.forced;
     s.encodeMs = snap.encodeMs;
     s.decodeMs = snap.decodeMs;
     s.block(kind) = snap.block(kind);
@@ -170,7 +176,7 @@ bool Exporter::saveKindCsv(const core::AttentionSnapshot& snap, core::AttentionK
 
 bool Exporter::saveHeadJson(const core::AttentionSnapshot& snap, core::AttentionKind kind, int layer,
                             int head, const QString& srcText, const QString& tgtText, const QString& path,
-                            QString* error) {
+                            QString* error, const QString& run) {
     const auto& b = snap.block(kind);
     if (b.empty() || layer < 0 || layer >= b.layers || head < core::kMeanHead || head >= b.heads) {
         setError(error, QObject::tr("no %1 attention at layer %2, head %3")
@@ -195,21 +201,36 @@ bool Exporter::saveHeadJson(const core::AttentionSnapshot& snap, core::Attention
             .arg(layer)
             .arg(head == core::kMeanHead ? QStringLiteral("\"mean\"") : QString::number(head));
     std::ostringstream out;
-    core::writeSnapshotJson(out, s, srcText.toStdString(), tgtText.toStdString(), selection.toStdString());
+    const QString extra = run.isEmpty() ? selection : selection + QStringLiteral(",\n") + run;
+    core::writeSnapshotJson(out, s, srcText.toStdString(), tgtText.toStdString(), extra.toStdString());
     return writeStream(path, out, error);
 }
 
 bool Exporter::saveKindJson(const core::AttentionSnapshot& snap, core::AttentionKind kind,
                             const QString& srcText, const QString& tgtText, const QString& path,
-                            QString* error) {
+                            QString* error, const QString& run) {
     if (snap.block(kind).empty()) {
         setError(error,
                  QObject::tr("this run has no %1 attention").arg(QString::fromLatin1(core::toString(kind))));
         return false;
     }
     std::ostringstream out;
-    core::writeSnapshotJson(out, onlyKind(snap, kind), srcText.toStdString(), tgtText.toStdString());
+    std::string extra = core::layerMeanField(kind, snap.block(kind));
+    if (!run.isEmpty())
+        extra += ",\n" + run.toStdString();
+    core::writeSnapshotJson(out, onlyKind(snap, kind), srcText.toStdString(), tgtText.toStdString(), extra);
     return writeStream(path, out, error);
+}
+
+QString Exporter::runFields(const RunResult& result, const core::SamplingSettings& sampling) {
+    if (!result.model)
+        return {};
+    core::RunInfo info;
+    info.modelDir = result.model->directory();
+    info.weightsSha256 = ModelFingerprint::weightsSha256(*result.model).toStdString();
+    info.sampling = sampling;
+    info.step = result.step;
+    return QString::fromStdString(core::runFields(info, result.model->targetTokenizer().vocab()));
 }
 
 bool Exporter::saveInsideJson(const core::InsideRow& row, const core::SamplingPipeline& pipeline,

@@ -6,6 +6,7 @@
 #include "core/run/AttentionSnapshot.h"
 #include "core/run/InsideRow.h"
 #include "core/run/Sampler.h"
+#include "ui/RunResult.h"
 
 #include <QString>
 
@@ -25,14 +26,18 @@ public:
     static bool saveKindCsv(const core::AttentionSnapshot& snap, core::AttentionKind kind,
                             const QString& path, QString* error);
     /// One head in the dump format: its block has shape [1][1][queries][keys], and a "selection" member
-    /// says which layer and head it is.
+    /// says which layer and head it is. `run` (runFields) adds what reproduces it.
     static bool saveHeadJson(const core::AttentionSnapshot& snap, core::AttentionKind kind, int layer,
                              int head, const QString& srcText, const QString& tgtText, const QString& path,
-                             QString* error);
-    /// Every head of one kind in the dump format (the other kinds left out).
+                             QString* error, const QString& run = {});
+    /// Every head of one kind in the dump format (the other kinds left out), with each layer's mean over
+    /// the heads ("layer_mean").
     static bool saveKindJson(const core::AttentionSnapshot& snap, core::AttentionKind kind,
                              const QString& srcText, const QString& tgtText, const QString& path,
-                             QString* error);
+                             QString* error, const QString& run = {});
+    /// The members that reproduce a result (core::runFields): the model's folder and the SHA-256 of its
+    /// weights, the decode settings, the step, and the vocabulary behind next_token_logprobs.
+    static QString runFields(const RunResult& result, const core::SamplingSettings& sampling);
     /// One opened row of the Inside page and its sampling pipeline, in the format of `attnscope explain`.
     static bool saveInsideJson(const core::InsideRow& row, const core::SamplingPipeline& pipeline,
                                const QString& modelName, const QString& path, QString* error);

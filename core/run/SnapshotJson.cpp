@@ -3,6 +3,10 @@
 #include "core/base/TextFormat.h"
 #include "core/run/JsonOut.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
 namespace core {
 
 namespace {
@@ -38,6 +42,49 @@ std::string intList(const std::vector<int>& v) {
 }
 
 } // namespace
+
+std::string runFields(const RunInfo& info, const Vocabulary& vocab) {
+    std::ostringstream out;
+    const ClassicLocale classic(out);
+    const auto& s = info.sampling;
+    // Absolute: a relative folder means nothing to whoever reads the file elsewhere.
+    const std::string dir = info.modelDir.empty()
+                                ? std::string()
+                                : std::filesystem::absolute(info.modelDir).lexically_normal().string();
+    out << "\"run\": {\"model_dir\": " << quoted(dir) << ", \"weights_sha256\": "
+        << (info.weightsSha256.empty() ? std::string("null") : quoted(info.weightsSha256))
+        << ", \"decode\": {\"mode\": " << (s.greedy ? "\"greedy\"" : "\"sampled\"")
+        << ", \"temperature\": " << s.temperature << ", \"top_k\": " << s.topK << ", \"top_p\": " << s.topP
+        << ", \"seed\": " << s.seed << "}, \"step\": " << info.step << "},\n\"next_token_vocab\": [";
+    for (int64_t id = 0; id < vocab.size(); ++id)
+        out << (id ? "," : "") << quoted(vocab.token(id));
+    out << "]";
+    return out.str();
+}
+
+std::string layerMeanField(AttentionKind kind, const AttentionBlock& block) {
+    AttentionBlock means;
+    means.resize(block.layers, 1, block.queries, block.keys);
+    for (int l = 0; l < block.layers; ++l) {
+        const auto m = meanOverHeads(block, l);
+        std::copy(m.begin(), m.end(), means.data.begin() + std::ptrdiff_t(l) * std::ptrdiff_t(m.size()));
+    }
+    std::ostringstream out;
+    const ClassicLocale classic(out);
+    out << "\"layer_mean\": {\"" << toString(kind) << "\": [";
+    std::vector<float> scratch;
+    for (int l = 0; l < means.layers; ++l) {
+        out << (l ? ",\n  [" : "\n  [");
+        for (int q = 0; q < means.queries; ++q) {
+            if (q)
+                out << ',';
+            writeFloats(out, means.row(l, 0, q, scratch), means.keys);
+        }
+        out << ']';
+    }
+    out << "]}";
+    return out.str();
+}
 
 void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const std::string& srcText,
                        const std::string& tgtText, const std::string& extraFields) {

@@ -2,6 +2,8 @@
 // The dump format: one JSON document per snapshot, shared by `attnscope dump` and the GUI's export.
 
 #include "core/run/AttentionSnapshot.h"
+#include "core/run/Sampler.h"
+#include "core/text/Vocabulary.h"
 
 #include <ostream>
 #include <string>
@@ -16,5 +18,22 @@ namespace core {
 /// members without braces, e.g. `"selection": {...}`), so exports can say which head they hold.
 void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const std::string& srcText,
                        const std::string& tgtText, const std::string& extraFields = {});
+
+/// What reproduces a run: where the model came from and which weights, how it decoded, how far.
+struct RunInfo {
+    std::string modelDir;      ///< empty for a model made in memory
+    std::string weightsSha256; ///< of model.safetensors, hex; empty when unknown
+    SamplingSettings sampling;
+    int64_t step = 0; ///< tokens decoded since the analysis
+};
+
+/// Extra members for writeSnapshotJson: `"run": {"model_dir", "weights_sha256", "decode": {"mode":
+/// "greedy"|"sampled", "temperature", "top_k", "top_p", "seed"}, "step"}` and `"next_token_vocab"`, the
+/// vocabulary's strings in id order (what each entry of next_token_logprobs is).
+std::string runFields(const RunInfo& info, const Vocabulary& vocab);
+
+/// An extra member holding each layer's mean over the heads of a block: `"layer_mean": {"<kind>":
+/// [L][queries][keys]}`.
+std::string layerMeanField(AttentionKind kind, const AttentionBlock& block);
 
 } // namespace core
