@@ -35,7 +35,10 @@ AttentionPage::AttentionPage(ViewState* state, QWidget* parent) : QWidget(parent
 
 void AttentionPage::build() {
     auto* col = new QVBoxLayout(this);
-    auto* controls = new QHBoxLayout;
+    controlsRow_ = new QWidget(this);
+    controlsRow_->setObjectName(QStringLiteral("attentionControls"));
+    auto* controls = new QHBoxLayout(controlsRow_);
+    controls->setContentsMargins(0, 0, 0, 0);
     kind_ = new QComboBox(this);
     kind_->setObjectName(QStringLiteral("kindCombo"));
     // The kinds offered change with the model family of the snapshot shown, and so does the longest label.
@@ -63,7 +66,7 @@ void AttentionPage::build() {
     controls->addWidget(perHead_);
     controls->addWidget(logScale_);
     controls->addStretch(1);
-    col->addLayout(controls);
+    col->addWidget(controlsRow_);
 
     decode_ = new DecodePanel(this);
     col->addWidget(decode_);

@@ -54,6 +54,8 @@ public:
     QComboBox* colorMapCombo() const { return colorMap_; }
     QSplitter* splitter() const { return splitter_; }
     LengthBanner* lengthBanner() const { return banner_; }
+    /// The kind and colour controls above the decode panel (hidden in the presentation mode).
+    QWidget* controlsRow() const { return controlsRow_; }
 
 Q_SIGNALS:
     /// A short explanation for the status bar (a click that had no effect).
@@ -85,6 +87,7 @@ private:
     QCheckBox* logScale_ = nullptr;
     DecodePanel* decode_ = nullptr;
     LengthBanner* banner_ = nullptr;
+    QWidget* controlsRow_ = nullptr;
     TokenStrip* srcStrip_ = nullptr;
     TokenStrip* tgtStrip_ = nullptr;
     QScrollArea* srcScroll_ = nullptr;

@@ -25,7 +25,7 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
     picture_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     picture_->setToolTip(tr("Save the page on screen as PNG (at a chosen scale), SVG or PDF"));
     figure_ = new QAction(tr("Export &Figure…"), this);
-    figure_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    figure_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     figure_->setToolTip(tr("One figure for a paper (the shown head, every head, or the next-token chart) as "
                            "PNG at a chosen DPI, SVG or PDF, cells as vector rectangles"));
     headCsv_ = new QAction(tr("Export Head as &CSV…"), this);

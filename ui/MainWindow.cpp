@@ -17,6 +17,7 @@
 #include "ui/RecentMenu.h"
 #include "ui/ShortcutPassThrough.h"
 #include "ui/TrainPage.h"
+#include "ui/ViewMenu.h"
 #include "ui/ViewState.h"
 
 #include <QAction>
@@ -143,49 +144,10 @@ void MainWindow::buildMenus() {
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
-    auto* view = menuBar()->addMenu(tr("&View"));
-    const std::pair<AttentionKind, QString> kinds[] = {
-        {AttentionKind::Encoder, tr("&Encoder Self-Attention")},
-        {AttentionKind::Decoder, tr("&Decoder Self-Attention")},
-        {AttentionKind::Cross, tr("&Cross-Attention")},
-        {AttentionKind::Pooling, tr("Attention &Pooling")}};
-    std::vector<std::pair<AttentionKind, QAction*>> kindActions;
-    for (int i = 0; i < 4; ++i) {
-        auto* a =
-            view->addAction(kinds[i].second, this, [this, k = kinds[i].first] { attention_->selectKind(k); });
-        a->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + i)));
-        kindActions.emplace_back(kinds[i].first, a);
-    }
-    // Only the kinds the shown model has can be picked (a recurrent model's pooling, say).
-    const auto offer = [kindActions](const std::vector<AttentionKind>& offered) {
-        for (const auto& [kind, action] : kindActions)
-            action->setEnabled(std::find(offered.begin(), offered.end(), kind) != offered.end());
-    };
-    offer(attention_->kinds());
-    connect(attention_, &AttentionPage::kindsChanged, this, offer);
-    view->addSeparator();
-    view->addAction(tr("Per-head Colour &Scale"), attention_->perHeadCheck(), &QCheckBox::toggle)
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
-    view->addAction(tr("&Logarithmic Colour Scale"), attention_->logScaleCheck(), &QCheckBox::toggle)
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
-    view->addAction(tr("Edit &Source"), this,
-                    [this] {
-                        source_->setFocus();
-                        source_->selectAll();
-                    })
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
-    view->addSeparator();
-    view->addAction(tr("&Attention"), this, [this] { showPage(Page::Attention); })
-        ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_1));
-    positionalAction_ =
-        view->addAction(tr("&Positional Encodings"), this, [this] { showPage(Page::Positional); });
-    positionalAction_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
-    view->addAction(tr("&Train"), this, [this] { showPage(Page::Train); })
-        ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
-    view->addAction(tr("&Heads"), this, [this] { showPage(Page::Heads); })
-        ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_4));
-    view->addAction(tr("&Inside"), this, [this] { showPage(Page::Inside); })
-        ->setShortcut(QKeySequence(Qt::ALT | Qt::Key_5));
+    auto* view = new ViewMenu(
+        attention_, source_, tabs_, [this](int page) { showPage(Page(page)); }, this);
+    menuBar()->addMenu(view);
+    positionalAction_ = view->positionalAction();
 
     auto* decode = menuBar()->addMenu(tr("&Decode"));
     const auto* panel = attention_->decodePanel();

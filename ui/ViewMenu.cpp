@@ -1,0 +1,85 @@
+#include "ui/ViewMenu.h"
+
+#include "ui/AttentionPage.h"
+#include "ui/PresentationMode.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QLineEdit>
+#include <QMainWindow>
+#include <QTabBar>
+#include <QTabWidget>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace ui {
+
+using core::AttentionKind;
+
+ViewMenu::ViewMenu(AttentionPage* attention, QLineEdit* source, QTabWidget* tabs,
+                   std::function<void(int)> showPage, QMainWindow* window)
+    : QMenu(tr("&View"), window) {
+    const std::pair<AttentionKind, QString> kinds[] = {
+        {AttentionKind::Encoder, tr("&Encoder Self-Attention")},
+        {AttentionKind::Decoder, tr("&Decoder Self-Attention")},
+        {AttentionKind::Cross, tr("&Cross-Attention")},
+        {AttentionKind::Pooling, tr("Attention &Pooling")}};
+    std::vector<std::pair<AttentionKind, QAction*>> kindActions;
+    for (int i = 0; i < 4; ++i) {
+        auto* a = addAction(kinds[i].second, attention,
+                            [attention, k = kinds[i].first] { attention->selectKind(k); });
+        a->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + i)));
+        kindActions.emplace_back(kinds[i].first, a);
+    }
+    // Only the kinds the shown model has can be picked (a recurrent model's pooling, say).
+    const auto offer = [kindActions](const std::vector<AttentionKind>& offered) {
+        for (const auto& [kind, action] : kindActions)
+            action->setEnabled(std::find(offered.begin(), offered.end(), kind) != offered.end());
+    };
+    offer(attention->kinds());
+    connect(attention, &AttentionPage::kindsChanged, this, offer);
+    addSeparator();
+    addAction(tr("Per-head Colour &Scale"), attention->perHeadCheck(), &QCheckBox::toggle)
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    addAction(tr("&Logarithmic Colour Scale"), attention->logScaleCheck(), &QCheckBox::toggle)
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
+    addAction(tr("Edit &Source"), source, [source] {
+        source->setFocus();
+        source->selectAll();
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    addSeparator();
+    addAction(tr("&Attention"), this, [showPage] {
+        showPage(0);
+    })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_1));
+    positional_ = addAction(tr("&Positional Encodings"), this, [showPage] { showPage(1); });
+    positional_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
+    addAction(tr("&Train"), this, [showPage] {
+        showPage(2);
+    })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
+    addAction(tr("&Heads"), this, [showPage] {
+        showPage(3);
+    })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_4));
+    addAction(tr("&Inside"), this, [showPage] {
+        showPage(4);
+    })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_5));
+    addSeparator();
+    auto* present = addAction(tr("P&resentation"));
+    present->setObjectName(QStringLiteral("presentationAction"));
+    present->setCheckable(true);
+    present->setShortcut(QKeySequence(Qt::Key_F11));
+    present->setToolTip(
+        tr("Full screen, large fonts, only the views and the step controls (F11 or Esc leaves)"));
+    auto* presentation = new PresentationMode(window, {tabs->tabBar(), attention->controlsRow()});
+    connect(present, &QAction::toggled, presentation, &PresentationMode::setActive);
+    connect(presentation, &PresentationMode::activeChanged, present, &QAction::setChecked);
+    auto* leave = new QAction(tr("Leave Presentation"), window);
+    leave->setShortcut(QKeySequence(Qt::Key_Escape));
+    leave->setEnabled(false); // Escape belongs to the widgets until the mode is on
+    connect(leave, &QAction::triggered, presentation, [presentation] { presentation->setActive(false); });
+    connect(presentation, &PresentationMode::activeChanged, leave, &QAction::setEnabled);
+    addAction(leave); // listed under View, and a window shortcut like the rest: Escape from any widget
+}
+
+} // namespace ui
