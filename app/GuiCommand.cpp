@@ -37,6 +37,7 @@ const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup
                  [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log] [--colormap NAME]
                  [--size WxH] [--past-max-len]
                  [--figure heatmap|grid|candidates [--dpi N] [--font-size PT] [--title TEXT]]
+                 [--figure heads [--format pdf|svg|png]]
 
 Opens the window on DIR (default: the model used last, else the built-in default) with TEXT in the
 source field (default: the text of the last run, else an example sentence).
@@ -46,7 +47,8 @@ model reads is cut at max_len, or with --past-max-len read on (sinusoidal or rot
 --figure writes one figure instead of the window, on white, in the format FILE's suffix names: the shown
 head (heatmap), every head of the kind and each layer's mean (grid) or the next-token chart (candidates);
 PNG at --dpi (default 300), SVG and PDF with cells as vector rectangles; --font-size in points (default 9),
---title above it. It prints what it wrote as one line of JSON.
+--title above it. It prints what it wrote as one line of JSON. --figure heads treats FILE as a folder and
+writes every layer × head of the kind (and each layer's mean) as its own figure, plus one CSV of them all.
 --startup-time opens the window as usual, prints the milliseconds from the process's start to its first
 paint and to the first analysis painted, and quits (scripts/bench-startup.sh runs it repeatedly).
 )";
@@ -84,7 +86,7 @@ int fail(const std::string& message) {
 } // namespace
 
 int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
-    std::string modelDir, src, shot, tab, kindName, size, headName, scale, colormap, figure;
+    std::string modelDir, src, shot, tab, kindName, size, headName, scale, colormap, figure, headsFormat;
     ui::FigureStyle figureStyle;
     bool startupTime = false, pastMaxLen = false;
     long long steps = 0, layer = 0, row = -1;
@@ -93,7 +95,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         const Args a(argvList,
                      {"--model", "--src", "--screenshot", "--steps", "--tab", "--kind", "--layer", "--head",
                       "--row", "--sample", "--size", "--scale", "--colormap", "--figure", "--dpi",
-                      "--font-size", "--title"},
+                      "--font-size", "--title", "--format"},
                      {"--help", "--startup-time", "--past-max-len"});
         startupTime = a.has("--startup-time");
         pastMaxLen = a.has("--past-max-len");
@@ -130,6 +132,11 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         scale = a.get("--scale");
         colormap = a.get("--colormap");
         figure = a.get("--figure");
+        headsFormat = a.get("--format", "pdf");
+        if (a.has("--format") && figure != "heads")
+            throw UsageError("--format goes with --figure heads (a figure's format follows FILE's suffix)");
+        if (headsFormat != "pdf" && headsFormat != "svg" && headsFormat != "png")
+            throw UsageError("--format must be pdf, svg or png, not '" + headsFormat + "'");
         figureStyle.dpi = static_cast<int>(a.getInt("--dpi", 300));
         figureStyle.title = QString::fromStdString(a.get("--title"));
         if (a.has("--font-size")) {
@@ -142,8 +149,9 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
                 throw UsageError("--font-size expects points from 4 to 36, not '" + a.get("--font-size") +
                                  "'");
         }
-        if (!figure.empty() && !ui::AttentionFigure::names().contains(QString::fromStdString(figure)))
-            throw UsageError("--figure must be heatmap, grid or candidates, not '" + figure + "'");
+        if (!figure.empty() && figure != "heads" &&
+            !ui::AttentionFigure::names().contains(QString::fromStdString(figure)))
+            throw UsageError("--figure must be heatmap, grid, candidates or heads, not '" + figure + "'");
         if ((a.has("--dpi") || a.has("--font-size") || a.has("--title")) && figure.empty())
             throw UsageError("--dpi, --font-size and --title go with --figure");
         if (figureStyle.dpi < 10 || figureStyle.dpi > 2400)
@@ -281,6 +289,30 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
             QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
         if (heads->computing())
             return fail("scoring the heads did not finish in time");
+    }
+    if (figure == "heads") {
+        // Every head into the folder FILE names, with a line of progress on stderr.
+        const QString dir = QFileInfo(QString::fromStdString(shot)).absoluteFilePath();
+        QString error;
+        const int written = ui::AttentionFigure::saveAllHeads(
+            window.viewState()->shown(), dir, QString::fromStdString(headsFormat), figureStyle,
+            [](int done, int total) {
+                std::cerr << "\rattnscope: " << done << "/" << total << std::flush;
+                return true;
+            },
+            &error);
+        std::cerr << "\n";
+        if (written < 0)
+            return fail(error.toStdString());
+        const auto& shown = window.viewState()->shown();
+        std::cout << nlohmann::json{{"figure", "heads"},
+                                    {"folder", dir.toStdString()},
+                                    {"format", headsFormat},
+                                    {"kind", core::toString(shown.kind)},
+                                    {"files", written}}
+                         .dump()
+                  << "\n";
+        return 0;
     }
     if (!figure.empty()) {
         // One figure, not the window: the format follows the suffix (PNG at --dpi, SVG, PDF).

@@ -14,6 +14,7 @@
 #include "ui/ViewState.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLineEdit>
@@ -34,6 +35,7 @@ private Q_SLOTS:
     void dpiFontAndTitle();
     void gridAndChart();
     void dialogRemembersChoices();
+    void everyHeadToAFolder();
 
 private:
     std::unique_ptr<WindowFixture> f_;
@@ -234,6 +236,37 @@ void TestFigures::dialogRemembersChoices() {
     QCOMPARE(again.figure(), QStringLiteral("grid"));
     QCOMPARE(again.style().fontPt, 10.0);
     QCOMPARE(again.style().dpi, 600);
+}
+
+void TestFigures::everyHeadToAFolder() {
+    // Decoder self-attention of 2 layers × 4 heads: 8 heads and 2 means as PDFs, and one CSV.
+    const QString dir = tmp_.filePath(QStringLiteral("heads"));
+    QList<int> seen;
+    QString error;
+    const int written = ui::AttentionFigure::saveAllHeads(
+        f_->window.viewState()->shown(), dir, QStringLiteral("pdf"), {},
+        [&seen](int done, int total) {
+            seen << done;
+            return total == 11;
+        },
+        &error);
+    QVERIFY2(written == 11, qPrintable(error));
+    QCOMPARE(seen.size(), 11); // progress after every file
+    QStringList files = QDir(dir).entryList(QDir::Files);
+    QCOMPARE(files.size(), 11);
+    QVERIFY(files.contains(QStringLiteral("decoder-L1-H3.pdf")));
+    QVERIFY(files.contains(QStringLiteral("decoder-L0-mean.pdf")));
+    QFile csv(QDir(dir).filePath(QStringLiteral("decoder-all-heads.csv")));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QCOMPARE(csv.readAll().count('\n'), 1 + 2 * 4 * 5); // a header, then a row per layer, head and query
+    QVERIFY(!renderBack(QDir(dir).filePath(QStringLiteral("decoder-L1-H3.pdf")), 72).isNull());
+    // Cancelled after 3 files: 3 are there, and nothing else is written.
+    const QString stopped = tmp_.filePath(QStringLiteral("stopped"));
+    const int partial = ui::AttentionFigure::saveAllHeads(
+        f_->window.viewState()->shown(), stopped, QStringLiteral("png"), {},
+        [](int done, int) { return done < 3; }, &error);
+    QCOMPARE(partial, 3);
+    QCOMPARE(QDir(stopped).entryList(QDir::Files).size(), 3);
 }
 
 QTEST_MAIN(TestFigures)

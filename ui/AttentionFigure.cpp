@@ -4,7 +4,10 @@
 #include "core/analysis/MaxPool.h"
 #include "ui/AttentionText.h"
 #include "ui/AttentionTiles.h"
+#include "ui/Exporter.h"
 #include "ui/TokenText.h"
+
+#include <QDir>
 
 #include <algorithm>
 #include <limits>
@@ -109,6 +112,53 @@ bool AttentionFigure::save(const QString& name, const ShownAttention& shown, QCu
     if (name == QLatin1String("grid"))
         return FigureWriter::write(grid(shown), style, path, error);
     return fail(QObject::tr("unknown figure '%1' (heatmap, grid or candidates)").arg(name));
+}
+
+int AttentionFigure::saveAllHeads(const ShownAttention& shown, const QString& dir, const QString& format,
+                                  const FigureStyle& style, const std::function<bool(int, int)>& progress,
+                                  QString* error) {
+    const auto* b = shown.block();
+    if (b == nullptr) {
+        if (error)
+            *error =
+                QObject::tr("there is no %1 attention to export").arg(AttentionText::kindName(shown.kind));
+        return -1;
+    }
+    if (!QDir().mkpath(dir)) {
+        if (error)
+            *error = QObject::tr("cannot create the folder %1").arg(dir);
+        return -1;
+    }
+    const QString kind = QString::fromLatin1(core::toString(shown.kind));
+    const int heads = b->heads > 1 ? b->heads + 1 : 1; // and the mean
+    const int total = b->layers * heads + 1;
+    int done = 0;
+    for (int l = 0; l < b->layers; ++l)
+        for (int h = 0; h < heads; ++h) {
+            ShownAttention one = shown;
+            one.layer = l;
+            one.head = h < b->heads ? h : core::kMeanHead;
+            const QString name =
+                QStringLiteral("%1-L%2-%3.%4")
+                    .arg(kind)
+                    .arg(l)
+                    .arg(h < b->heads ? QStringLiteral("H%1").arg(h) : QStringLiteral("mean"))
+                    .arg(format);
+            FigureStyle titled = style;
+            if (!titled.title.isEmpty())
+                titled.title = title(one);
+            if (!FigureWriter::write(head(one), titled, QDir(dir).filePath(name), error))
+                return -1;
+            if (progress && !progress(++done, total))
+                return done;
+        }
+    if (!Exporter::saveKindCsv(*shown.snapshot, shown.kind,
+                               QDir(dir).filePath(kind + QStringLiteral("-all-heads.csv")), error))
+        return -1;
+    ++done;
+    if (progress)
+        progress(done, total);
+    return done;
 }
 
 GridFigure AttentionFigure::grid(const ShownAttention& shown) {

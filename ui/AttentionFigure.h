@@ -5,6 +5,8 @@
 #include "ui/FigureWriter.h"
 #include "ui/ShownAttention.h"
 
+#include <functional>
+
 namespace ui {
 
 class AttentionFigure {
@@ -25,6 +27,14 @@ public:
     /// (`candidates`). False with a message for an unknown name or nothing to draw.
     static bool save(const QString& name, const ShownAttention& shown, QCustomPlot* candidates,
                      const FigureStyle& style, const QString& path, QString* error);
+
+    /// Every layer × head of the shown kind (and each layer's mean) as its own figure in `dir`,
+    /// `<kind>-L<l>-H<h>.<format>` (format png, svg or pdf), and all their weights in one CSV,
+    /// `<kind>-all-heads.csv`. `progress(done, total)` is called after each file; returning false stops.
+    /// Returns the files written; on failure -1 with a message (the files before it stay).
+    static int saveAllHeads(const ShownAttention& shown, const QString& dir, const QString& format,
+                            const FigureStyle& style, const std::function<bool(int, int)>& progress,
+                            QString* error);
 
     static constexpr int kMaxSide = 640;
     static constexpr int kMaxTileSide = 64;

@@ -5,6 +5,7 @@
 #include "ui/AttentionFigure.h"
 #include "ui/Exporter.h"
 #include "ui/FigureDialog.h"
+#include "ui/FigureWriter.h"
 #include "ui/ViewState.h"
 
 #include <QAction>
@@ -13,6 +14,7 @@
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMessageBox>
+#include <QProgressDialog>
 #include <QWidget>
 
 namespace ui {
@@ -28,6 +30,10 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
     figure_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     figure_->setToolTip(tr("One figure for a paper (the shown head, every head, or the next-token chart) as "
                            "PNG at a chosen DPI, SVG or PDF, cells as vector rectangles"));
+    allHeads_ = new QAction(tr("Export Every Head to F&older…"), this);
+    allHeads_->setToolTip(
+        tr("Every layer × head of the shown kind (and each layer's mean) as its own figure, "
+           "PDF, SVG or PNG, and all their weights in one CSV, into a folder"));
     headCsv_ = new QAction(tr("Export Head as &CSV…"), this);
     headCsv_->setToolTip(tr("The weights of the shown head (or layer mean) as a CSV matrix"));
     headJson_ = new QAction(tr("Export Head as &JSON…"), this);
@@ -97,6 +103,41 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
                                      dialog.style(), path, &error),
                path, error);
     });
+    connect(allHeads_, &QAction::triggered, this, [this] {
+        bool ok = false;
+        const QString format = QInputDialog::getItem(
+            window_, tr("Export Every Head"), tr("Format of each figure:"),
+            {QStringLiteral("pdf"), QStringLiteral("svg"), QStringLiteral("png")}, 0, false, &ok);
+        if (!ok)
+            return;
+        const QString dir = QFileDialog::getExistingDirectory(window_, tr("Export Every Head to Folder"),
+                                                              AppSettings::exportDir());
+        if (dir.isEmpty())
+            return;
+        AppSettings::setExportDir(dir);
+        const auto choice = AppSettings::figureChoice();
+        FigureStyle style;
+        style.fontPt = choice.fontPt;
+        style.dpi = choice.dpi;
+        style.title = choice.titled ? QStringLiteral("-") : QString(); // each figure gets its head's title
+        QProgressDialog progress(tr("Writing every head…"), tr("Cancel"), 0, 1, window_);
+        progress.setWindowModality(Qt::WindowModal);
+        progress.setMinimumDuration(300);
+        QString error;
+        const int written = AttentionFigure::saveAllHeads(
+            state_->shown(), dir, format, style,
+            [&progress](int done, int total) {
+                progress.setMaximum(total);
+                progress.setValue(done);
+                return !progress.wasCanceled();
+            },
+            &error);
+        progress.reset();
+        if (written < 0)
+            report(false, dir, error);
+        else
+            Q_EMIT message(tr("Wrote %n file(s) to %1", nullptr, written).arg(QDir::toNativeSeparators(dir)));
+    });
     auto headExport = [this](bool json) {
         const auto r = controller_->current();
         if (!r)
@@ -139,13 +180,13 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
 }
 
 QList<QAction*> ExportActions::actions() const {
-    return {picture_, figure_, headCsv_, headJson_, kindCsv_, kindJson_, insideJson_};
+    return {picture_, figure_, allHeads_, headCsv_, headJson_, kindCsv_, kindJson_, insideJson_};
 }
 
 void ExportActions::updateEnabled() {
     const bool has =
         controller_->current() && !controller_->current()->snapshot->block(state_->kind()).empty();
-    for (auto* a : {figure_, headCsv_, headJson_, kindCsv_, kindJson_})
+    for (auto* a : {figure_, allHeads_, headCsv_, headJson_, kindCsv_, kindJson_})
         a->setEnabled(has);
     insideJson_->setEnabled(inside_ && inside_());
 }

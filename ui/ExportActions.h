@@ -47,6 +47,7 @@ private:
     std::function<QWidget*()> currentView_;
     QAction* picture_ = nullptr;
     QAction* figure_ = nullptr;
+    QAction* allHeads_ = nullptr;
     QAction* headCsv_ = nullptr;
     QAction* headJson_ = nullptr;
     QAction* kindCsv_ = nullptr;
