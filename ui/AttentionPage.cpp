@@ -7,6 +7,7 @@
 #include "ui/DecodePanel.h"
 #include "ui/HeatmapView.h"
 #include "ui/LengthBanner.h"
+#include "ui/LinesView.h"
 #include "ui/TokenStrip.h"
 #include "ui/ViewState.h"
 
@@ -19,6 +20,7 @@
 
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <utility>
@@ -65,6 +67,12 @@ void AttentionPage::build() {
     controls->addWidget(colorMap_);
     controls->addWidget(perHead_);
     controls->addWidget(logScale_);
+    linesCheck_ = new QCheckBox(tr("Lines"), this);
+    linesCheck_->setObjectName(QStringLiteral("linesCheck"));
+    linesCheck_->setToolTip(
+        tr("Show the selected head as lines between the tokens instead of a heatmap; with "
+           "the mean selected, every head in its own colour (Ctrl+Shift+L)"));
+    controls->addWidget(linesCheck_);
     controls->addStretch(1);
     col->addWidget(controlsRow_);
 
@@ -92,13 +100,19 @@ void AttentionPage::build() {
     splitter_->setObjectName(QStringLiteral("mainSplitter"));
     grid_ = new AttentionGrid(splitter_);
     grid_->setObjectName(QStringLiteral("attentionGrid"));
-    heatmap_ = new HeatmapView(splitter_);
+    // The detail pane: the heatmap, or the same head as lines between the tokens.
+    detail_ = new QStackedWidget(splitter_);
+    heatmap_ = new HeatmapView(detail_);
     heatmap_->setObjectName(QStringLiteral("heatmapView"));
+    lines_ = new LinesView(detail_);
+    lines_->setObjectName(QStringLiteral("linesView"));
+    detail_->addWidget(heatmap_);
+    detail_->addWidget(lines_);
     candidates_ = new CandidatesChart(splitter_);
     candidates_->setObjectName(QStringLiteral("candidatesChart"));
     candidates_->setMinimumWidth(200);
     splitter_->addWidget(grid_);
-    splitter_->addWidget(heatmap_);
+    splitter_->addWidget(detail_);
     splitter_->addWidget(candidates_);
     splitter_->setStretchFactor(0, 3);
     splitter_->setStretchFactor(1, 4);
@@ -164,6 +178,10 @@ void AttentionPage::follow() {
     // View state → views: each view diffs what is shown against what it drew, and redraws only that.
     connect(state_, &ViewState::shownChanged, grid_, &AttentionGrid::setShown);
     connect(state_, &ViewState::shownChanged, heatmap_, &HeatmapView::setShown);
+    connect(state_, &ViewState::shownChanged, lines_, &LinesView::setShown);
+    lines_->setShown(state_->shown());
+    connect(linesCheck_, &QCheckBox::toggled, this,
+            [this](bool on) { detail_->setCurrentWidget(on ? static_cast<QWidget*>(lines_) : heatmap_); });
     grid_->setShown(state_->shown());
     heatmap_->setShown(state_->shown());
     // View state → the page's own controls and marks.
@@ -189,6 +207,7 @@ void AttentionPage::follow() {
     });
     connect(state_, &ViewState::markedTokenChanged, this, [this](Qt::Orientation o, int i) {
         heatmap_->setMarkedToken(o, i);
+        lines_->setMarkedToken(o, i);
         updateStrips();
     });
 }

@@ -16,6 +16,7 @@ class QCheckBox;
 class QComboBox;
 class QScrollArea;
 class QSplitter;
+class QStackedWidget;
 
 namespace ui {
 
@@ -24,6 +25,7 @@ class CandidatesChart;
 class DecodePanel;
 class HeatmapView;
 class LengthBanner;
+class LinesView;
 class TokenStrip;
 class ViewState;
 
@@ -51,6 +53,8 @@ public:
     CandidatesChart* candidates() const { return candidates_; }
     QCheckBox* perHeadCheck() const { return perHead_; }
     QCheckBox* logScaleCheck() const { return logScale_; }
+    /// Lines instead of the heatmap in the detail pane.
+    QCheckBox* linesCheck() const { return linesCheck_; }
     QComboBox* colorMapCombo() const { return colorMap_; }
     QSplitter* splitter() const { return splitter_; }
     LengthBanner* lengthBanner() const { return banner_; }
@@ -85,6 +89,9 @@ private:
     QComboBox* colorMap_ = nullptr;
     QCheckBox* perHead_ = nullptr;
     QCheckBox* logScale_ = nullptr;
+    QCheckBox* linesCheck_ = nullptr;
+    QStackedWidget* detail_ = nullptr;
+    LinesView* lines_ = nullptr;
     DecodePanel* decode_ = nullptr;
     LengthBanner* banner_ = nullptr;
     QWidget* controlsRow_ = nullptr;

@@ -45,6 +45,8 @@ ViewMenu::ViewMenu(AttentionPage* attention, QLineEdit* source, QTabWidget* tabs
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
     addAction(tr("&Logarithmic Colour Scale"), attention->logScaleCheck(), &QCheckBox::toggle)
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
+    addAction(tr("L&ines View"), attention->linesCheck(), &QCheckBox::toggle)
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     addAction(tr("Edit &Source"), source, [source] {
         source->setFocus();
         source->selectAll();
