@@ -68,6 +68,12 @@ QRgb ColorMap::maskedColor() const {
     return name_ == QLatin1String("greys") ? qRgb(0xf2, 0xcf, 0xd3) : qRgb(0xc8, 0xc8, 0xc8);
 }
 
+QColor ColorMap::categorical(int j) {
+    static const QRgb palette[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
+                                   0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
+    return QColor(palette[((j % 10) + 10) % 10]);
+}
+
 QCPColorGradient ColorMap::gradient() const {
     QCPColorGradient g;
     g.clearColorStops();

@@ -34,6 +34,9 @@ public:
     /// a colour of the map itself (neutral grey; a pale rose for the grey map).
     QRgb maskedColor() const;
     QCPColorGradient gradient() const;
+    /// The j-th of ten categorical colours (Tableau's: distinct on screen and for the common colour-vision
+    /// deficiencies), for curves and heads told apart by colour.
+    static QColor categorical(int j);
 
 private:
     ColorMap(QString name, QVector<QColor> stops);

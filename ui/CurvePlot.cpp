@@ -1,6 +1,7 @@
 #include "ui/CurvePlot.h"
 
 #include "core/analysis/PositionalAnalysis.h"
+#include "ui/ColorMap.h"
 #include "ui/PlotHelpers.h"
 #include "ui/QCustomPlotInclude.h"
 
@@ -11,17 +12,6 @@
 #include <cmath>
 
 namespace ui {
-
-namespace {
-
-QColor curveColor(int j) {
-    // Tableau's ten categorical colours: distinct on screen and for the common colour-vision deficiencies.
-    static const QRgb palette[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
-                                   0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
-    return QColor(palette[j % 10]);
-}
-
-} // namespace
 
 CurvePlot::CurvePlot(QWidget* parent) : QWidget(parent) {
     auto* v = new QVBoxLayout(this);
@@ -76,8 +66,8 @@ void CurvePlot::showCurves(const std::vector<float>& table, int columns, int pos
             y[pos] = table[static_cast<size_t>(pos) * d + dim];
         auto* line = plot_->addGraph();
         auto* dots = plot_->addGraph();
-        line->setPen(QPen(curveColor(j), 1.5));
-        dots->setPen(QPen(curveColor(j), 1.5));
+        line->setPen(QPen(ColorMap::categorical(j), 1.5));
+        dots->setPen(QPen(ColorMap::categorical(j), 1.5));
         dots->setLineStyle(QCPGraph::lsNone);
         dots->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, n <= 256 ? 4 : 2));
         dots->removeFromLegend();

@@ -1,6 +1,7 @@
 #include "ui/LinesView.h"
 
 #include "ui/AttentionText.h"
+#include "ui/ColorMap.h"
 #include "ui/TokenText.h"
 
 #include <QMouseEvent>
@@ -10,17 +11,6 @@
 #include <algorithm>
 
 namespace ui {
-
-namespace {
-
-QColor headColor(int h) {
-    // Tableau's ten categorical colours, as the curve plot uses.
-    static const QRgb palette[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
-                                   0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
-    return QColor(palette[h % 10]);
-}
-
-} // namespace
 
 LinesView::LinesView(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
@@ -135,7 +125,7 @@ void LinesView::paintEvent(QPaintEvent*) {
                tr("%1 · %2 — keys left, queries right").arg(AttentionText::kindName(shown_.kind), which));
     // Lines first, labels over them.
     for (const int h : hs) {
-        const QColor base = hs.size() == 1 ? palette().color(QPalette::Highlight) : headColor(h);
+        const QColor base = hs.size() == 1 ? palette().color(QPalette::Highlight) : ColorMap::categorical(h);
         // Heads that agree would draw one line over another: each is shifted a little, so all show.
         const double shift = hs.size() == 1 ? 0.0 : (h - (static_cast<double>(hs.size()) - 1) / 2) * 1.5;
         for (int q = 0; q < b->queries; ++q)
@@ -154,7 +144,7 @@ void LinesView::paintEvent(QPaintEvent*) {
         double x = g.lineLeft;
         const double y = height() - fm.height() * 0.5 - 2;
         for (const int h : hs) {
-            p.setPen(QPen(headColor(h), 3));
+            p.setPen(QPen(ColorMap::categorical(h), 3));
             p.drawLine(QPointF(x, y - fm.height() / 3.0), QPointF(x + 14, y - fm.height() / 3.0));
             p.setPen(palette().color(QPalette::Text));
             p.drawText(QPointF(x + 18, y), QStringLiteral("H%1").arg(h));
