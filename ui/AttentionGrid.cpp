@@ -79,6 +79,14 @@ void AttentionGrid::setHighlightedQuery(int query) {
     update();
 }
 
+void AttentionGrid::setMarkedToken(Qt::Orientation orientation, int index) {
+    if (orientation == markOrientation_ && index == markIndex_)
+        return;
+    markOrientation_ = orientation;
+    markIndex_ = index;
+    update();
+}
+
 int AttentionGrid::layers() const {
     const auto* b = block();
     return b ? b->layers : 0;
@@ -296,6 +304,17 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
                 continue;
             }
             p.drawImage(t, tiles_.image(l, c));
+            const bool rowMark = markOrientation_ == Qt::Horizontal;
+            if (markIndex_ >= 0 && markIndex_ < (rowMark ? b->queries : b->keys)) {
+                // The heatmap's white outline of the marked row or column, in every tile.
+                const double colW = double(tileSize_.width()) / b->keys;
+                const QRectF m =
+                    rowMark ? QRectF(t.left(), t.top() + markIndex_ * rowH, t.width(), std::max(rowH, 2.0))
+                            : QRectF(t.left() + markIndex_ * colW, t.top(), std::max(colW, 2.0), t.height());
+                p.setPen(QPen(Qt::white, 1.5));
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(m);
+            }
             if (marker) {
                 const int h = std::max(4, static_cast<int>(std::lround(rowH)));
                 const int y = t.top() + static_cast<int>(std::lround((highlightQuery_ + 0.5) * rowH)) - h / 2;

@@ -46,6 +46,10 @@ public:
     void setHeadScores(std::vector<core::HeadScores> scores) { headScores_ = std::move(scores); }
     /// A query row marked in every tile (the token being produced); -1 for none.
     void setHighlightedQuery(int query);
+    /// The token marked in a strip, outlined in every tile: a query row (Horizontal) or a key column
+    /// (Vertical); −1 clears.
+    void setMarkedToken(Qt::Orientation orientation, int index);
+    int markedIndex() const { return markIndex_; }
 
     int layers() const;
     int heads() const;
@@ -84,6 +88,8 @@ private:
 
     ShownAttention shown_;
     int highlightQuery_ = -1;
+    Qt::Orientation markOrientation_ = Qt::Horizontal;
+    int markIndex_ = -1;
     AttentionTiles tiles_;
     int poolBudgetMs_ = kPoolBudgetMs;
     double poolInPaintCells_ = kPoolInPaintCells;

@@ -208,6 +208,7 @@ void AttentionPage::follow() {
     connect(state_, &ViewState::markedTokenChanged, this, [this](Qt::Orientation o, int i) {
         heatmap_->setMarkedToken(o, i);
         lines_->setMarkedToken(o, i);
+        grid_->setMarkedToken(o, i);
         updateStrips();
     });
 }

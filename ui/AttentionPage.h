@@ -57,6 +57,7 @@ public:
     QCheckBox* linesCheck() const { return linesCheck_; }
     QComboBox* colorMapCombo() const { return colorMap_; }
     QSplitter* splitter() const { return splitter_; }
+    HeatmapView* heatmap() const { return heatmap_; }
     LengthBanner* lengthBanner() const { return banner_; }
     /// The kind and colour controls above the decode panel (hidden in the presentation mode).
     QWidget* controlsRow() const { return controlsRow_; }

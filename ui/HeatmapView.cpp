@@ -5,6 +5,7 @@
 #include "ui/AttentionText.h"
 #include "ui/AttentionTiles.h"
 #include "ui/HeadNavigation.h"
+#include "ui/HeatmapZoom.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/TokenText.h"
 
@@ -96,6 +97,12 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     }
 
     connect(plot_, &QCustomPlot::afterLayout, this, &HeatmapView::updateTicks);
+    // Wheel zoom about the pointer, drag to pan, an overview while zoomed; labels re-thin as cells grow.
+    zoom_ = new HeatmapZoom(plot_, map_, this);
+    connect(zoom_, &HeatmapZoom::viewChanged, this, [this] {
+        xStep_ = yStep_ = 0;
+        updateTicks();
+    });
 
     message_ = new QLabel(this);
     message_->setObjectName(QStringLiteral("emptyMessage"));
@@ -121,6 +128,7 @@ void HeatmapView::setShown(const ShownAttention& shown) {
     }
     // New colours for the same cells.
     map_->setGradient(shown_.colorMap.gradient());
+    zoom_->setColors(shown_.colorMap, range_, shown_.scale == ScaleMode::Log);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -271,8 +279,8 @@ void HeatmapView::rebuild() {
     setLogarithmic(log);
     map_->setDataRange(QCPRange(range_.first, range_.second));
 
-    plot_->xAxis->setRange(-0.5, keys_ - 0.5);
-    plot_->yAxis->setRange(-0.5, queries_ - 0.5);
+    zoom_->setShape(keys_, queries_); // a zoom survives a step or another head of the same shape
+    zoom_->setColors(shown_.colorMap, range_, shown_.scale == ScaleMode::Log);
 
     const QString which = head == core::kMeanHead ? tr("mean over heads") : tr("head %1").arg(head);
     title_->setText(
@@ -291,8 +299,10 @@ void HeatmapView::updateTicks() {
         return;
     const QFontMetrics fm(plot_->xAxis->tickLabelFont());
     const QRect area = plot_->axisRect()->rect();
-    const double colPx = area.width() > 0 ? double(area.width()) / keys_ : 1.0;
-    const double rowPx = area.height() > 0 ? double(area.height()) / queries_ : 1.0;
+    // Pixels per token in view: zoomed in, every label may fit.
+    const double colPx = area.width() > 0 ? area.width() / std::max(plot_->xAxis->range().size(), 1.0) : 1.0;
+    const double rowPx =
+        area.height() > 0 ? area.height() / std::max(plot_->yAxis->range().size(), 1.0) : 1.0;
 
     auto label = [&fm](const core::Token& t) {
         return fm.elidedText(tokenDisplayText(t), Qt::ElideRight, kMaxLabelWidth);
@@ -325,6 +335,26 @@ void HeatmapView::updateTicks() {
     // Called from inside a replot, the new ticks only show in the next one; the margins they need may
     // change the axis rect, and the next layout settles on the same steps.
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::zoomBy(double factor) {
+    zoom_->zoomBy(factor);
+}
+
+void HeatmapView::resetZoom() {
+    zoom_->reset();
+}
+
+bool HeatmapView::isZoomed() const {
+    return zoom_->zoomed();
+}
+
+QRectF HeatmapView::visibleCells() const {
+    return zoom_->visibleCells();
+}
+
+ZoomOverview* HeatmapView::overview() const {
+    return zoom_->overview();
 }
 
 void HeatmapView::updateMarks() {

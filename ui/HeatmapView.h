@@ -19,8 +19,12 @@ class QCPItemRect;
 class QCPTextElement;
 class QLabel;
 class QStackedLayout;
+class QRectF;
 
 namespace ui {
+
+class HeatmapZoom;
+class ZoomOverview;
 
 class HeatmapView : public QWidget {
     Q_OBJECT
@@ -51,6 +55,15 @@ public:
     /// The text shown instead of the plot when the kind has no attention (empty while the plot shows).
     QString emptyMessage() const;
     QCustomPlot* plot() const { return plot_; }
+
+    /// Zooms about the centre of the view (factor < 1 zooms in), as the wheel does about the pointer;
+    /// the view stays inside the map. resetZoom shows the whole map again.
+    void zoomBy(double factor);
+    void resetZoom();
+    bool isZoomed() const;
+    /// The part of the map in view, in cells (x: keys, y: queries).
+    QRectF visibleCells() const;
+    ZoomOverview* overview() const;
 
 Q_SIGNALS:
     /// Keyboard navigation while the view has focus: ←/→ heads, ↑/↓ and PgUp/PgDn layers.
@@ -84,6 +97,7 @@ private:
     QCPItemRect* currentRect_ = nullptr;
     QCPTextElement* title_ = nullptr;
     QLabel* message_ = nullptr;
+    HeatmapZoom* zoom_ = nullptr;
     QStackedLayout* stack_ = nullptr;
     std::pair<double, double> range_{0.0, 1.0};
     int queries_ = 0;

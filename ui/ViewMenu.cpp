@@ -1,6 +1,7 @@
 #include "ui/ViewMenu.h"
 
 #include "ui/AttentionPage.h"
+#include "ui/HeatmapView.h"
 #include "ui/PresentationMode.h"
 
 #include <QAction>
@@ -47,6 +48,17 @@ ViewMenu::ViewMenu(AttentionPage* attention, QLineEdit* source, QTabWidget* tabs
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
     addAction(tr("L&ines View"), attention->linesCheck(), &QCheckBox::toggle)
         ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    // The heatmap's zoom, wherever the focus is (the wheel zooms about the pointer, a drag pans).
+    auto* heat = attention->heatmap();
+    addAction(tr("&Zoom In"), heat, [heat] {
+        heat->zoomBy(0.8);
+    })->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    addAction(tr("Zoom &Out"), heat, [heat] {
+        heat->zoomBy(1.25);
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Minus));
+    addAction(tr("&Whole Map"), heat, [heat] {
+        heat->resetZoom();
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     addAction(tr("Edit &Source"), source, [source] {
         source->setFocus();
         source->selectAll();
