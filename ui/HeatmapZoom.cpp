@@ -90,6 +90,13 @@ void HeatmapZoom::onRangeChanged() {
     overview_->setVisible(in);
     if (in)
         overview_->raise();
+    // Said only when the view moved: the labels' answer replots, and each replot lays out again.
+    const QRectF view = visibleCells();
+    const QRect area = plot_->axisRect()->rect();
+    if (view == lastView_ && area == lastArea_)
+        return;
+    lastView_ = view;
+    lastArea_ = area;
     Q_EMIT viewChanged();
 }
 

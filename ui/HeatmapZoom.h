@@ -6,6 +6,7 @@
 #include "ui/ColorMap.h"
 
 #include <QObject>
+#include <QRect>
 #include <QRectF>
 
 #include <utility>
@@ -46,6 +47,8 @@ private:
     int keys_ = 0;
     int queries_ = 0;
     bool clamping_ = false;
+    QRectF lastView_;
+    QRect lastArea_;
 };
 
 } // namespace ui
