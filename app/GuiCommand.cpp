@@ -13,6 +13,7 @@
 #include "ui/HeadTable.h"
 #include "ui/MainWindow.h"
 #include "ui/ModelOpener.h"
+#include "ui/PositionalView.h"
 #include "ui/ViewState.h"
 
 #include <QApplication>
@@ -36,7 +37,7 @@ const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup
                  [--tab attention|positional|heads|inside] [--kind encoder|decoder|cross]
                  [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log] [--colormap NAME]
                  [--size WxH] [--past-max-len]
-                 [--figure heatmap|grid|candidates [--dpi N] [--font-size PT] [--title TEXT]]
+                 [--figure heatmap|grid|candidates|curves [--dpi N] [--font-size PT] [--title TEXT]]
                  [--figure heads [--format pdf|svg|png]]
 
 Opens the window on DIR (default: the model used last, else the built-in default) with TEXT in the
@@ -45,7 +46,8 @@ source field (default: the text of the last run, else an example sentence).
 saves it as FILE.png and exits (0 on success, 2 on bad arguments or input). A --src longer than the
 model reads is cut at max_len, or with --past-max-len read on (sinusoidal or rotary positions only).
 --figure writes one figure instead of the window, on white, in the format FILE's suffix names: the shown
-head (heatmap), every head of the kind and each layer's mean (grid) or the next-token chart (candidates);
+head (heatmap), every head of the kind and each layer's mean (grid), the next-token chart (candidates) or
+the positional tab's chosen dimensions (curves);
 PNG at --dpi (default 300), SVG and PDF with cells as vector rectangles; --font-size in points (default 9),
 --title above it. It prints what it wrote as one line of JSON. --figure heads treats FILE as a folder and
 writes every layer × head of the kind (and each layer's mean) as its own figure, plus one CSV of them all.
@@ -151,7 +153,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         }
         if (!figure.empty() && figure != "heads" &&
             !ui::AttentionFigure::names().contains(QString::fromStdString(figure)))
-            throw UsageError("--figure must be heatmap, grid, candidates or heads, not '" + figure + "'");
+            throw UsageError("--figure must be heatmap, grid, candidates, curves or heads, not '" + figure +
+                             "'");
         if ((a.has("--dpi") || a.has("--font-size") || a.has("--title")) && figure.empty())
             throw UsageError("--dpi, --font-size and --title go with --figure");
         if (figureStyle.dpi < 10 || figureStyle.dpi > 2400)
@@ -318,10 +321,15 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         // One figure, not the window: the format follows the suffix (PNG at --dpi, SVG, PDF).
         const QString out = QFileInfo(QString::fromStdString(shot)).absoluteFilePath();
         auto* chart = window.findChild<ui::CandidatesChart*>();
+        auto* positional = window.findChild<ui::PositionalView*>();
+        const auto plot = [&](const QString& name) -> QCustomPlot* {
+            if (name == QLatin1String("curves"))
+                return positional && !positional->showsExplanation() ? positional->curvePlot() : nullptr;
+            return chart ? chart->plot() : nullptr;
+        };
         QString error;
         const auto& shown = window.viewState()->shown();
-        if (!ui::AttentionFigure::save(QString::fromStdString(figure), shown, chart ? chart->plot() : nullptr,
-                                       figureStyle, out, &error))
+        if (!ui::AttentionFigure::save(QString::fromStdString(figure), shown, plot, figureStyle, out, &error))
             return fail(error.toStdString());
         const auto m = ui::AttentionFigure::head(shown);
         nlohmann::json j{

@@ -10,6 +10,7 @@
 #include "ui/FigureDialog.h"
 #include "ui/FigureWriter.h"
 #include "ui/HeatmapView.h"
+#include "ui/PositionalView.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/ViewState.h"
 
@@ -109,7 +110,7 @@ void TestFigures::everyFormatMatchesTheScreen() {
     style.title = ui::AttentionFigure::title(shown);
     const QString path = tmp_.filePath(QStringLiteral("head.") + suffix);
     QString error;
-    QVERIFY2(ui::AttentionFigure::save(QStringLiteral("heatmap"), shown, nullptr, style, path, &error),
+    QVERIFY2(ui::AttentionFigure::save(QStringLiteral("heatmap"), shown, {}, style, path, &error),
              qPrintable(error));
     const QImage back = renderBack(path, 144);
     QVERIFY2(!back.isNull(), "the figure could not be rendered back");
@@ -207,10 +208,27 @@ void TestFigures::gridAndChart() {
     auto* chart = f_->window.findChild<ui::CandidatesChart*>();
     const QString path = tmp_.filePath(QStringLiteral("chart.svg"));
     QString error;
-    QVERIFY2(ui::AttentionFigure::save(QStringLiteral("candidates"), f_->window.viewState()->shown(),
-                                       chart->plot(), {}, path, &error),
+    const auto plots = [&](const QString& name) -> QCustomPlot* {
+        return name == QLatin1String("candidates") ? chart->plot() : nullptr;
+    };
+    QVERIFY2(ui::AttentionFigure::save(QStringLiteral("candidates"), f_->window.viewState()->shown(), plots,
+                                       {}, path, &error),
              qPrintable(error));
     QVERIFY(!renderBack(path, 72).isNull());
+    // The positional curves, from the window's positional tab, as a vector plot.
+    auto* positional = f_->window.findChild<ui::PositionalView*>();
+    const QString curves = tmp_.filePath(QStringLiteral("curves.pdf"));
+    QVERIFY2(ui::AttentionFigure::save(
+                 QStringLiteral("curves"), f_->window.viewState()->shown(),
+                 [&](const QString&) { return positional->curvePlot(); }, {}, curves, &error),
+             qPrintable(error));
+    QFile pdf(curves);
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    QVERIFY(!pdf.readAll().contains("/Subtype /Image"));
+    // Asked for without one, it says so.
+    QVERIFY(!ui::AttentionFigure::save(QStringLiteral("curves"), f_->window.viewState()->shown(), plots, {},
+                                       curves, &error));
+    QVERIFY2(error.contains(QStringLiteral("no positional table")), qPrintable(error));
 }
 
 void TestFigures::dialogRemembersChoices() {

@@ -93,17 +93,21 @@ MatrixFigure AttentionFigure::head(const ShownAttention& shown) {
     return matrix(shown, layer, head, kMaxSide, true);
 }
 
-bool AttentionFigure::save(const QString& name, const ShownAttention& shown, QCustomPlot* candidates,
-                           const FigureStyle& style, const QString& path, QString* error) {
+bool AttentionFigure::save(const QString& name, const ShownAttention& shown,
+                           const std::function<QCustomPlot*(const QString&)>& plot, const FigureStyle& style,
+                           const QString& path, QString* error) {
     const auto fail = [error](const QString& message) {
         if (error)
             *error = message;
         return false;
     };
-    if (name == QLatin1String("candidates")) {
-        if (candidates == nullptr)
-            return fail(QObject::tr("there is no next-token chart to draw"));
-        return FigureWriter::write(candidates, style, path, error);
+    if (name == QLatin1String("candidates") || name == QLatin1String("curves")) {
+        auto* p = plot ? plot(name) : nullptr;
+        if (p == nullptr)
+            return fail(name == QLatin1String("curves")
+                            ? QObject::tr("this model has no positional table to draw")
+                            : QObject::tr("there is no next-token chart to draw"));
+        return FigureWriter::write(p, style, path, error);
     }
     if (shown.block() == nullptr)
         return fail(QObject::tr("there is no %1 attention to draw").arg(AttentionText::kindName(shown.kind)));
@@ -111,7 +115,7 @@ bool AttentionFigure::save(const QString& name, const ShownAttention& shown, QCu
         return FigureWriter::write(head(shown), style, path, error);
     if (name == QLatin1String("grid"))
         return FigureWriter::write(grid(shown), style, path, error);
-    return fail(QObject::tr("unknown figure '%1' (heatmap, grid or candidates)").arg(name));
+    return fail(QObject::tr("unknown figure '%1' (heatmap, grid, candidates or curves)").arg(name));
 }
 
 int AttentionFigure::saveAllHeads(const ShownAttention& shown, const QString& dir, const QString& format,

@@ -21,12 +21,16 @@ public:
 
     /// The figures one can export, by the names the command line uses.
     static QStringList names() {
-        return {QStringLiteral("heatmap"), QStringLiteral("grid"), QStringLiteral("candidates")};
+        return {QStringLiteral("heatmap"), QStringLiteral("grid"), QStringLiteral("candidates"),
+                QStringLiteral("curves")};
     }
     /// Writes the named figure: the shown head, every head of the shown kind, or the next-token chart
     /// (`candidates`). False with a message for an unknown name or nothing to draw.
-    static bool save(const QString& name, const ShownAttention& shown, QCustomPlot* candidates,
-                     const FigureStyle& style, const QString& path, QString* error);
+    /// `plot(name)` hands out the window's plot of that name ("candidates", "curves": the positional tab's
+    /// chosen dimensions), or null.
+    static bool save(const QString& name, const ShownAttention& shown,
+                     const std::function<QCustomPlot*(const QString&)>& plot, const FigureStyle& style,
+                     const QString& path, QString* error);
 
     /// Every layer × head of the shown kind (and each layer's mean) as its own figure in `dir`,
     /// `<kind>-L<l>-H<h>.<format>` (format png, svg or pdf), and all their weights in one CSV,

@@ -91,17 +91,16 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
         if (dialog.exec() != QDialog::Accepted)
             return;
         const QString which = dialog.figure();
-        const QString base = which == QLatin1String("candidates")
-                                 ? QStringLiteral("next-token")
-                                 : baseName(which == QLatin1String("heatmap"));
+        const QString base = which == QLatin1String("candidates") ? QStringLiteral("next-token")
+                             : which == QLatin1String("curves")   ? QStringLiteral("positional-curves")
+                                                                : baseName(which == QLatin1String("heatmap"));
         const auto path = askPath(tr("Export Figure"), base + QStringLiteral(".pdf"),
                                   tr("PDF document (*.pdf);;SVG drawing (*.svg);;PNG image (*.png)"));
         if (path.isEmpty())
             return;
         QString error;
-        report(AttentionFigure::save(which, state_->shown(), candidates_ ? candidates_() : nullptr,
-                                     dialog.style(), path, &error),
-               path, error);
+        report(AttentionFigure::save(which, state_->shown(), plot_, dialog.style(), path, &error), path,
+               error);
     });
     connect(allHeads_, &QAction::triggered, this, [this] {
         bool ok = false;

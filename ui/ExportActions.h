@@ -28,7 +28,7 @@ public:
     /// Where "Export Inside Numbers" takes its row from (the Inside page's shown row; null: none).
     void setInsideSource(std::function<InsideResultPtr()> source) { inside_ = std::move(source); }
     /// Where "Export Figure" finds the next-token chart.
-    void setCandidatesPlot(std::function<QCustomPlot*()> plot) { candidates_ = std::move(plot); }
+    void setPlotSource(std::function<QCustomPlot*(const QString&)> plot) { plot_ = std::move(plot); }
     /// Enables the actions that have something to export.
     void updateEnabled();
 
@@ -54,7 +54,7 @@ private:
     QAction* kindJson_ = nullptr;
     QAction* insideJson_ = nullptr;
     std::function<InsideResultPtr()> inside_;
-    std::function<QCustomPlot*()> candidates_;
+    std::function<QCustomPlot*(const QString&)> plot_;
 };
 
 } // namespace ui

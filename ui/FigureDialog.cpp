@@ -23,6 +23,7 @@ FigureDialog::FigureDialog(const QString& defaultTitle, QWidget* parent) : QDial
     figure_->addItem(tr("The shown head (detail heatmap)"), names[0]);
     figure_->addItem(tr("Every head of the shown kind (grid)"), names[1]);
     figure_->addItem(tr("The next-token chart"), names[2]);
+    figure_->addItem(tr("The positional curves"), names[3]);
     figure_->setToolTip(tr("One figure, without the window's buttons, on a white background"));
     figure_->setCurrentIndex(std::max<int>(0, static_cast<int>(names.indexOf(chosen.figure))));
     form->addRow(tr("&Figure:"), figure_);

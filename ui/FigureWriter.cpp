@@ -362,6 +362,12 @@ bool FigureWriter::write(QCustomPlot* plot, const FigureStyle& style, const QStr
     }
     const double titleH =
         style.title.isEmpty() ? 0.0 : QFontMetricsF(figureFont(style.fontPt * 1.3)).height() + kGap;
+    // The legend in the figure's font, two entries a row, so no name is cut at the figure's width.
+    const QFont legendFont = plot->legend->font();
+    const int legendWrap = plot->legend->wrap();
+    plot->legend->setFont(figureFont(style.fontPt * 0.9));
+    plot->legend->setWrap(2);
+    plot->legend->setFillOrder(plot->legend->fillOrder(), true); // rearranged now, not for the next entry
     // A figure's proportions, not the panel's (a tall narrow column beside the heatmap).
     const int w = kPlotWidth, h = kPlotHeight;
     const QSizeF size(w, h + titleH);
@@ -382,6 +388,9 @@ bool FigureWriter::write(QCustomPlot* plot, const FigureStyle& style, const QStr
         s.axis->setLabelFont(s.label);
         s.axis->setTickLabelFont(s.ticks);
     }
+    plot->legend->setFont(legendFont);
+    plot->legend->setWrap(legendWrap);
+    plot->legend->setFillOrder(plot->legend->fillOrder(), true);
     plot->replot();
     return ok;
 }

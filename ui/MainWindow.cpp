@@ -216,7 +216,11 @@ void MainWindow::wire() {
     connect(inside_, &InsideView::requested, controller_, &AnalysisController::requestInside);
     connect(controller_, &AnalysisController::insideReady, inside_, &InsideView::setInside);
     exports_->setInsideSource([this] { return inside_->shownInside(); });
-    exports_->setCandidatesPlot([this] { return attention_->candidates()->plot(); });
+    exports_->setPlotSource([this](const QString& name) -> QCustomPlot* {
+        if (name == QLatin1String("curves"))
+            return positional_->showsExplanation() ? nullptr : positional_->curvePlot();
+        return attention_->candidates()->plot();
+    });
     connect(controller_, &AnalysisController::insideReady, exports_, &ExportActions::updateEnabled);
     connect(controller_, &AnalysisController::insideFailed, inside_, &InsideView::setFailed);
     connect(controller_, &AnalysisController::cleared, this, [this] {
