@@ -38,6 +38,7 @@ const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup
                  [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log] [--colormap NAME]
                  [--size WxH] [--past-max-len]
                  [--figure heatmap|grid|candidates|curves [--dpi N] [--font-size PT] [--title TEXT]]
+                 [--figure grid --heads all|LIST]
                  [--figure heads [--format pdf|svg|png]]
 
 Opens the window on DIR (default: the model used last, else the built-in default) with TEXT in the
@@ -47,7 +48,7 @@ saves it as FILE.png and exits (0 on success, 2 on bad arguments or input). A --
 model reads is cut at max_len, or with --past-max-len read on (sinusoidal or rotary positions only).
 --figure writes one figure instead of the window, on white, in the format FILE's suffix names: the shown
 head (heatmap), every head of the kind and each layer's mean (grid), the next-token chart (candidates) or
-the positional tab's chosen dimensions (curves);
+the positional tab's chosen dimensions (curves); --heads picks the grid's columns ("0,2,mean");
 PNG at --dpi (default 300), SVG and PDF with cells as vector rectangles; --font-size in points (default 9),
 --title above it. It prints what it wrote as one line of JSON. --figure heads treats FILE as a folder and
 writes every layer × head of the kind (and each layer's mean) as its own figure, plus one CSV of them all.
@@ -88,7 +89,8 @@ int fail(const std::string& message) {
 } // namespace
 
 int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
-    std::string modelDir, src, shot, tab, kindName, size, headName, scale, colormap, figure, headsFormat;
+    std::string modelDir, src, shot, tab, kindName, size, headName, scale, colormap, figure, headsFormat,
+        gridHeads;
     ui::FigureStyle figureStyle;
     bool startupTime = false, pastMaxLen = false;
     long long steps = 0, layer = 0, row = -1;
@@ -97,7 +99,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         const Args a(argvList,
                      {"--model", "--src", "--screenshot", "--steps", "--tab", "--kind", "--layer", "--head",
                       "--row", "--sample", "--size", "--scale", "--colormap", "--figure", "--dpi",
-                      "--font-size", "--title", "--format"},
+                      "--font-size", "--title", "--format", "--heads"},
                      {"--help", "--startup-time", "--past-max-len"});
         startupTime = a.has("--startup-time");
         pastMaxLen = a.has("--past-max-len");
@@ -135,6 +137,9 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         colormap = a.get("--colormap");
         figure = a.get("--figure");
         headsFormat = a.get("--format", "pdf");
+        gridHeads = a.get("--heads");
+        if (a.has("--heads") && figure != "grid")
+            throw UsageError("--heads goes with --figure grid");
         if (a.has("--format") && figure != "heads")
             throw UsageError("--format goes with --figure heads (a figure's format follows FILE's suffix)");
         if (headsFormat != "pdf" && headsFormat != "svg" && headsFormat != "png")
@@ -329,7 +334,13 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         };
         QString error;
         const auto& shown = window.viewState()->shown();
-        if (!ui::AttentionFigure::save(QString::fromStdString(figure), shown, plot, figureStyle, out, &error))
+        std::vector<int> columns;
+        const auto* block = shown.block();
+        if (!ui::AttentionFigure::parseHeads(QString::fromStdString(gridHeads), block ? block->heads : 0,
+                                             &columns, &error))
+            return fail("--heads " + error.toStdString());
+        if (!ui::AttentionFigure::save(QString::fromStdString(figure), shown, plot, figureStyle, out, &error,
+                                       columns))
             return fail(error.toStdString());
         const auto m = ui::AttentionFigure::head(shown);
         nlohmann::json j{

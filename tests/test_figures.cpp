@@ -199,6 +199,16 @@ void TestFigures::gridAndChart() {
     QCOMPARE(g.rowLabels.size(), 2);
     QCOMPARE(g.colLabels.size(), 5); // 4 heads and the mean
     QCOMPARE(int(g.tiles.size()), 10);
+    // Chosen heads only, in the order asked.
+    std::vector<int> picked;
+    QString why;
+    QVERIFY(ui::AttentionFigure::parseHeads(QStringLiteral("2, mean"), 4, &picked, &why));
+    const auto some = ui::AttentionFigure::grid(f_->window.viewState()->shown(), picked);
+    QCOMPARE(some.colLabels, (QStringList{QStringLiteral("H2"), QStringLiteral("mean")}));
+    QCOMPARE(int(some.tiles.size()), 4);
+    QCOMPARE(some.tiles[2].rows, g.tiles[1 * 5 + 2].rows);
+    QVERIFY(!ui::AttentionFigure::parseHeads(QStringLiteral("0, 7"), 4, &picked, &why));
+    QVERIFY2(why.contains(QStringLiteral("'7'")), qPrintable(why));
     const auto& tile = g.tiles[1 * 5 + 2].values;
     const auto head = ui::AttentionFigure::head(f_->window.viewState()->shown()).values;
     QCOMPARE(tile.size(), head.size());

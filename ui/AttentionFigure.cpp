@@ -95,7 +95,7 @@ MatrixFigure AttentionFigure::head(const ShownAttention& shown) {
 
 bool AttentionFigure::save(const QString& name, const ShownAttention& shown,
                            const std::function<QCustomPlot*(const QString&)>& plot, const FigureStyle& style,
-                           const QString& path, QString* error) {
+                           const QString& path, QString* error, const std::vector<int>& gridHeads) {
     const auto fail = [error](const QString& message) {
         if (error)
             *error = message;
@@ -114,7 +114,7 @@ bool AttentionFigure::save(const QString& name, const ShownAttention& shown,
     if (name == QLatin1String("heatmap"))
         return FigureWriter::write(head(shown), style, path, error);
     if (name == QLatin1String("grid"))
-        return FigureWriter::write(grid(shown), style, path, error);
+        return FigureWriter::write(grid(shown, gridHeads), style, path, error);
     return fail(QObject::tr("unknown figure '%1' (heatmap, grid, candidates or curves)").arg(name));
 }
 
@@ -165,24 +165,45 @@ int AttentionFigure::saveAllHeads(const ShownAttention& shown, const QString& di
     return done;
 }
 
-GridFigure AttentionFigure::grid(const ShownAttention& shown) {
+bool AttentionFigure::parseHeads(const QString& text, int heads, std::vector<int>* out, QString* error) {
+    out->clear();
+    const QString t = text.trimmed();
+    if (t.isEmpty() || t == QLatin1String("all"))
+        return true;
+    for (const auto& part : t.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString p = part.trimmed();
+        bool ok = false;
+        const int h = p == QLatin1String("mean") ? core::kMeanHead : p.toInt(&ok);
+        if (p != QLatin1String("mean") && (!ok || h < 0 || h >= heads)) {
+            if (error)
+                *error =
+                    QObject::tr("head '%1': this kind has heads 0–%2 and the mean").arg(p).arg(heads - 1);
+            return false;
+        }
+        out->push_back(h);
+    }
+    return true;
+}
+
+GridFigure AttentionFigure::grid(const ShownAttention& shown, const std::vector<int>& heads) {
     GridFigure g;
     const auto* b = shown.block();
     if (b == nullptr)
         return g;
+    std::vector<int> columns = heads;
+    if (columns.empty()) {
+        for (int h = 0; h < b->heads; ++h)
+            columns.push_back(h);
+        if (b->heads > 1)
+            columns.push_back(core::kMeanHead);
+    }
     for (int l = 0; l < b->layers; ++l)
         g.rowLabels << QStringLiteral("L%1").arg(l);
-    for (int h = 0; h < b->heads; ++h)
-        g.colLabels << QStringLiteral("H%1").arg(h);
-    const bool mean = b->heads > 1;
-    if (mean)
-        g.colLabels << QObject::tr("mean");
-    for (int l = 0; l < b->layers; ++l) {
-        for (int h = 0; h < b->heads; ++h)
+    for (const int h : columns)
+        g.colLabels << (h == core::kMeanHead ? QObject::tr("mean") : QStringLiteral("H%1").arg(h));
+    for (int l = 0; l < b->layers; ++l)
+        for (const int h : columns)
             g.tiles.push_back(matrix(shown, l, h, kMaxTileSide, false));
-        if (mean)
-            g.tiles.push_back(matrix(shown, l, core::kMeanHead, kMaxTileSide, false));
-    }
     return g;
 }
 

@@ -15,7 +15,12 @@ public:
     /// Empty (rows 0) without a snapshot of the kind.
     static MatrixFigure head(const ShownAttention& shown);
     /// Every head of the shown kind and each layer's mean; each tile pooled to at most kMaxTileSide a side.
-    static GridFigure grid(const ShownAttention& shown);
+    /// `heads` picks the columns (head numbers, core::kMeanHead for the mean); empty: every head and the
+    /// mean.
+    static GridFigure grid(const ShownAttention& shown, const std::vector<int>& heads = {});
+    /// "all" (or empty), or a list such as "0, 2, mean": the heads a grid figure shows. False with a message
+    /// naming a head this kind does not have.
+    static bool parseHeads(const QString& text, int heads, std::vector<int>* out, QString* error);
     /// The title the window gives the shown head ("encoder self-attention · layer 0 · head 0").
     static QString title(const ShownAttention& shown);
 
@@ -30,7 +35,7 @@ public:
     /// chosen dimensions), or null.
     static bool save(const QString& name, const ShownAttention& shown,
                      const std::function<QCustomPlot*(const QString&)>& plot, const FigureStyle& style,
-                     const QString& path, QString* error);
+                     const QString& path, QString* error, const std::vector<int>& gridHeads = {});
 
     /// Every layer × head of the shown kind (and each layer's mean) as its own figure in `dir`,
     /// `<kind>-L<l>-H<h>.<format>` (format png, svg or pdf), and all their weights in one CSV,

@@ -91,6 +91,13 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
         if (dialog.exec() != QDialog::Accepted)
             return;
         const QString which = dialog.figure();
+        std::vector<int> heads;
+        QString error;
+        const auto* block = state_->shown().block();
+        if (!AttentionFigure::parseHeads(dialog.heads(), block ? block->heads : 0, &heads, &error)) {
+            report(false, QString(), error);
+            return;
+        }
         const QString base = which == QLatin1String("candidates") ? QStringLiteral("next-token")
                              : which == QLatin1String("curves")   ? QStringLiteral("positional-curves")
                                                                 : baseName(which == QLatin1String("heatmap"));
@@ -98,9 +105,8 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
                                   tr("PDF document (*.pdf);;SVG drawing (*.svg);;PNG image (*.png)"));
         if (path.isEmpty())
             return;
-        QString error;
-        report(AttentionFigure::save(which, state_->shown(), plot_, dialog.style(), path, &error), path,
-               error);
+        report(AttentionFigure::save(which, state_->shown(), plot_, dialog.style(), path, &error, heads),
+               path, error);
     });
     connect(allHeads_, &QAction::triggered, this, [this] {
         bool ok = false;

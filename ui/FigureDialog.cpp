@@ -27,6 +27,10 @@ FigureDialog::FigureDialog(const QString& defaultTitle, QWidget* parent) : QDial
     figure_->setToolTip(tr("One figure, without the window's buttons, on a white background"));
     figure_->setCurrentIndex(std::max<int>(0, static_cast<int>(names.indexOf(chosen.figure))));
     form->addRow(tr("&Figure:"), figure_);
+    heads_ = new QLineEdit(QStringLiteral("all"), this);
+    heads_->setObjectName(QStringLiteral("headsEdit"));
+    heads_->setToolTip(tr("The heads a grid shows: all, or a list such as 0, 2, mean"));
+    form->addRow(tr("&Heads (grid):"), heads_);
     font_ = new QDoubleSpinBox(this);
     font_->setObjectName(QStringLiteral("fontSpin"));
     font_->setRange(4, 36);
@@ -55,6 +59,10 @@ FigureDialog::FigureDialog(const QString& defaultTitle, QWidget* parent) : QDial
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     form->addRow(buttons);
+}
+
+QString FigureDialog::heads() const {
+    return heads_->text();
 }
 
 QString FigureDialog::figure() const {

@@ -23,6 +23,8 @@ public:
     /// The figure's name as AttentionFigure::save takes it.
     QString figure() const;
     FigureStyle style() const;
+    /// The grid's heads as typed ("all", or "0, 2, mean").
+    QString heads() const;
     void accept() override;
 
 private:
@@ -31,6 +33,7 @@ private:
     QCheckBox* titled_ = nullptr;
     QLineEdit* title_ = nullptr;
     QSpinBox* dpi_ = nullptr;
+    QLineEdit* heads_ = nullptr;
 };
 
 } // namespace ui
