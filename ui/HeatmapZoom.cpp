@@ -78,6 +78,8 @@ void HeatmapZoom::onRangeChanged() {
     clampAxis(plot_->yAxis, queries_);
     clamping_ = false;
     const bool in = zoomed();
+    if (in && stale_)
+        paintOverview();
     if (in) {
         const QRect area = plot_->axisRect()->rect();
         overview_->move(area.right() - overview_->width() - 6, area.top() + 6);
@@ -101,6 +103,20 @@ void HeatmapZoom::onRangeChanged() {
 }
 
 void HeatmapZoom::setColors(const ColorMap& colors, std::pair<double, double> range, bool log) {
+    // Kept, and drawn only while zoomed: every step rebuilds the map, and nobody sees an overview unzoomed.
+    colors_ = colors;
+    range_ = range;
+    log_ = log;
+    stale_ = true;
+    if (zoomed())
+        paintOverview();
+}
+
+void HeatmapZoom::paintOverview() {
+    stale_ = false;
+    const auto& colors = colors_;
+    const auto range = range_;
+    const bool log = log_;
     const int cols = map_->data()->keySize(), rows = map_->data()->valueSize();
     QImage image(cols, rows, QImage::Format_RGB32);
     const double lo = range.first, hi = range.second;

@@ -40,6 +40,7 @@ Q_SIGNALS:
 
 private:
     void onRangeChanged();
+    void paintOverview(); ///< the overview's picture of the map's cells, in the colours kept by setColors
 
     QCustomPlot* plot_;
     QCPColorMap* map_;
@@ -47,6 +48,10 @@ private:
     int keys_ = 0;
     int queries_ = 0;
     bool clamping_ = false;
+    ColorMap colors_ = ColorMap::byName(QString());
+    std::pair<double, double> range_{0.0, 1.0};
+    bool log_ = false;
+    bool stale_ = true;
     QRectF lastView_;
     QRect lastArea_;
 };
