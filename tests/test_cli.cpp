@@ -3,7 +3,6 @@
 
 #include "CliRunner.h"
 
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -26,9 +25,7 @@ private Q_SLOTS:
     void help();
     void blasKernels();
     void ompWait();
-    void startupTime();
     void heads();
-    void screenshot();
 
 private:
     QString model_, lm_;
@@ -378,46 +375,6 @@ void TestCli::heads() {
              err.constData());
 }
 
-void TestCli::startupTime() {
-    // A first start (empty settings): the window opens on the built-in model and its example sentence, and
-    // the probe prints both moments, in order, then quits by itself.
-    QTemporaryDir settings;
-    auto env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), settings.path());
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    QByteArray out;
-    QCOMPARE(run({QStringLiteral("--startup-time")}, &out, nullptr, env), 0);
-    const QRegularExpression first(QStringLiteral("^first paint +(\\d+) ms$"),
-                                   QRegularExpression::MultilineOption);
-    const QRegularExpression shown(QStringLiteral("^analysis shown +(\\d+) ms$"),
-                                   QRegularExpression::MultilineOption);
-    const auto f = first.match(QString::fromUtf8(out)), a = shown.match(QString::fromUtf8(out));
-    QVERIFY2(f.hasMatch() && a.hasMatch(), out.constData());
-    qInfo("start-up: first paint %s ms, analysis shown %s ms", qPrintable(f.captured(1)),
-          qPrintable(a.captured(1)));
-    QVERIFY(f.captured(1).toInt() > 0);
-    QVERIFY(a.captured(1).toInt() >= f.captured(1).toInt());
-    QCOMPARE(run({QStringLiteral("--startup-time"), QStringLiteral("--screenshot"), QStringLiteral("x.png")},
-                 &out),
-             2);
-
-    // --model DIR on a first start: a task model opens on its own example (config.json's "example") and the
-    // probe finishes; it used to wait forever on an empty Source field.
-    QTemporaryDir fresh;
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), fresh.path());
-    QCOMPARE(run({QStringLiteral("--startup-time"), QStringLiteral("--model"),
-                  QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/addition")},
-                 &out, nullptr, env),
-             0);
-    QVERIFY2(shown.match(QString::fromUtf8(out)).hasMatch(), out.constData());
-    // A model without an example and no text of a last run: it says there is nothing to analyse, and ends.
-    QTemporaryDir fresher;
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), fresher.path());
-    QCOMPARE(run({QStringLiteral("--startup-time"), QStringLiteral("--model"), model_}, &out, nullptr, env),
-             0);
-    QVERIFY2(out.contains("nothing to analyse"), out.constData());
-}
-
 void TestCli::ompWait() {
     // The launcher limits libgomp's spin-waiting unless the user chose a wait policy or spin count.
     auto env = QProcessEnvironment::systemEnvironment();
@@ -433,34 +390,6 @@ void TestCli::ompWait() {
     env.insert(QStringLiteral("GOMP_SPINCOUNT"), QStringLiteral("INFINITY"));
     QCOMPARE(run({QStringLiteral("--version")}, &out, nullptr, env), 0);
     QVERIFY2(out.contains("OpenMP idle threads: GOMP_SPINCOUNT=INFINITY\n"), out.constData());
-}
-
-void TestCli::screenshot() {
-    const auto file = tmp_.filePath(QStringLiteral("shot.png"));
-    QByteArray out, err;
-    QCOMPARE(
-        run({QStringLiteral("--screenshot"), file, QStringLiteral("--model"), model_, QStringLiteral("--src"),
-             QStringLiteral("abc"), QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--kind"),
-             QStringLiteral("cross"), QStringLiteral("--size"), QStringLiteral("1000x700")},
-            &out, &err),
-        0);
-    QVERIFY2(out.contains("wrote"), out.constData());
-    QFile f(file);
-    QVERIFY(f.open(QIODevice::ReadOnly));
-    const auto png = f.readAll();
-    // PNG signature, then the IHDR chunk: width and height as big-endian 32-bit numbers.
-    QVERIFY(png.startsWith("\x89PNG\r\n\x1a\n"));
-    auto be32 = [&](int at) {
-        return (quint32(quint8(png[at])) << 24) | (quint32(quint8(png[at + 1])) << 16) |
-               (quint32(quint8(png[at + 2])) << 8) | quint32(quint8(png[at + 3]));
-    };
-    QCOMPARE(be32(16), quint32(1000));
-    QCOMPARE(be32(20), quint32(700));
-    QVERIFY(png.size() > 20000); // a real window, not a blank frame
-    QCOMPARE(run({QStringLiteral("--screenshot"), tmp_.filePath(QStringLiteral("pe.png")),
-                  QStringLiteral("--model"), lm_, QStringLiteral("--tab"), QStringLiteral("positional")}),
-             0);
-    QVERIFY(QFileInfo(tmp_.filePath(QStringLiteral("pe.png"))).size() > 20000);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,0 +1,151 @@
+// The window's commands: `--startup-time` prints its two moments and always ends; `--screenshot` renders the
+// real window offscreen; `--figure` writes one figure (or every head into a folder) and says what as JSON.
+
+#include "CliRunner.h"
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+class TestCliWindow : public QObject, protected CliRunner {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void startupTime();
+    void screenshot();
+    void figures();
+
+private:
+    QString model_, lm_;
+};
+
+void TestCliWindow::initTestCase() {
+    QVERIFY(tmp_.isValid());
+    model_ = initModel(QStringLiteral("ed"), edConfigJson, QStringLiteral("4"));
+    lm_ = initModel(QStringLiteral("lm"), lmConfigJson);
+    QVERIFY(!model_.isEmpty() && !lm_.isEmpty());
+}
+
+void TestCliWindow::startupTime() {
+    // A first start (empty settings): the window opens on the built-in model and its example sentence, and
+    // the probe prints both moments, in order, then quits by itself.
+    QTemporaryDir settings;
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), settings.path());
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    QByteArray out;
+    QCOMPARE(run({QStringLiteral("--startup-time")}, &out, nullptr, env), 0);
+    const QRegularExpression first(QStringLiteral("^first paint +(\\d+) ms$"),
+                                   QRegularExpression::MultilineOption);
+    const QRegularExpression shown(QStringLiteral("^analysis shown +(\\d+) ms$"),
+                                   QRegularExpression::MultilineOption);
+    const auto f = first.match(QString::fromUtf8(out)), a = shown.match(QString::fromUtf8(out));
+    QVERIFY2(f.hasMatch() && a.hasMatch(), out.constData());
+    qInfo("start-up: first paint %s ms, analysis shown %s ms", qPrintable(f.captured(1)),
+          qPrintable(a.captured(1)));
+    QVERIFY(f.captured(1).toInt() > 0);
+    QVERIFY(a.captured(1).toInt() >= f.captured(1).toInt());
+    QCOMPARE(run({QStringLiteral("--startup-time"), QStringLiteral("--screenshot"), QStringLiteral("x.png")},
+                 &out),
+             2);
+
+    // --model DIR on a first start: a task model opens on its own example (config.json's "example") and the
+    // probe finishes; it used to wait forever on an empty Source field.
+    QTemporaryDir fresh;
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), fresh.path());
+    QCOMPARE(run({QStringLiteral("--startup-time"), QStringLiteral("--model"),
+                  QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/addition")},
+                 &out, nullptr, env),
+             0);
+    QVERIFY2(shown.match(QString::fromUtf8(out)).hasMatch(), out.constData());
+    // A model without an example and no text of a last run: it says there is nothing to analyse, and ends.
+    QTemporaryDir fresher;
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), fresher.path());
+    QCOMPARE(run({QStringLiteral("--startup-time"), QStringLiteral("--model"), model_}, &out, nullptr, env),
+             0);
+    QVERIFY2(out.contains("nothing to analyse"), out.constData());
+}
+
+void TestCliWindow::screenshot() {
+    const auto file = tmp_.filePath(QStringLiteral("shot.png"));
+    QByteArray out, err;
+    QCOMPARE(
+        run({QStringLiteral("--screenshot"), file, QStringLiteral("--model"), model_, QStringLiteral("--src"),
+             QStringLiteral("abc"), QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--kind"),
+             QStringLiteral("cross"), QStringLiteral("--size"), QStringLiteral("1000x700")},
+            &out, &err),
+        0);
+    QVERIFY2(out.contains("wrote"), out.constData());
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const auto png = f.readAll();
+    // PNG signature, then the IHDR chunk: width and height as big-endian 32-bit numbers.
+    QVERIFY(png.startsWith("\x89PNG\r\n\x1a\n"));
+    auto be32 = [&](int at) {
+        return (quint32(quint8(png[at])) << 24) | (quint32(quint8(png[at + 1])) << 16) |
+               (quint32(quint8(png[at + 2])) << 8) | quint32(quint8(png[at + 3]));
+    };
+    QCOMPARE(be32(16), quint32(1000));
+    QCOMPARE(be32(20), quint32(700));
+    QVERIFY(png.size() > 20000); // a real window, not a blank frame
+    QCOMPARE(run({QStringLiteral("--screenshot"), tmp_.filePath(QStringLiteral("pe.png")),
+                  QStringLiteral("--model"), lm_, QStringLiteral("--tab"), QStringLiteral("positional")}),
+             0);
+    QVERIFY(QFileInfo(tmp_.filePath(QStringLiteral("pe.png"))).size() > 20000);
+}
+
+void TestCliWindow::figures() {
+    // One figure: the format follows the suffix, and the JSON line says what was drawn.
+    const auto pdf = tmp_.filePath(QStringLiteral("head.pdf"));
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("--screenshot"), pdf, QStringLiteral("--model"), model_,
+                  QStringLiteral("--src"), QStringLiteral("abc"), QStringLiteral("--steps"),
+                  QStringLiteral("2"), QStringLiteral("--kind"), QStringLiteral("cross"),
+                  QStringLiteral("--head"), QStringLiteral("1"), QStringLiteral("--figure"),
+                  QStringLiteral("heatmap"), QStringLiteral("--title"), QStringLiteral("A head")},
+                 &out, &err),
+             0);
+    const auto j = json::parse(out.toStdString());
+    QCOMPARE(j["figure"], "heatmap");
+    QCOMPARE(j["format"], "pdf");
+    QCOMPARE(j["kind"], "cross");
+    QCOMPARE(j["head"], 1);
+    QCOMPARE(j["rows"], 3); // <bos> and two steps
+    QCOMPARE(j["cols"], 5); // <bos> a b c <eos>
+    QFile f(pdf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const auto bytes = f.readAll();
+    QVERIFY(bytes.startsWith("%PDF") && !bytes.contains("/DCTDecode"));
+    // Every head into a folder: 2 layers × (4 heads + mean) and one CSV.
+    const auto dir = tmp_.filePath(QStringLiteral("heads"));
+    QCOMPARE(run({QStringLiteral("--screenshot"), dir, QStringLiteral("--model"), model_,
+                  QStringLiteral("--src"), QStringLiteral("abc"), QStringLiteral("--figure"),
+                  QStringLiteral("heads"), QStringLiteral("--format"), QStringLiteral("svg")},
+                 &out, &err),
+             0);
+    QCOMPARE(json::parse(out.toStdString())["files"], 11);
+    QCOMPARE(QDir(dir).entryList(QDir::Files).size(), 11);
+    // Refused with a message: an unknown figure, a head the kind lacks, --format without heads.
+    QCOMPARE(run({QStringLiteral("--screenshot"), pdf, QStringLiteral("--figure"), QStringLiteral("pie")},
+                 &out, &err),
+             2);
+    QVERIFY2(err.contains("--figure must be"), err.constData());
+    QCOMPARE(run({QStringLiteral("--screenshot"), pdf, QStringLiteral("--model"), model_,
+                  QStringLiteral("--src"), QStringLiteral("abc"), QStringLiteral("--figure"),
+                  QStringLiteral("grid"), QStringLiteral("--heads"), QStringLiteral("9")},
+                 &out, &err),
+             2);
+    QVERIFY2(err.contains("head '9'"), err.constData());
+    QCOMPARE(run({QStringLiteral("--screenshot"), pdf, QStringLiteral("--format"), QStringLiteral("png")},
+                 &out, &err),
+             2);
+    QVERIFY2(err.contains("--format goes with --figure heads"), err.constData());
+}
+
+QTEST_GUILESS_MAIN(TestCliWindow)
+#include "test_cli_window.moc"
