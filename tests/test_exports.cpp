@@ -87,6 +87,9 @@ void TestExports::exportsParse() {
     const auto pdfBytes = pdfFile.readAll();
     QVERIFY(pdfBytes.startsWith("%PDF-"));
     QVERIFY(pdfBytes.trimmed().endsWith("%%EOF"));
+    // The heatmap and the grid's tiles are images; JPEG would blur their cell edges.
+    QVERIFY(pdfBytes.contains("/Image"));
+    QVERIFY2(!pdfBytes.contains("/DCTDecode"), "an image in the page's PDF was stored as JPEG");
     QVERIFY(!ui::Exporter::savePicture(page, dir.filePath(QStringLiteral("view.bmpx")), 1.0, &error));
     QVERIFY(error.contains(QStringLiteral("bmpx")));
 

@@ -97,6 +97,8 @@ QByteArray pictureBytes(QWidget* view, const QString& suffix, double scale, QStr
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setPageSize(QPageSize(QSizeF(size) * 72.0 / 96.0, QPageSize::Point));
         QCPPainter p(&pdf);
+        // Without it Qt stores every image (each heatmap is one) as JPEG, blurring cell edges.
+        p.setRenderHint(QPainter::LosslessImageRendering);
         paintView(view, p, true);
     } else {
         setError(error, QObject::tr("unknown picture format '%1': use .png, .svg or .pdf").arg(suffix));
