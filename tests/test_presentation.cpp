@@ -3,12 +3,16 @@
 
 #include "WindowFixture.h"
 
+#include "ui/AttentionGrid.h"
 #include "ui/AttentionPage.h"
+#include "ui/CandidatesChart.h"
+#include "ui/QCustomPlotInclude.h"
 #include "ui/RunResult.h"
 #include "ui/ViewState.h"
 
 #include <QAction>
 #include <QMenuBar>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTabBar>
 
@@ -17,16 +21,30 @@ class TestPresentation : public QObject {
 private Q_SLOTS:
     void initTestCase() { isolateSettings(); }
     void enterUseAndLeave();
+    void gridGrowsForTheRoom();
     void everyShortcutIsItsOwn();
 };
 
-void TestPresentation::enterUseAndLeave() {
+namespace {
+
+// en-es on a sentence, the window active so that its shortcuts reach it; null when anything failed.
+std::unique_ptr<WindowFixture> openActive() {
     auto f = openWindow(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/en-es"),
                         QStringLiteral("The old man walked to the small white house."));
+    if (!f)
+        return f;
+    f->window.activateWindow();
+    if (!QTest::qWaitForWindowActive(&f->window))
+        return nullptr;
+    return f;
+}
+
+} // namespace
+
+void TestPresentation::enterUseAndLeave() {
+    auto f = openActive();
     QVERIFY(f);
     auto& w = f->window;
-    w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&w));
     auto* tabBar = w.findChild<QTabBar*>();
     auto* controls = w.findChild<QWidget*>(QStringLiteral("attentionControls"));
     QVERIFY(tabBar && controls);
@@ -63,6 +81,67 @@ void TestPresentation::enterUseAndLeave() {
     QVERIFY(w.windowState() & Qt::WindowFullScreen);
     QTest::keyClick(f->edit, Qt::Key_F11);
     QVERIFY(!(w.windowState() & Qt::WindowFullScreen));
+}
+
+void TestPresentation::gridGrowsForTheRoom() {
+    // On a projector the grid's tiles are read from across a room: the mode gives the grid about half the
+    // width, and leaving gives the panes back as they were.
+    auto f = openActive();
+    QVERIFY(f);
+    auto& w = f->window;
+    w.resize(1600, 900);
+    QTest::qWait(50);
+    auto* splitter = w.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
+    auto* grid = qobject_cast<ui::AttentionGrid*>(splitter ? splitter->widget(0) : nullptr);
+    QVERIFY(splitter && grid);
+    const QList<int> before = splitter->sizes();
+    const int tileBefore = grid->tileRect(0, 0).width();
+    QTest::keyClick(f->edit, Qt::Key_F11);
+    QTest::qWait(50);    // the full-screen geometry lands after the key
+    w.resize(1600, 900); // offscreen has no screen to fill: a projector's size
+    QTest::qWait(50);
+    const double share = double(grid->width()) / splitter->width();
+    const int tileDuring = grid->tileRect(0, 0).width();
+    qInfo("grid %d of %d px (%.2f), tiles %d px → %d px", grid->width(), splitter->width(), share, tileBefore,
+          tileDuring);
+    QVERIFY2(share > 0.44 && share < 0.52, qPrintable(QString::number(share)));
+    QVERIFY(tileDuring >= tileBefore * 1.3);
+    // The candidates' axis at 1.6 × the font: tick labels apart, every line of its label inside the chart.
+    auto* chart = qobject_cast<ui::CandidatesChart*>(splitter->widget(2));
+    QVERIFY(chart);
+    auto* plot = chart->plot();
+    plot->replot(); // what the queued replots would have drawn
+    plot->replot();
+    const QFontMetrics tickFm(plot->xAxis->tickLabelFont());
+    const auto ticks = plot->xAxis->tickVector();
+    const auto labels = plot->xAxis->tickVectorLabels();
+    QVERIFY(ticks.size() >= 2);
+    for (int i = 1; i < ticks.size(); ++i) {
+        const double gap = plot->xAxis->coordToPixel(ticks[i]) - plot->xAxis->coordToPixel(ticks[i - 1]);
+        const double needed =
+            (tickFm.horizontalAdvance(labels[i]) + tickFm.horizontalAdvance(labels[i - 1])) / 2.0;
+        QVERIFY2(gap > needed, qPrintable(QStringLiteral("ticks %1 and %2: %3 px apart, labels need %4")
+                                              .arg(labels[i - 1], labels[i])
+                                              .arg(gap)
+                                              .arg(needed)));
+    }
+    const QFontMetrics labelFm(plot->xAxis->labelFont());
+    const int centre = plot->axisRect()->center().x();
+    for (const QString& line : plot->xAxis->label().split(QLatin1Char('\n'))) {
+        const int half = labelFm.horizontalAdvance(line) / 2;
+        QVERIFY2(centre - half >= 0 && centre + half <= plot->width(), qPrintable(line));
+    }
+    qInfo("candidates: %d ticks, axis label on %d lines in %d px", int(ticks.size()),
+          int(plot->xAxis->label().count(QLatin1Char('\n')) + 1), plot->width());
+    QTest::keyClick(f->edit, Qt::Key_Escape);
+    w.resize(1600, 900);
+    QTest::qWait(50);
+    const QList<int> after = splitter->sizes();
+    QCOMPARE(after.size(), before.size());
+    for (int i = 0; i < before.size(); ++i)
+        QVERIFY2(
+            std::abs(after[i] - before[i]) <= 1,
+            qPrintable(QStringLiteral("pane %1: %2 before, %3 after").arg(i).arg(before[i]).arg(after[i])));
 }
 
 void TestPresentation::everyShortcutIsItsOwn() {

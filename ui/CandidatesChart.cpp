@@ -4,9 +4,12 @@
 #include "ui/QCustomPlotInclude.h"
 #include "ui/TokenText.h"
 
+#include <QFontMetrics>
+#include <QStringList>
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ui {
@@ -16,6 +19,26 @@ constexpr int kTickChars = 14; // characters of a token in the bars' labels
 const QColor kDrawn(0x3b, 0x52, 0x8b);
 const QColor kModel(0xc9, 0xd3, 0xea);
 const QColor kChosen(0xe6, 0x7e, 0x22); // the outline of the newest token in the strip: what Step adds
+
+// Each line of `text` broken between words so that no line is wider than `width` (a single long word
+// stays whole).
+QString wrapped(const QString& text, const QFontMetrics& fm, int width) {
+    QStringList out;
+    for (const QString& line : text.split(QLatin1Char('\n'))) {
+        QString current;
+        for (const QString& word : line.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString longer = current.isEmpty() ? word : current + QLatin1Char(' ') + word;
+            if (!current.isEmpty() && fm.horizontalAdvance(longer) > width) {
+                out << current;
+                current = word;
+            } else {
+                current = longer;
+            }
+        }
+        out << current;
+    }
+    return out.join(QLatin1Char('\n'));
+}
 } // namespace
 
 CandidatesChart::CandidatesChart(QWidget* parent) : QWidget(parent) {
@@ -45,6 +68,9 @@ CandidatesChart::CandidatesChart(QWidget* parent) : QWidget(parent) {
            "top-k and top-p (dark). The outlined token is the one Step takes next. Click a bar or "
            "its label to force that token; the decode branches from there."));
     plot_->setMouseTracking(true);
+    // A narrow pane or large fonts (presentation mode) would run the ticks into each other and cut the
+    // label: both are fitted to the width at every replot.
+    connect(plot_, &QCustomPlot::beforeReplot, this, &CandidatesChart::fitAxisToWidth);
     connect(plot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
         const int i = barAt(e->position().toPoint());
         // After <eos> or at max_len the run is over: a token forced there would continue past the end.
@@ -143,14 +169,31 @@ void CandidatesChart::rebuild() {
                    .arg(sampling_.temperature, 0, 'g', 3)
                    .arg(sampling_.topK > 0 ? QString::number(sampling_.topK) : tr("off"))
                    .arg(sampling_.topP, 0, 'g', 3);
-    plot_->xAxis->setLabel(axis);
+    axisText_ = axis;
     // Queued: an immediate replot repaints at once, and with it every widget of the window waiting for
     // a repaint (the grid, the heatmap), inside the call that brought the new result.
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString CandidatesChart::axisText() const {
-    return plot_->xAxis->label();
+    return axisText_;
+}
+
+void CandidatesChart::fitAxisToWidth() {
+    auto* x = plot_->xAxis;
+    const QFontMetrics ticks(x->tickLabelFont());
+    // A tick label ("0.25") and as much space again between two of them.
+    const int perTick = 2 * ticks.horizontalAdvance(QStringLiteral("0.25"));
+    x->ticker()->setTickCount(std::clamp(plot_->axisRect()->width() / std::max(perTick, 1), 1, 5));
+    // The label is centred under the bars, which sit right of their token labels: the room is twice the
+    // distance from that centre to the chart's right edge.
+    const int room = 2 * (plot_->width() - plot_->axisRect()->center().x()) - 8;
+    const QString label = wrapped(axisText_, QFontMetrics(x->labelFont()), room);
+    if (label != x->label()) {
+        x->setLabel(label);
+        // The room was measured on the last layout; new fonts move the bars, so look again once laid out.
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 int CandidatesChart::barAt(const QPoint& pos) const {

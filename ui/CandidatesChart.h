@@ -41,10 +41,12 @@ Q_SIGNALS:
 
 private:
     void rebuild();
+    void fitAxisToWidth();
     int barAt(const QPoint& plotPos) const;
     double shownValue(const Candidate& c) const;
 
     QCustomPlot* plot_ = nullptr;
+    QString axisText_;         // the axis label before it is wrapped to the chart's width
     QCPBars* model_ = nullptr; // the model's probability, pale, behind
     QCPBars* bars_ = nullptr;  // what the draw uses
     QCPBars* chosenBar_ = nullptr;

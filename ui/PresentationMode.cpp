@@ -2,8 +2,10 @@
 
 #include "ui/QCustomPlotInclude.h"
 
+#include <QEvent>
 #include <QMainWindow>
 #include <QMenuBar>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QWidget>
 
@@ -28,7 +30,48 @@ void scalePlotFonts(QWidget* window, double factor) {
     }
 }
 
+// QSplitter shares a change of its width by the panes' stretch factors, so a full-screen switch that lands
+// after the sizes are set keeps their proportions only if the stretch factors are the weights too.
+void sharePanes(QSplitter* splitter, const QList<int>& sizes, const QList<int>& stretch) {
+    for (int i = 0; i < splitter->count() && i < stretch.size(); ++i)
+        splitter->setStretchFactor(i, stretch[i]);
+    splitter->setSizes(sizes);
+}
+
+// The splitter's width in pixels by weight: setSizes given small numbers meets the panes' minimum widths
+// first and ends far from the proportions.
+QList<int> shares(QSplitter* splitter, const QList<int>& weights) {
+    int total = 0;
+    for (int w : weights)
+        total += w;
+    const int room = std::max(splitter->width() - (splitter->count() - 1) * splitter->handleWidth(), 0);
+    QList<int> sizes;
+    for (int w : weights)
+        sizes.push_back(total > 0 ? room * w / total : 0);
+    return sizes;
+}
+
 } // namespace
+
+void PresentationMode::setPaneWeights(QSplitter* splitter, QList<int> weights) {
+    panes_.push_back({splitter, std::move(weights), {}, {}, -1});
+    splitter->installEventFilter(this);
+}
+
+// Leaving full screen resizes the window after setActive returns (the window manager answers later), and
+// a splitter shares that resize by stretch factors, not as it was: the saved sizes are put back once the
+// splitter has its old width again.
+bool PresentationMode::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Resize && !active_) {
+        for (auto& panes : panes_) {
+            if (panes.splitter == watched && panes.savedWidth == panes.splitter->width()) {
+                panes.savedWidth = -1;
+                panes.splitter->setSizes(panes.savedSizes);
+            }
+        }
+    }
+    return QObject::eventFilter(watched, event);
+}
 
 PresentationMode::PresentationMode(QMainWindow* window, QList<QWidget*> chrome)
     : QObject(window), window_(window), chrome_(std::move(chrome)) {}
@@ -52,6 +95,14 @@ void PresentationMode::setActive(bool active) {
         window_->statusBar()->hide();
         for (auto* w : chrome_)
             w->hide();
+        for (auto& panes : panes_) {
+            panes.savedSizes = panes.splitter->sizes();
+            panes.savedWidth = panes.splitter->width();
+            panes.savedStretch.clear();
+            for (int i = 0; i < panes.splitter->count(); ++i)
+                panes.savedStretch.push_back(panes.splitter->widget(i)->sizePolicy().horizontalStretch());
+            sharePanes(panes.splitter, shares(panes.splitter, panes.weights), panes.weights);
+        }
         window_->showFullScreen();
     } else {
         window_->setFont(font_);
@@ -60,6 +111,11 @@ void PresentationMode::setActive(bool active) {
         window_->statusBar()->show();
         for (auto* w : chrome_)
             w->show();
+        for (auto& panes : panes_) {
+            sharePanes(panes.splitter, panes.savedSizes, panes.savedStretch);
+            if (panes.splitter->width() == panes.savedWidth)
+                panes.savedWidth = -1;
+        }
         if (wasFullScreen_)
             window_->showFullScreen();
         else if (wasMaximized_)

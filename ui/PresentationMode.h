@@ -7,7 +7,10 @@
 #include <QList>
 #include <QObject>
 
+#include <vector>
+
 class QMainWindow;
+class QSplitter;
 class QWidget;
 
 namespace ui {
@@ -18,11 +21,19 @@ public:
     /// `chrome`: the widgets to put out of sight besides the menu and status bars.
     PresentationMode(QMainWindow* window, QList<QWidget*> chrome);
 
+    /// While the mode is on, `splitter` shares its width by `weights` (one per pane), restored on leaving.
+    /// A projector's audience reads the grid's tiles from across a room: the panes a desk screen balances
+    /// for one reader leave the tiles small.
+    void setPaneWeights(QSplitter* splitter, QList<int> weights);
+
     bool active() const { return active_; }
     void setActive(bool active);
     void toggle() { setActive(!active_); }
 
     static constexpr double kFontScale = 1.6;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 Q_SIGNALS:
     void activeChanged(bool active);
@@ -34,6 +45,14 @@ private:
     bool wasMaximized_ = false;
     bool wasFullScreen_ = false;
     QFont font_;
+    struct Panes {
+        QSplitter* splitter;
+        QList<int> weights;
+        QList<int> savedSizes;
+        QList<int> savedStretch;
+        int savedWidth = -1; // the splitter's width the saved sizes belong to; -1 once they are back
+    };
+    std::vector<Panes> panes_;
     int menuHeight_ = -1;
 };
 
