@@ -18,8 +18,8 @@ const char* kHelp = R"(attnscope — look inside Transformers
 
 usage: attnscope [--model DIR] [--src TEXT]
                                         open the window (default: the model used last)
-       attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N] [--tab T] [--kind K]
-                                        render the window offscreen to a PNG (--help for all options)
+       attnscope --screenshot FILE.png|svg|pdf [--model DIR] [--src TEXT] [--steps N] [--tab T] [--kind K]
+                                        render the window offscreen to a picture (--help for all options)
        attnscope dump --model DIR ...   write every attention weight of one run as JSON
        attnscope explain --model DIR ... --kind K --layer L --head H [--row I]
                                         the computation behind one row of weights (Q, K, V, scores,

@@ -4,8 +4,8 @@
 
 #include "core/model/Model.h"
 #include "ui/AnalysisController.h"
+#include "ui/AppSettings.h"
 #include "ui/AttentionFigure.h"
-#include "ui/AttentionGrid.h"
 #include "ui/CandidatesChart.h"
 #include "ui/ColorMap.h"
 #include "ui/DecodePanel.h"
@@ -17,11 +17,9 @@
 #include "ui/ViewState.h"
 
 #include <QApplication>
-#include <QBuffer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QImage>
 
 #include <nlohmann/json.hpp>
 
@@ -33,7 +31,7 @@
 namespace {
 
 const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup-time]
-       attnscope --screenshot FILE.png [--model DIR] [--src TEXT] [--steps N]
+       attnscope --screenshot FILE.png|svg|pdf [--model DIR] [--src TEXT] [--steps N]
                  [--tab attention|positional|heads|inside] [--kind encoder|decoder|cross]
                  [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log] [--colormap NAME]
                  [--size WxH] [--past-max-len]
@@ -44,7 +42,7 @@ const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup
 Opens the window on DIR (default: the model used last, else the built-in default) with TEXT in the
 source field (default: the text of the last run, else an example sentence).
 --screenshot renders the real main window offscreen after analysing --src and decoding --steps tokens,
-saves it as FILE.png and exits (0 on success, 2 on bad arguments or input). A --src longer than the
+saves it as FILE (.png, .svg or .pdf; the plots as vectors in SVG and PDF) and exits (0 on success, 2 on bad arguments or input). A --src longer than the
 model reads is cut at max_len, or with --past-max-len read on (sinusoidal or rotary positions only).
 --figure writes one figure instead of the window, on white, in the format FILE's suffix names: the shown
 head (heatmap), every head of the kind and each layer's mean (grid), the next-token chart (candidates) or
@@ -156,6 +154,12 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
                 throw UsageError("--font-size expects points from 4 to 36, not '" + a.get("--font-size") +
                                  "'");
         }
+        // The window's picture and every figure take their format from the name; a figure folder has none.
+        const auto suffix = QFileInfo(QString::fromStdString(shot)).suffix().toLower();
+        if (!shot.empty() && figure != "heads" && suffix != QLatin1String("png") &&
+            suffix != QLatin1String("svg") && suffix != QLatin1String("pdf"))
+            throw UsageError("--screenshot " + shot + ": the name must end in .png, .svg or .pdf" +
+                             (suffix.isEmpty() ? std::string() : ", not ." + suffix.toStdString()));
         if (!figure.empty() && figure != "heads" &&
             !ui::AttentionFigure::names().contains(QString::fromStdString(figure)))
             throw UsageError("--figure must be heatmap, grid, candidates, curves or heads, not '" + figure +
@@ -206,6 +210,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     if (!shot.empty())
         defaultHandler = qInstallMessageHandler(screenshotMessages);
     QApplication app(argc, argv);
+    if (!shot.empty())
+        ui::AppSettings::keepNothing(); // a batch picture leaves the user's remembered model and text alone
     QApplication::setApplicationName(QStringLiteral("attnscope"));
     QApplication::setOrganizationName(QStringLiteral("attnscope"));
     QApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
@@ -358,23 +364,17 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         std::cout << j.dump() << "\n";
         return 0;
     }
-    for (auto* grid : window.findChildren<ui::AttentionGrid*>())
-        grid->poolAll(); // every tile in the picture, not the blanks of a grid still pooling
-    const QImage image = window.grab().toImage();
-    if (image.width() != width || image.height() != height)
+    if (window.width() != width || window.height() != height)
         std::cerr << "attnscope: the window cannot be smaller than " << window.minimumSizeHint().width()
-                  << "x" << window.minimumSizeHint().height() << "; the picture is " << image.width() << "x"
-                  << image.height() << "\n";
+                  << "x" << window.minimumSizeHint().height() << "; the picture is " << window.width() << "x"
+                  << window.height() << "\n";
     const QString out = QFileInfo(QString::fromStdString(shot)).absoluteFilePath();
-    QByteArray png;
-    QBuffer buffer(&png);
-    buffer.open(QIODevice::WriteOnly);
-    if (image.isNull() || !image.save(&buffer, "PNG"))
-        return fail("could not render the window");
     QString error;
-    if (!ui::Exporter::writeBytes(out, png, &error)) // atomic: a failed write leaves no half picture
+    // PNG as the screen shows it; SVG and PDF with the plots as vectors. Written atomically: a failed
+    // write leaves no half picture.
+    if (!ui::Exporter::savePicture(&window, out, 1.0, &error))
         return fail(error.toStdString());
-    std::cout << "attnscope: wrote " << out.toStdString() << " (" << image.width() << "x" << image.height()
+    std::cout << "attnscope: wrote " << out.toStdString() << " (" << window.width() << "x" << window.height()
               << ")\n";
     return 0;
 }

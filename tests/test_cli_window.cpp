@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -18,6 +19,8 @@ private Q_SLOTS:
     void initTestCase();
     void startupTime();
     void screenshot();
+    void screenshotFormats();
+    void screenshotKeepsTheRememberedRun();
     void figures();
 
 private:
@@ -97,6 +100,65 @@ void TestCliWindow::screenshot() {
                   QStringLiteral("--model"), lm_, QStringLiteral("--tab"), QStringLiteral("positional")}),
              0);
     QVERIFY(QFileInfo(tmp_.filePath(QStringLiteral("pe.png"))).size() > 20000);
+}
+
+void TestCliWindow::screenshotFormats() {
+    // The name's suffix is the format: SVG and PDF are written as such (they used to get PNG bytes), and a
+    // name that asks for anything else is refused before any work, with nothing written.
+    const QStringList common{QStringLiteral("--model"), model_,
+                             QStringLiteral("--src"),   QStringLiteral("abc"),
+                             QStringLiteral("--size"),  QStringLiteral("1000x700")};
+    QByteArray out, err;
+    const auto svg = tmp_.filePath(QStringLiteral("window.svg"));
+    QCOMPARE(run(QStringList{QStringLiteral("--screenshot"), svg} + common, &out, &err), 0);
+    QFile s(svg);
+    QVERIFY(s.open(QIODevice::ReadOnly));
+    const auto svgBytes = s.readAll();
+    QVERIFY2(svgBytes.startsWith("<?xml") && svgBytes.contains("<svg"), svgBytes.left(64).constData());
+    const auto pdf = tmp_.filePath(QStringLiteral("window.pdf"));
+    QCOMPARE(run(QStringList{QStringLiteral("--screenshot"), pdf} + common, &out, &err), 0);
+    QFile p(pdf);
+    QVERIFY(p.open(QIODevice::ReadOnly));
+    const auto pdfBytes = p.readAll();
+    QVERIFY(pdfBytes.startsWith("%PDF-") && !pdfBytes.contains("/DCTDecode"));
+    qInfo("window as SVG: %lld bytes; as PDF: %lld bytes", qint64(svgBytes.size()), qint64(pdfBytes.size()));
+    for (const char* name : {"window.jpg", "window"}) {
+        const auto path = tmp_.filePath(QLatin1String(name));
+        QCOMPARE(run(QStringList{QStringLiteral("--screenshot"), path} + common, &out, &err), 2);
+        QVERIFY2(err.contains("must end in .png, .svg or .pdf"), err.constData());
+        QVERIFY(!QFileInfo::exists(path));
+    }
+}
+
+void TestCliWindow::screenshotKeepsTheRememberedRun() {
+    // A batch picture of another model and text leaves the settings the user's next start reads as they were.
+    QTemporaryDir config;
+    const auto file = config.filePath(QStringLiteral("attnscope/attnscope.conf"));
+    {
+        QSettings s(file, QSettings::IniFormat);
+        s.setValue(QStringLiteral("model/last"), lm_);
+        s.setValue(QStringLiteral("source/text"), QStringLiteral("the text of the last run"));
+    }
+    QFile before(file);
+    QVERIFY(before.open(QIODevice::ReadOnly));
+    const auto bytes = before.readAll();
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), config.path());
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("--screenshot"), tmp_.filePath(QStringLiteral("other.png")),
+                  QStringLiteral("--model"), model_, QStringLiteral("--src"), QStringLiteral("abc"),
+                  QStringLiteral("--steps"), QStringLiteral("1")},
+                 &out, &err, env),
+             0);
+    QFile after(file);
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), bytes);
+    QCOMPARE(QDir(config.filePath(QStringLiteral("attnscope"))).entryList(QDir::Files),
+             QStringList{QStringLiteral("attnscope.conf")});
+    QSettings s(file, QSettings::IniFormat);
+    qInfo("after a screenshot of another model: model/last = %s, source/text = \"%s\"",
+          qPrintable(QFileInfo(s.value(QStringLiteral("model/last")).toString()).fileName()),
+          qPrintable(s.value(QStringLiteral("source/text")).toString()));
 }
 
 void TestCliWindow::figures() {

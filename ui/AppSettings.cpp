@@ -7,6 +7,7 @@
 #include <QMainWindow>
 #include <QSettings>
 #include <QSplitter>
+#include <QTemporaryDir>
 #include <QVariantList>
 
 #include <algorithm>
@@ -38,6 +39,13 @@ const QString kFigureTitled = QStringLiteral("figure/titled");
 const QString kFigureDpi = QStringLiteral("figure/dpi");
 
 } // namespace
+
+void AppSettings::keepNothing() {
+    // Every QSettings object made afterwards looks in this folder; it is removed when the process ends.
+    static QTemporaryDir scratch;
+    for (auto format : {QSettings::NativeFormat, QSettings::IniFormat})
+        QSettings::setPath(format, QSettings::UserScope, scratch.path());
+}
 
 void AppSettings::restoreView(ViewState* state) {
     QSettings s;

@@ -19,6 +19,11 @@ class ViewState;
 
 class AppSettings {
 public:
+    /// From here on, this process reads and writes a store of its own that is thrown away at exit: a batch
+    /// run (--screenshot) must not change what the user's next start remembers. Call before any QSettings
+    /// object is made.
+    static void keepNothing();
+
     /// Puts the remembered colour map and scale into state.
     static void restoreView(ViewState* state);
     /// Remembers every later change of state's colour map and scale, as it happens.
