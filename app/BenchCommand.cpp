@@ -14,6 +14,7 @@
 #include "BenchSoak.h"
 #include "BenchTable.h"
 #include "BenchTranslation.h"
+#include "BuiltinModels.h"
 #include "Commands.h"
 #include "RunCommand.h"
 
@@ -190,7 +191,9 @@ Options parse(const Args& a) {
     o.src = a.get("--src", kBenchSentence);
     if (wordCount(o.src) == 0)
         throw UsageError("--src is empty");
-    o.modelDir = a.get("--model", ATTNSCOPE_DEFAULT_MODEL_DIR);
+    o.modelDir = a.get("--model", defaultModelDir());
+    if (o.modelDir.empty())
+        throw UsageError(builtinModelsMissing());
     o.sizes = splitList("--sizes", a.get("--sizes", "default,medium,gpt2"));
     o.table.lengths = parseLengths(a.get("--lengths", "16,64,256,1024"));
     o.table.plan = o.plan;
@@ -386,7 +389,7 @@ int runBench(const std::vector<std::string>& args) {
                     std::printf("\n== Soak: a long session in one process\n");
                     std::fflush(stdout);
                 }
-                soak = measureSoak({o.modelDir, ATTNSCOPE_MODELS_DIR "/tiny-lm"}, o.soakSteps, o.soakAnalyses,
+                soak = measureSoak({o.modelDir, builtinModelsDir() + "/tiny-lm"}, o.soakSteps, o.soakAnalyses,
                                    progress);
                 progress.done();
                 if (!o.json)

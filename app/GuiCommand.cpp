@@ -1,4 +1,5 @@
 #include "Args.h"
+#include "BuiltinModels.h"
 #include "Commands.h"
 #include "StartupProbe.h"
 
@@ -20,6 +21,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QIcon>
 
 #include <nlohmann/json.hpp>
 
@@ -215,16 +217,24 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     QApplication::setApplicationName(QStringLiteral("attnscope"));
     QApplication::setOrganizationName(QStringLiteral("attnscope"));
     QApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("attnscope")); // the installed attnscope.desktop
+    QIcon icon;
+    for (int px : {16, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/attnscope-%1.png").arg(px), QSize(px, px));
+    QApplication::setWindowIcon(icon);
 
     // Qt set the C locale from the environment; numbers in files we write or parse must not follow it.
     std::setlocale(LC_NUMERIC, "C");
 
-    ui::MainWindow window(QStringLiteral(ATTNSCOPE_MODELS_DIR));
+    const auto models = builtinModelsDir();
+    if (models.empty())
+        std::cerr << "attnscope: " << builtinModelsMissing() << "\n";
+    ui::MainWindow window(QString::fromStdString(models));
     if (shot.empty())
         window.restoreSettings();
     // A picture shows what the command line asks for, never what the last run happened to leave.
     ui::ModelOpener::Startup startup{QString::fromStdString(modelDir),
-                                     QStringLiteral(ATTNSCOPE_DEFAULT_MODEL_DIR), shot.empty()};
+                                     QString::fromStdString(defaultModelDir()), shot.empty()};
     QString note;
     const bool opened = window.opener()->openAtStartup(startup, &note);
     if (!note.isEmpty())
@@ -375,6 +385,6 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     if (!ui::Exporter::savePicture(&window, out, 1.0, &error))
         return fail(error.toStdString());
     std::cout << "attnscope: wrote " << out.toStdString() << " (" << window.width() << "x" << window.height()
-              << ")\n";
+              << ", the model in " << window.opener()->directory().toStdString() << ")\n";
     return 0;
 }

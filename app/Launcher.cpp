@@ -1,5 +1,5 @@
 // The attnscope executable: sets the environment that OpenBLAS and libgomp read only while they load, then
-// loads the program (libattnscope_app.so, beside this file) and runs it.
+// loads the program (libattnscope_app.so, beside this file or in ../lib/attnscope) and runs it.
 //
 // Why a separate launcher: both libraries read their settings in load-time constructors, before main() of
 // a program linked against them runs. The alternative, re-executing the program after setenv, loads
@@ -66,7 +66,11 @@ int main(int argc, char** argv) {
     if (!std::getenv("OMP_WAIT_POLICY") && !std::getenv("GOMP_SPINCOUNT"))
         setenv("GOMP_SPINCOUNT", kSpinCount, 0);
 
-    const auto library = directoryOfThisProgram() + "/libattnscope_app.so";
+    // Beside the launcher in a build folder; in ../lib/attnscope when installed (bin/attnscope).
+    const auto dir = directoryOfThisProgram();
+    auto library = dir + "/libattnscope_app.so";
+    if (access(library.c_str(), F_OK) != 0)
+        library = dir + "/../lib/attnscope/libattnscope_app.so";
     // Global, as if linked: the program finds OpenBLAS's symbols through the default scope.
     void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL);
     if (!handle) {

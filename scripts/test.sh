@@ -18,7 +18,7 @@ if [ "$sanitize" = ON ]; then
 else
   build="${ATTNSCOPE_BUILD_DIR:-$root/build}"
 fi
-"$root/scripts/setup-deps.sh"
+"$root/scripts/setup-deps.sh" --tests
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNSCOPE_SANITIZE="$sanitize" >/dev/null
 cmake --build "$build" --parallel "$(nproc)"
 cd "$build"

@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/base/ProgramPaths.h"
 #include "core/text/spm/SpmApi.h"
 
 #include <dlfcn.h>
@@ -51,14 +52,8 @@ void* openDeep(const std::string& path, std::string* error) {
 
 // Opened once, never closed: tokenizers may live until exit.
 const spm::Api* openModule(std::string* error) {
-    std::vector<std::string> candidates;
+    const auto candidates = libraryCandidates(kModule);
     std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec)
-        candidates.push_back((exe.parent_path() / kModule).string()); // installed beside the program
-#ifdef ATTNSCOPE_SPM_MODULE
-    candidates.emplace_back(ATTNSCOPE_SPM_MODULE); // the build tree, for tests and uninstalled runs
-#endif
     for (const auto& path : candidates) {
         if (!std::filesystem::exists(path, ec))
             continue;
@@ -74,7 +69,7 @@ const spm::Api* openModule(std::string* error) {
         *error = path + ": not the SentencePiece module of this attnscope build";
     }
     if (error->empty())
-        *error = std::string(kModule) + " was not found beside the program";
+        *error = std::string(kModule) + " was not found beside the program nor in ../lib/attnscope";
     return nullptr;
 }
 

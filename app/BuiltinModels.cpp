@@ -1,0 +1,21 @@
+#include "BuiltinModels.h"
+
+#include "core/base/ProgramPaths.h"
+
+std::string builtinModelsDir() {
+    const auto data = core::dataDirectory();
+    return data.empty() ? std::string() : data + "/models";
+}
+
+std::string defaultModelDir() {
+    const auto models = builtinModelsDir();
+    return models.empty() ? std::string() : models + "/en-es";
+}
+
+std::string builtinModelsMissing() {
+    std::string where;
+    for (const auto& c : core::dataDirectoryCandidates())
+        where += (where.empty() ? "" : ", ") + c;
+    return "the built-in models were not found (looked for models/ in " + where +
+           "); name a model with --model DIR, or the folder that holds models/ with ATTNSCOPE_DATA_DIR";
+}
