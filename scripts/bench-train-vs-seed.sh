@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Training throughput, ours vs the seed's PyTorch code (../shared/reference, Debian's python3-torch):
+# Training throughput, ours vs the seed's PyTorch code (tests/reference/seed_transformer.py, Debian's python3-torch):
 # the same model, the same batches, the same thread count and the same OpenBLAS kernels, in one run.
 # The two alternate for ROUNDS rounds (default 3) so a busy moment of the machine hits both; the ratio is
 # of the medians. The seed is also timed once with the kernels OpenBLAS picks by itself: on a CPU that

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Inference latency, ours vs the seed's PyTorch code (../shared/reference, Debian's python3-torch): analysis
+# Inference latency, ours vs the seed's PyTorch code (tests/reference/seed_transformer.py, Debian's python3-torch): analysis
 # (a teacher-forced pass that keeps every attention probability) and greedy decoding of 63 tokens after a
 # source of T tokens, on the same weights, token ids, thread count and OpenBLAS kernels.
 # The models are the two the seed's code can build: the default model's shape (3+3 layers, d_model 256,

@@ -1,4 +1,4 @@
-"""Times the seed's PyTorch Transformer (../shared/reference) training on batches written by
+"""Times the seed's PyTorch Transformer (tests/reference/seed_transformer.py) training on batches written by
 `attnscope bench-train --batches`: the same model shape, optimizer, schedule, loss and thread count."""
 import argparse
 import json

@@ -1,4 +1,4 @@
-"""Times the seed's PyTorch Transformer (../shared/reference) on what `attnscope bench --greedy N --json`
+"""Times the seed's PyTorch Transformer (tests/reference/seed_transformer.py) on what `attnscope bench --greedy N --json`
 measured, and prints both side by side: the same model directories (loaded with load_state_dict), the same
 token ids, the same thread count, warm-up and median method.
 

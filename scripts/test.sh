@@ -22,4 +22,12 @@ fi
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNSCOPE_SANITIZE="$sanitize" >/dev/null
 cmake --build "$build" --parallel "$(nproc)"
 cd "$build"
-ctest --output-on-failure --parallel 1
+status=0
+ctest --output-on-failure --parallel 1 || status=$?
+# ctest names a skipped test but not why; each skip's reason is in the log.
+if grep -q "^SKIP   :" Testing/Temporary/LastTest.log 2>/dev/null; then
+  echo "Skipped, and why:"
+  grep -h "^SKIP   :" Testing/Temporary/LastTest.log | sed 's/^SKIP   :/ /'
+fi
+exit "$status"
+

@@ -2,6 +2,7 @@
 // --version. The training commands are in test_cli_train.cpp, bench in test_cli_bench.cpp.
 
 #include "CliRunner.h"
+#include "SkipReport.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -327,8 +328,8 @@ void TestCli::blasKernels() {
     QCOMPARE(run({QStringLiteral("--version")}, &out, nullptr, env), 0);
     const auto line = QString::fromUtf8(out).split(QLatin1Char('\n')).value(1);
     if (!line.startsWith(QStringLiteral("OpenBLAS kernels: ")))
-        QSKIP(qPrintable(QStringLiteral("LibTorch does not call OpenBLAS here (") + line +
-                         QStringLiteral(")")));
+        QSKIP_MISSING(qPrintable(QStringLiteral("LibTorch does not call OpenBLAS here (") + line +
+                                 QStringLiteral(")")));
     const auto kernels = line.mid(18);
     qInfo("OpenBLAS kernels: %s", qPrintable(kernels));
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -392,5 +393,5 @@ void TestCli::ompWait() {
     QVERIFY2(out.contains("OpenMP idle threads: GOMP_SPINCOUNT=INFINITY\n"), out.constData());
 }
 
-QTEST_GUILESS_MAIN(TestCli)
+ATTNSCOPE_GUILESS_MAIN(TestCli)
 #include "test_cli.moc"

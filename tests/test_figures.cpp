@@ -2,6 +2,7 @@
 // as vector rectangles. Each format is rendered back by an independent renderer (rsvg-convert for SVG,
 // pdftoppm for PDF) and every cell's colour compared with the colour the window paints for its weight.
 
+#include "SkipReport.h"
 #include "WindowFixture.h"
 
 #include "ui/AppSettings.h"
@@ -57,7 +58,7 @@ void TestFigures::initTestCase() {
     isolateSettings();
     for (const char* tool : {"rsvg-convert", "pdftoppm"})
         if (QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty())
-            QSKIP(
+            QSKIP_MISSING(
                 qPrintable(QStringLiteral("skipped: %1 is not installed (scripts/setup-deps.sh installs "
                                           "librsvg2-bin and poppler-utils); figures cannot be rendered back")
                                .arg(QString::fromLatin1(tool))));
@@ -297,5 +298,5 @@ void TestFigures::everyHeadToAFolder() {
     QCOMPARE(QDir(stopped).entryList(QDir::Files).size(), 3);
 }
 
-QTEST_MAIN(TestFigures)
+ATTNSCOPE_WIDGETS_MAIN(TestFigures)
 #include "test_figures.moc"

@@ -4,6 +4,7 @@
 
 #include "CliRunner.h"
 #include "ReferencePython.h"
+#include "SkipReport.h"
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
@@ -105,7 +106,7 @@ void TestGpt2Checkpoint::initTestCase() {
     QString why;
     if (!makeCheckpoint(dir, {}, &why)) {
         if (why.startsWith(QStringLiteral("skipped")))
-            QSKIP(qPrintable(why));
+            QSKIP_MISSING(qPrintable(why));
         QFAIL(qPrintable(why));
     }
     base_ = dir.toStdString();
@@ -374,5 +375,5 @@ void TestGpt2Checkpoint::cleanupTestCase() {
               worstAttention_);
 }
 
-QTEST_GUILESS_MAIN(TestGpt2Checkpoint)
+ATTNSCOPE_GUILESS_MAIN(TestGpt2Checkpoint)
 #include "test_gpt2checkpoint.moc"

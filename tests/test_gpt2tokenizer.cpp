@@ -5,6 +5,7 @@
 // on hand-written cases, byte round trips (invalid UTF-8 too), files written and read back, malformed files
 // refused with their name, and the special token a vocabulary without <pad> <bos> <eos> <unk> uses.
 
+#include "SkipReport.h"
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
 #include "core/text/BpeTokenizer.h"
@@ -146,9 +147,9 @@ private Q_SLOTS:
 void TestGpt2Tokenizer::agreesWithGpt3Encoder() {
     const auto node = QStandardPaths::findExecutable(QStringLiteral("node"));
     if (node.isEmpty())
-        QSKIP(qPrintable(QStringLiteral("node is not installed (no `node` on PATH)") + kMissingHint));
+        QSKIP_MISSING(qPrintable(QStringLiteral("node is not installed (no `node` on PATH)") + kMissingHint));
     if (!packageInstalled())
-        QSKIP(qPrintable(packageMissing()));
+        QSKIP_MISSING(qPrintable(packageMissing()));
 
     QProcess p;
     p.start(node, {kEncodeScript, kStrings, kPackageDir});
@@ -288,7 +289,7 @@ void TestGpt2Tokenizer::roundTripCorpus() {
         QCOMPARE(QByteArray::fromStdString(bpe.decode(bpe.encode(s))), QByteArray::fromStdString(s));
     const auto* g = gpt2();
     if (!g)
-        QSKIP(qPrintable(packageMissing()));
+        QSKIP_MISSING(qPrintable(packageMissing()));
     for (const auto& s : corpus())
         QCOMPARE(QByteArray::fromStdString(g->decode(g->encode(s))), QByteArray::fromStdString(s));
 }
@@ -383,7 +384,7 @@ void TestGpt2Tokenizer::endOfTextPlaysAllSpecials() {
 
 void TestGpt2Tokenizer::gpt2Specials() {
     if (!packageInstalled())
-        QSKIP(qPrintable(packageMissing()));
+        QSKIP_MISSING(qPrintable(packageMissing()));
     const auto t = core::BpeTokenizer::fromFiles(encoderJson(), vocabBpe());
     QCOMPARE(t->vocab().size(), int64_t(50257));
     QCOMPARE(t->vocab().pad(), int64_t(50256));
@@ -414,5 +415,5 @@ void TestGpt2Tokenizer::gpt2Specials() {
     QVERIFY(cut);
 }
 
-QTEST_GUILESS_MAIN(TestGpt2Tokenizer)
+ATTNSCOPE_GUILESS_MAIN(TestGpt2Tokenizer)
 #include "test_gpt2tokenizer.moc"

@@ -1,6 +1,8 @@
-// Parity with the seed's PyTorch code (../shared/reference, Debian's python3-torch), both directions:
-// the seed's weights run here, and weights written here load into the seed with load_state_dict(strict=True).
+// Parity with the seed's PyTorch code (tests/reference/seed_transformer.py, Debian's python3-torch), both
+// directions: the seed's weights run here, and weights written here load into the seed with
+// load_state_dict(strict=True).
 
+#include "SkipReport.h"
 #include "TestModels.h"
 #include "core/run/Analyze.h"
 
@@ -34,7 +36,7 @@ void TestParity::initTestCase() {
     QVERIFY(dir_.isValid());
     python_ = QStringLiteral("/usr/bin/python3");
     if (!QFileInfo::exists(python_))
-        QSKIP("skipped: /usr/bin/python3 (Debian's, with python3-torch) is not installed");
+        QSKIP_MISSING("skipped: /usr/bin/python3 (Debian's, with python3-torch) is not installed");
 }
 
 bool TestParity::runPython(const QStringList& args, QString* error) {
@@ -88,7 +90,7 @@ void TestParity::seedWeightsRunHere() {
     if (!runPython({QStringLiteral("make_seed_reference.py"), QStringLiteral("--out"), out}, &err)) {
         if (!err.contains(QStringLiteral("seed reference not found")))
             QFAIL(qPrintable(err));
-        QSKIP(qPrintable(QStringLiteral("skipped: %1").arg(err.trimmed())));
+        QSKIP_MISSING(qPrintable(QStringLiteral("skipped: %1").arg(err.trimmed())));
     }
     const auto model = core::Model::load(out.toStdString(), core::DeviceChoice::Cpu);
     std::ifstream in((out + QStringLiteral("/reference.json")).toStdString());
@@ -119,7 +121,7 @@ void TestParity::ourWeightsLoadInSeed() {
                    &err)) {
         if (!err.contains(QStringLiteral("seed reference not found")))
             QFAIL(qPrintable(err));
-        QSKIP(qPrintable(QStringLiteral("skipped: %1").arg(err.trimmed())));
+        QSKIP_MISSING(qPrintable(QStringLiteral("skipped: %1").arg(err.trimmed())));
     }
     std::ifstream in(outPath.toStdString());
     const auto ref = json::parse(in);
@@ -130,5 +132,5 @@ void TestParity::ourWeightsLoadInSeed() {
     QVERIFY(worst <= 1e-5);
 }
 
-QTEST_GUILESS_MAIN(TestParity)
+ATTNSCOPE_GUILESS_MAIN(TestParity)
 #include "test_parity.moc"

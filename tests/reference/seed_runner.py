@@ -1,5 +1,6 @@
 """Runs the seed's make_model on cases and collects what attnscope's tests compare against."""
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -9,9 +10,10 @@ SKIP = 77  # the exit code ctest and the C++ tests read as "reference unavailabl
 
 
 def import_seed(seed_dir=None):
-    # The reference lives beside the repository, in shared/reference.
-    root = Path(__file__).resolve().parents[2]
-    d = Path(seed_dir) if seed_dir else root.parent / "shared" / "reference"
+    # The reference is kept beside this file; --seed-dir or ATTNSCOPE_SEED_DIR names another copy (and a
+    # folder without one shows how the tests report a missing reference: skipped, with the reason).
+    seed_dir = seed_dir or os.environ.get("ATTNSCOPE_SEED_DIR")
+    d = Path(seed_dir) if seed_dir else Path(__file__).resolve().parent
     path = d / "seed_transformer.py"
     if not path.exists():
         print(f"seed reference not found at {path}", file=sys.stderr)
