@@ -1,5 +1,6 @@
 #pragma once
-// A small "--key value" parser for the subcommands; unknown options are errors, not silently ignored.
+// The subcommands' options, parsed by QCommandLineParser ("--key value", "--key=value", "-h"); unknown
+// options are errors, not silently ignored.
 
 #include <map>
 #include <set>

@@ -16,6 +16,7 @@
 #include "BenchTranslation.h"
 #include "BuiltinModels.h"
 #include "Commands.h"
+#include "ProgressLine.h"
 #include "RunCommand.h"
 
 #include "core/base/Runtime.h"
@@ -229,20 +230,17 @@ Options parse(const Args& a) {
 // block overwrites; a log (stderr not a terminal) gets a line per cell only around JSON, which prints last.
 class Progress {
 public:
-    explicit Progress(bool json) : tty_(isatty(STDERR_FILENO) != 0), json_(json) {}
+    explicit Progress(bool json) : json_(json) {}
     void operator()(const std::string& what) const {
-        if (tty_)
-            std::fprintf(stderr, "\r\033[Kattnscope bench: measuring %s ...", what.c_str());
+        if (out_.tty())
+            out_.show("attnscope bench: measuring " + what + " ...");
         else if (json_)
-            std::fprintf(stderr, "attnscope bench: measuring %s\n", what.c_str());
+            out_.show("attnscope bench: measuring " + what);
     }
-    void done() const {
-        if (tty_)
-            std::fprintf(stderr, "\r\033[K");
-    }
+    void done() const { out_.clear(); }
 
 private:
-    bool tty_;
+    ProgressLine out_;
     bool json_;
 };
 

@@ -4,6 +4,7 @@
 
 #include "Args.h"
 #include "Commands.h"
+#include "ProgressLine.h"
 #include "RunCommand.h"
 
 #include "core/analysis/Perplexity.h"
@@ -16,7 +17,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -35,10 +38,43 @@ max_len tokens that start at a document behind <bos> (every token predicted once
 bits per byte of text; --limit N reads only N windows spread over the text (the training log's check).
 )";
 
+// "eval: 1,000/2,210 pairs (45%), 12 s, about 15 s to go", at most twice a second and at the end; a log
+// (stderr not a terminal) gets one line per tenth of the work.
+class EvalProgress {
+public:
+    explicit EvalProgress(const char* unit) : unit_(unit), t0_(std::chrono::steady_clock::now()) {}
+    void operator()(std::size_t done, std::size_t total) {
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+        const int tenth = total ? static_cast<int>(10 * done / total) : 10;
+        const bool due = line_.tty() ? secs - shownAt_ >= 0.5 || done == total : tenth > shownTenth_;
+        if (!due || total == 0)
+            return;
+        shownAt_ = secs;
+        shownTenth_ = tenth;
+        const double left = done ? secs / static_cast<double>(done) * static_cast<double>(total - done) : 0.0;
+        std::string text = "eval: " + std::to_string(done) + "/" + std::to_string(total) + " " + unit_ +
+                           " (" + std::to_string(100 * done / total) + "%), " +
+                           std::to_string(std::lround(secs)) + " s";
+        if (done > 0 && done < total)
+            text += ", about " + std::to_string(std::lround(left)) + " s to go";
+        line_.show(text);
+    }
+    void finish() const { line_.clear(); }
+
+private:
+    ProgressLine line_;
+    const char* unit_;
+    std::chrono::steady_clock::time_point t0_;
+    double shownAt_ = -1.0;
+    int shownTenth_ = -1;
+};
+
 int perplexityOfText(const core::Model& model, const std::string& path, int64_t windows) {
     const auto t0 = std::chrono::steady_clock::now();
     const core::TextCorpus corpus(core::TextCorpus::readDocuments(path), model.targetTokenizer());
-    const auto r = core::perplexity(model, corpus, windows);
+    EvalProgress progress("windows");
+    const auto r = core::perplexity(model, corpus, windows, std::ref(progress));
+    progress.finish();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("%zu documents, %lld tokens, %lld bytes (%.2f bytes per token)\n", corpus.documents(),
                 static_cast<long long>(r.tokens), static_cast<long long>(r.bytes),
@@ -92,7 +128,9 @@ int runEval(const std::vector<std::string>& args) {
                 longest = std::max(longest, model->sourceTokens(src).size());
             const int maxAnswer = std::min(model->config().maxLen - 2, static_cast<int>(2 * longest + 10));
             const auto t0 = std::chrono::steady_clock::now();
-            const auto outputs = core::greedyAnswers(*model, sources, maxAnswer);
+            EvalProgress progress("pairs");
+            const auto outputs = core::greedyAnswers(*model, sources, maxAnswer, std::ref(progress));
+            progress.finish();
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> byTag;
             for (std::size_t i = 0; i < pairs.size(); ++i) {

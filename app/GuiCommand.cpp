@@ -100,12 +100,12 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
                      {"--model", "--src", "--screenshot", "--steps", "--tab", "--kind", "--layer", "--head",
                       "--row", "--sample", "--size", "--scale", "--colormap", "--figure", "--dpi",
                       "--font-size", "--title", "--format", "--heads"},
-                     {"--help", "--startup-time", "--past-max-len"});
+                     {"--help", "-h", "--startup-time", "--past-max-len"});
         startupTime = a.has("--startup-time");
         pastMaxLen = a.has("--past-max-len");
         if (startupTime && a.has("--screenshot"))
             throw UsageError("--startup-time does not go with --screenshot");
-        if (a.has("--help")) {
+        if (a.has("--help") || a.has("-h")) {
             std::cout << kGuiHelp;
             return 0;
         }

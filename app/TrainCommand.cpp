@@ -1,5 +1,6 @@
 #include "Args.h"
 #include "Commands.h"
+#include "ProgressLine.h"
 #include "RunCommand.h"
 
 #include "core/base/Errors.h"
@@ -20,8 +21,6 @@
 #include <sstream>
 #include <string>
 
-#include <unistd.h>
-
 namespace {
 
 const char* kTrainHelp = R"(usage: attnscope train --recipe FILE.json [--out DIR] [--steps N]
@@ -29,9 +28,12 @@ const char* kTrainHelp = R"(usage: attnscope train --recipe FILE.json [--out DIR
 
 Trains a model on the recipe's task (copy, reverse, sort, addition, translation, language_model) and
 writes into DIR:
-  checkpoint/   the latest checkpoint (model directory + optimizer.pt + state.json), replaced whole
+  checkpoint/   the latest checkpoint, replaced whole: a model directory (config.json, model.safetensors,
+                the vocabulary) plus optimizer.safetensors (Adam's moments) and state.json
   model/        the final model, an ordinary model directory for the window and `dump`
   log.csv       step,loss,lr,tokens_per_s,elapsed_s,accuracy
+  recipe.json   the recipe as run (with --steps applied), which --resume checks against
+  bpe/          a language model's BPE vocabulary, learned from its corpus
 
   --recipe FILE   the run: task, model sizes, batch, steps, schedule, seed (resources/recipes/*.json)
   --out DIR       where to write (default runs/<recipe name>); refused if it already holds a run
@@ -94,11 +96,11 @@ std::string percent(double accuracy) {
     return fixed(100.0 * accuracy, 1) + "%";
 }
 
-/// The one progress line: redrawn in place on a terminal, appended otherwise.
+/// The training's progress line (ProgressLine draws it).
 class Progress {
 public:
-    explicit Progress(int64_t total) : tty_(isatty(STDERR_FILENO) == 1), total_(total) {}
-    bool tty() const { return tty_; }
+    explicit Progress(int64_t total) : total_(total) {}
+    bool tty() const { return out_.tty(); }
 
     std::string line(const core::TrainStats& s, int64_t sessionSteps, double sessionSeconds) const {
         std::ostringstream o;
@@ -118,17 +120,10 @@ public:
     }
 
     /// keep: the line stays on screen (an evaluation, the last line) rather than being overwritten.
-    void show(const std::string& text, bool keep) {
-        if (tty_) {
-            // \033[K clears what a longer previous line left behind.
-            std::cerr << "\r" << text << "\033[K" << (keep ? "\n" : "") << std::flush;
-        } else {
-            std::cerr << text << "\n" << std::flush;
-        }
-    }
+    void show(const std::string& text, bool keep) { out_.show(text, keep); }
 
 private:
-    bool tty_;
+    ProgressLine out_;
     int64_t total_;
 };
 

@@ -171,7 +171,7 @@ void TestCli::badArguments_data() {
                                              QStringLiteral("--src-ids"), QStringLiteral("1,999")}
                               << "token id 999";
     QTest::newRow("unknown option") << QStringList{QStringLiteral("dump"), QStringLiteral("--frobnicate")}
-                                    << "unknown argument '--frobnicate'";
+                                    << "unknown option '--frobnicate'";
     QTest::newRow("bad model") << QStringList{QStringLiteral("dump"), m, QStringLiteral("/nonexistent"),
                                               QStringLiteral("--src"), QStringLiteral("a")}
                                << "not a model directory";

@@ -3,6 +3,7 @@
 
 #include "CliRunner.h"
 
+#include <QDir>
 #include <QtTest>
 
 #include <csignal>
@@ -94,6 +95,20 @@ void TestCliTrain::train() {
     QVERIFY(increasing(steps));
     QCOMPARE(steps.back(), qint64(30));
     QCOMPARE(checkpointStep(dir), qint64(30));
+    // --help names every file the run wrote.
+    QByteArray help;
+    QCOMPARE(run({QStringLiteral("train"), QStringLiteral("-h")}, &help), 0);
+    QStringList named;
+    for (const auto& sub : {QString(), QStringLiteral("/checkpoint")})
+        for (const auto& name : QDir(dir + sub).entryList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)) {
+            // The vocabulary's file is named by the task (vocab.json, or a SentencePiece .model).
+            if (sub == QLatin1String("/checkpoint") && name.startsWith(QLatin1String("vocab")))
+                continue;
+            QVERIFY2(help.contains(name.toUtf8()),
+                     qPrintable(name + QStringLiteral(" is not in train --help")));
+            named << sub.mid(1) + (sub.isEmpty() ? QString() : QStringLiteral("/")) + name;
+        }
+    qInfo("train --help names each of: %s", qPrintable(named.join(QStringLiteral(", "))));
 
     // A second fresh run must not overwrite the first; another recipe must not continue it.
     QCOMPARE(
@@ -202,6 +217,13 @@ void TestCliTrain::translationTrainAndEval() {
                  lines[3].startsWith(QStringLiteral("all")),
              out.constData());
     QCOMPARE(lines[3].split(QLatin1Char(' '), Qt::SkipEmptyParts).value(1), QStringLiteral("6"));
+    // Progress on stderr, a line each (not a terminal here), ending with the whole.
+    QVERIFY2(err.contains("eval: 0/6 pairs (0%)") &&
+                 QRegularExpression(QStringLiteral("eval: 6/6 pairs \\(100%\\), \\d+ s\n$"))
+                     .match(QString::fromUtf8(err))
+                     .hasMatch(),
+             err.constData());
+    QVERIFY(!err.contains('\r'));
     QFile written(tmp_.filePath(QStringLiteral("mt/out.tsv")));
     QVERIFY(written.open(QIODevice::ReadOnly));
     QCOMPARE(written.readAll().count('\n'), 6);

@@ -43,7 +43,8 @@ std::vector<Window> plan(const TextCorpus& corpus, int64_t length) {
 
 } // namespace
 
-PerplexityResult perplexity(const Model& model, const TextCorpus& corpus, int64_t maxWindows) {
+PerplexityResult perplexity(const Model& model, const TextCorpus& corpus, int64_t maxWindows,
+                            const std::function<void(std::size_t done, std::size_t total)>& progress) {
     const auto& m = parts(model);
     if (m.config.hasEncoder())
         throw InputError("perplexity is measured on decoder-only (language) models");
@@ -96,6 +97,8 @@ PerplexityResult perplexity(const Model& model, const TextCorpus& corpus, int64_
                 r.bytes += tokenBytes[static_cast<std::size_t>(lb[k])];
             }
         }
+        if (progress)
+            progress(w0 + count, windows.size());
     }
     if (r.tokens > 0) {
         r.nllPerToken = nll / static_cast<double>(r.tokens);

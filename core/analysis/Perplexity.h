@@ -5,7 +5,9 @@
 #include "core/model/Model.h"
 #include "core/text/TextCorpus.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 
 namespace core {
 
@@ -20,7 +22,8 @@ struct PerplexityResult {
 /// Windows of max_len tokens start at documents and overlap where a window ends inside a document, so every
 /// token is predicted once, with at least the context of its own document before it. maxWindows > 0 reads
 /// that many windows spread evenly over the text (a quick check while training). Throws InputError for an
-/// encoder–decoder model.
-PerplexityResult perplexity(const Model& model, const TextCorpus& corpus, int64_t maxWindows = 0);
+/// encoder–decoder model. `progress`, when given, hears the windows read so far and their number.
+PerplexityResult perplexity(const Model& model, const TextCorpus& corpus, int64_t maxWindows = 0,
+                            const std::function<void(std::size_t done, std::size_t total)>& progress = {});
 
 } // namespace core

@@ -31,7 +31,7 @@ std::string spell(const Tokenizer& tokenizer, const int64_t* ids, int64_t n) {
 } // namespace
 
 std::vector<std::string> greedyAnswers(const Model& model, const std::vector<std::string>& sources,
-                                       int maxAnswer) {
+                                       int maxAnswer, const AnswerProgress& progress) {
     // A shared_ptr that does not own: the decoder keeps the model alive, and here the caller does.
     const std::shared_ptr<const Model> shared(&model, [](const Model*) {});
     const auto& vocab = model.targetTokenizer().vocab();
@@ -70,6 +70,7 @@ std::vector<std::string> greedyAnswers(const Model& model, const std::vector<std
                                          static_cast<std::ptrdiff_t>(std::min(rows.size(), start + kChunk)));
     }
     std::vector<std::string> out(sources.size());
+    std::size_t answered = 0; // by the batches before this one
     for (const auto& batch : batches) {
         std::vector<std::vector<int64_t>> src, feed;
         for (const auto i : batch) {
@@ -95,9 +96,16 @@ std::vector<std::string> greedyAnswers(const Model& model, const std::vector<std
                 all = all && finished[r];
                 feed[r] = {token};
             }
+            if (progress)
+                progress(answered +
+                             static_cast<std::size_t>(std::count(finished.begin(), finished.end(), true)),
+                         sources.size());
             if (all)
                 break;
         }
+        answered += batch.size();
+        if (progress)
+            progress(answered, sources.size());
         for (std::size_t r = 0; r < batch.size(); ++r)
             out[batch[r]] =
                 spell(model.targetTokenizer(), answers[r].data(), static_cast<int64_t>(answers[r].size()));

@@ -5,16 +5,22 @@
 #include "core/model/Model.h"
 #include "core/train/Tasks.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace core {
 
+/// Called as work goes on with the sources answered so far and their number.
+using AnswerProgress = std::function<void(std::size_t done, std::size_t total)>;
+
 /// Greedy answers to many sources at once (batched), each cut at <eos>. Sources are spelled in the model's
-/// characters; decoder-only models read "<bos> source <eos>" and answer after it.
+/// characters; decoder-only models read "<bos> source <eos>" and answer after it. `progress`, when given,
+/// hears after every decoding step how many sources are answered.
 std::vector<std::string> greedyAnswers(const Model& model, const std::vector<std::string>& sources,
-                                       int maxAnswer);
+                                       int maxAnswer, const AnswerProgress& progress = {});
 
 /// Exact-match accuracy of greedy decoding on n examples of the task drawn from seed.
 double taskAccuracy(const Model& model, const Task& task, int n, uint64_t seed);
