@@ -37,13 +37,11 @@ torch::Tensor readTensor(const SafetensorsFile& file, const TensorInfo& info) {
     return t;
 }
 
-} // namespace
-
-void loadWeights(nn::TransformerImpl& net, const SafetensorsFile& file) {
+// Every parameter of module from the file; the names it read go into used.
+void copyParameters(torch::nn::Module& module, const SafetensorsFile& file, std::set<std::string>& used) {
     torch::NoGradGuard noGrad;
     const auto& path = file.path();
-    std::set<std::string> used;
-    for (auto& item : net.named_parameters(/*recurse=*/true)) {
+    for (auto& item : module.named_parameters(/*recurse=*/true)) {
         const auto& name = item.key();
         auto& param = item.value();
         const auto* info = file.find(name);
@@ -56,6 +54,35 @@ void loadWeights(nn::TransformerImpl& net, const SafetensorsFile& file) {
         param.copy_(readTensor(file, *info));
         used.insert(name);
     }
+}
+
+void refuseUnused(const SafetensorsFile& file, const std::set<std::string>& used, const std::string& what) {
+    for (const auto& info : file.tensors())
+        if (!used.count(info.name))
+            throw ModelError(file.path() + ": unexpected tensor '" + info.name + "' (not part of " + what +
+                             ")");
+}
+
+} // namespace
+
+void loadParameters(torch::nn::Module& module, const SafetensorsFile& file) {
+    std::set<std::string> used;
+    copyParameters(module, file, used);
+    refuseUnused(file, used, "this model's " + module.name());
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> parametersToSave(const torch::nn::Module& module) {
+    std::vector<std::pair<std::string, torch::Tensor>> out;
+    for (const auto& item : module.named_parameters(true))
+        out.emplace_back(item.key(), item.value().detach().to(torch::kCPU, torch::kFloat32).contiguous());
+    return out;
+}
+
+void loadWeights(nn::TransformerImpl& net, const SafetensorsFile& file) {
+    torch::NoGradGuard noGrad;
+    const auto& path = file.path();
+    std::set<std::string> used;
+    copyParameters(net, file, used);
     for (auto& [name, table] : sinusoidalTables(net)) {
         const auto* info = file.find(name);
         if (!info)
@@ -69,16 +96,12 @@ void loadWeights(nn::TransformerImpl& net, const SafetensorsFile& file) {
         table->setSinusoidal(readTensor(file, *info));
         used.insert(name);
     }
-    for (const auto& info : file.tensors())
-        if (!used.count(info.name))
-            throw ModelError(path + ": unexpected tensor '" + info.name + "' (not part of a " +
-                             toString(net.config().architecture) + " model with this config.json)");
+    refuseUnused(file, used,
+                 std::string("a ") + toString(net.config().architecture) + " model with this config.json");
 }
 
 std::vector<std::pair<std::string, torch::Tensor>> tensorsToSave(const nn::TransformerImpl& net) {
-    std::vector<std::pair<std::string, torch::Tensor>> out;
-    for (auto& item : net.named_parameters(true))
-        out.emplace_back(item.key(), item.value().detach().to(torch::kCPU, torch::kFloat32).contiguous());
+    auto out = parametersToSave(net);
     for (auto& [name, table] : sinusoidalTables(net))
         out.emplace_back(name, table->pe.detach().to(torch::kCPU, torch::kFloat32).contiguous());
     return out;

@@ -9,19 +9,24 @@ import torch
 SKIP = 77  # the exit code ctest and the C++ tests read as "reference unavailable"
 
 
-def import_seed(seed_dir=None):
-    # The reference is kept beside this file; --seed-dir or ATTNSCOPE_SEED_DIR names another copy (and a
-    # folder without one shows how the tests report a missing reference: skipped, with the reason).
+def import_reference(name, seed_dir=None):
+    """The seed's module `name` (seed_transformer, seed_rnn). It is kept beside this file; --seed-dir or
+    ATTNSCOPE_SEED_DIR names another copy (and a folder without one shows how the tests report a missing
+    reference: skipped, with the reason)."""
     seed_dir = seed_dir or os.environ.get("ATTNSCOPE_SEED_DIR")
     d = Path(seed_dir) if seed_dir else Path(__file__).resolve().parent
-    path = d / "seed_transformer.py"
+    path = d / f"{name}.py"
     if not path.exists():
         print(f"seed reference not found at {path}", file=sys.stderr)
         sys.exit(SKIP)
-    spec = importlib.util.spec_from_file_location("seed_transformer", path)
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def import_seed(seed_dir=None):
+    return import_reference("seed_transformer", seed_dir)
 
 
 def run_cases(seed, model, cases, pad=0):

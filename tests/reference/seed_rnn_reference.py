@@ -1,0 +1,77 @@
+"""Builds the seed's recurrent attention models (seed_rnn.py) with fixed torch seeds, saves their state_dicts
+as safetensors and writes what they compute on fixed inputs, for test_rnnparity:
+  classifier.safetensors  AttentionTextClassifier(vocab 30, embed 12, hidden 10, classes 3)
+  translator.safetensors  EncoderRNN(25, 16) under encoder.*, AttentionDecoderRNN(16, 28) under decoder.*
+  reference.json          logits and attention of a padded batch of three lengths; the translator's
+                          log-probabilities and attention at each step of a teacher-forced decode
+With --ours DIR it instead loads DIR's two files into the seed's modules with load_state_dict(strict=True)
+and writes the same outputs for them."""
+import argparse
+import json
+from pathlib import Path
+
+import torch
+
+import safetensors_np
+import seed_runner
+
+TOKENS = [[3, 4, 5, 6, 7, 8], [9, 10, 11, 0, 0, 0], [12, 13, 14, 15, 0, 0]]
+LENGTHS = [6, 3, 4]
+SRC = [1, 5, 6, 7, 8, 9, 2]
+TGT = [1, 10, 11, 12, 13]
+
+
+def run(rnn, clf, enc, dec):
+    clf.eval()
+    enc.eval()
+    dec.eval()
+    with torch.no_grad():
+        logits, weights = clf(torch.tensor(TOKENS), torch.tensor(LENGTHS))
+        outputs, hidden = enc(torch.tensor([SRC]))
+        steps = []
+        for t in TGT:
+            logp, hidden, attn = dec(torch.tensor([[t]]), hidden, outputs)
+            steps.append({"input": t, "log_probs": logp[0].tolist(), "attention": attn[0].tolist()})
+    return {"classifier": {"tokens": TOKENS, "lengths": LENGTHS, "logits": logits.tolist(),
+                           "attention": weights.tolist()},
+            "translator": {"src": SRC, "steps": steps}}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--ours")
+    args = ap.parse_args()
+    rnn = seed_runner.import_reference("seed_rnn")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(5)
+    clf = rnn.AttentionTextClassifier(30, 12, 10, 3)
+    torch.manual_seed(6)
+    enc, dec = rnn.EncoderRNN(25, 16), rnn.AttentionDecoderRNN(16, 28)
+    if args.ours:
+        ours = Path(args.ours)
+        state = safetensors_np.load(ours / "classifier.safetensors")
+        clf.load_state_dict({k: torch.from_numpy(v.copy()) for k, v in state.items()}, strict=True)
+        both = safetensors_np.load(ours / "translator.safetensors")
+        for name, module in (("encoder", enc), ("decoder", dec)):
+            part = {k[len(name) + 1:]: torch.from_numpy(v.copy()) for k, v in both.items()
+                    if k.startswith(name + ".")}
+            module.load_state_dict(part, strict=True)
+        if len(both) != len(enc.state_dict()) + len(dec.state_dict()):
+            raise SystemExit("translator.safetensors holds tensors the seed's modules do not have")
+    else:
+        safetensors_np.save(out / "classifier.safetensors",
+                            {k: v.detach().contiguous().numpy() for k, v in clf.state_dict().items()},
+                            {"format": "pt"})
+        both = {"encoder." + k: v for k, v in enc.state_dict().items()}
+        both.update({"decoder." + k: v for k, v in dec.state_dict().items()})
+        safetensors_np.save(out / "translator.safetensors",
+                            {k: v.detach().contiguous().numpy() for k, v in both.items()}, {"format": "pt"})
+    (out / "reference.json").write_text(json.dumps(run(rnn, clf, enc, dec)))
+    print(f"{'loaded ours strictly' if args.ours else 'wrote'}: classifier {len(clf.state_dict())} tensors, "
+          f"translator {len(enc.state_dict()) + len(dec.state_dict())}")
+
+
+if __name__ == "__main__":
+    main()
