@@ -5,12 +5,14 @@
 // the options, runs the sections and prints them.
 
 #include "Args.h"
+#include "BenchHelp.h"
 #include "BenchInside.h"
 #include "BenchKeystroke.h"
 #include "BenchLong.h"
 #include "BenchMeasure.h"
 #include "BenchModels.h"
 #include "BenchPaint.h"
+#include "BenchRecurrent.h"
 #include "BenchSoak.h"
 #include "BenchTable.h"
 #include "BenchTranslation.h"
@@ -23,8 +25,6 @@
 
 #include <QApplication>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <clocale>
 #include <cstdio>
@@ -36,89 +36,6 @@
 #include <vector>
 
 namespace {
-
-const char* kHelp =
-    R"(usage: attnscope bench [--model DIR] [--src TEXT] [--sizes LIST] [--lengths LIST] [--runs N]
-                       [--warmup W] [--quick] [--threads N] [--greedy N] [--long-length N] [--only PART]
-                       [--no-gui] [--json]
-
-Times what the window does, in five sections. Loading and creating models is not timed. Every measure has
-W untimed warm-up runs, then N timed runs, and gives their median, min and max. Widgets are painted
-offscreen (QT_QPA_PLATFORM=offscreen unless that variable says otherwise).
-
-translation  a sentence typed and decoded to the end through the session, as the window drives it
-             (tokenize and encode, greedy steps with the KV cache until <eos> or max_len, every attention
-             row captured, then the snapshot the views are given), on the model's own weights
-table        for each model size and length T, on fixed token ids:
-  analysis     encode T source tokens and decode T target tokens teacher-forced (for a decoder-only
-               model, a T-token prompt), every attention captured, and the next-token distribution
-  capture off  the same analysis without capture; capture cost is on / off, run by run
-  snapshot     megabytes of the captured attention and log-probabilities of the analysis
-  decode step  one KV-cached step at position T after T tokens, captured as the window steps
-               (at max_len - 1 when T fills the context)
-  greedy       with --greedy N: encode the source, then decode N tokens greedily (encoder-decoder only)
-  paint grid   the layer x head grid given the analysis's snapshot and painted, every head and the means,
-               at its size in the window (487x570); cross-attention, or decoder self-attention for a
-               decoder-only model. All tiles pooled at once (the window spreads a large block's pooling
-               over 25 ms slices)
-  paint detail the same for the detail heatmap of layer 0, head 0 (599x570)
-keystroke    --model's text of T = 64 and T = 1024 tokens set in the window's attention page (1378x785),
-             until its grid and heatmap have repainted: the analysis on the worker thread, the queued
-             result, the page's repaint; the 30 ms typing debounce is left out. A T beyond the model's
-             max_len runs on random weights of its shape and tokenizer with max_len raised to T.
-             Targets for the median: 16 ms at T = 64, 100 ms at T = 1024
-long         GPT-2 small's shape (random weights, max_len raised to T) given a text of T tokens
-             (--long-length, default 2048) in the same page, until its grid and heatmap have repainted;
-             then the detail view switched to layer 11 head 5 and layer 0 head 0 in turn, until the page
-             has repainted. For each, the longest stall: the longest the GUI thread went without getting
-             back to its event loop (the longest gap between ticks of a 5 ms timer, less 5 ms). Also the
-             snapshot's megabytes and the process's peak resident memory. 3 timed runs after 1 warm-up
-             unless --runs or --warmup say otherwise (--quick: 1 after 0).
-             Targets: longest stall <= 100 ms, snapshot <= 1 GiB
-inside       the Inside page following a change of row or (alternately) head: the row recomputed as the
-             worker does (Session::inside, the sampling pipeline) and drawn until the page (1380x760) has
-             repainted; cross-attention of the default size at T = 64 (a 64-token source and target) and
-             decoder self-attention of GPT-2 small's shape at T = 1024 (a 1,024-token prompt), last layer.
-             Targets for the median: 30 ms at T = 64, 100 ms at T = 1024
-soak         (only with --only soak: it takes minutes) --model and the shipped language model in turn, each
-             turn a new sentence analysed and 5 steps decoded, a snapshot after each, until --soak-steps
-             steps (default 10000) and --soak-analyses analyses (default 2000); resident memory, file
-             descriptors and threads every 100 analyses after a 10 % warm-up.
-             Targets: resident memory within 5 % of the first sample; descriptors and threads flat
-
-  --model DIR     the translation model, and the shape of the "default" size (default: the built-in
-                  default model)
-  --src TEXT      the source sentence (default: a 20-word everyday English sentence)
-  --sizes LIST    comma-separated, each one of
-                    default  the shape of --model, random weights; max_len raised to fit the longest T
-                    medium   encoder-decoder, 6+6 layers, d_model 512, 8 heads, d_ff 2048, vocab 8000,
-                             random weights (the seed's make_model defaults); max_len as for default
-                    gpt2     GPT-2 small's shape: decoder-only, 12 layers, d_model 768, 12 heads, d_ff 3072,
-                             vocab 50257, learned positions, max_len 1024, random weights
-                    DIR      a model directory, with its own weights and max_len
-                  (default: default,medium,gpt2)
-  --lengths LIST  comma-separated lengths T, 1 to 65536 (default: 16,64,256,1024)
-  --runs N        timed runs, at least 1 (default 20; the long section 3)
-  --warmup W      untimed runs before them, 0 or more (default 3; the long section 1)
-  --quick         1 warm-up and 3 timed runs (the long section: 1 run, no warm-up), unless --warmup or
-                  --runs say otherwise: a check that it works, not numbers to quote
-  --threads N     intra-op threads, at least 1 (default: every core, as the program uses)
-  --greedy N      add the greedy row, N from 1 to 4096 (scripts/bench-vs-seed.sh compares it with the
-                  seed's decoding loop)
-  --long-length N the long section's T, 2 to 4096 (default 2048)
-  --long-model DIR  a decoder-only model for the long section instead of the random GPT-2 shape (a
-                  GPT-2 checkpoint, say), its weights and max_len as they are
-  --only PART     translation, table, keystroke, long, inside or soak: run that section alone
-  --soak-steps N, --soak-analyses N  the soak's totals
-  --no-gui        leave out what paints widgets: the paint rows and the keystroke, long and inside sections
-  --json          print the same as one JSON object
-Exit status: 0 on success, 2 on bad arguments or input.
-)";
-
-const char* kTableLegend =
-    R"(   encoder-decoder: T source tokens and T target tokens; decoder-only: a T-token prompt.
-   Times in ms as median [min-max]; capture cost as the ratio on / off; the decode step at position T.
-)";
 
 // Bounds keep a typo (an extra zero or two) from turning a benchmark into an afternoon.
 int boundedInt(const std::string& key, long long v, int lo, int hi) {
@@ -174,6 +91,8 @@ struct Options {
     bool longInput = true;
     bool soak = false;
     bool inside = true;
+    bool recurrent = true;
+    std::string recurrentWeights; // empty: random weights
     int soakSteps = 10000;
     int soakAnalyses = 2000;
     int longLength = kLongDefaultLength;
@@ -209,9 +128,10 @@ Options parse(const Args& a) {
     o.longModel = a.get("--long-model", "");
     const auto only = a.get("--only", "");
     if (!only.empty() && only != "translation" && only != "table" && only != "keystroke" && only != "long" &&
-        only != "soak" && only != "inside")
-        throw UsageError("--only expects translation, table, keystroke, long, inside or soak, got '" + only +
-                         "'");
+        only != "soak" && only != "inside" && only != "recurrent")
+        throw UsageError(
+            "--only expects translation, table, keystroke, long, inside, recurrent or soak, got '" + only +
+            "'");
     if ((only == "keystroke" || only == "long" || only == "inside") && !o.gui)
         throw UsageError("--only " + only + " paints widgets; it does not go with --no-gui");
     o.translation = only.empty() || only == "translation";
@@ -220,6 +140,10 @@ Options parse(const Args& a) {
     o.longInput = o.gui && (only.empty() || only == "long");
     o.soak = only == "soak";
     o.inside = o.gui && (only.empty() || only == "inside");
+    o.recurrent = only.empty() || only == "recurrent";
+    o.recurrentWeights = a.get("--recurrent-weights");
+    if (!o.recurrentWeights.empty() && !o.recurrent)
+        throw UsageError("--recurrent-weights goes with the recurrent section");
     o.soakSteps = boundedInt(a, "--soak-steps", o.soakSteps, 1, 10000000);
     o.soakAnalyses = boundedInt(a, "--soak-analyses", o.soakAnalyses, 1, 10000000);
     o.json = a.has("--json");
@@ -276,7 +200,7 @@ void printHeader(const Machine& m, const Options& o) {
     std::printf("machine   %s (%s), %d threads, OpenBLAS %s, LibTorch %s, %s\n", m.cpu.c_str(),
                 m.device.c_str(), m.threads, m.openblas.empty() ? "not in use" : m.openblas.c_str(),
                 m.torch.c_str(), m.ompWait.c_str());
-    const bool others = o.translation || o.tables || o.keystroke;
+    const bool others = o.translation || o.tables || o.keystroke || o.recurrent;
     const bool samePlan = o.longPlan.runs == o.plan.runs && o.longPlan.warmup == o.plan.warmup;
     const auto& plan = others ? o.plan : o.longPlan;
     if (!others || !o.longInput || samePlan)
@@ -291,14 +215,11 @@ void printHeader(const Machine& m, const Options& o) {
 
 int runBench(const std::vector<std::string>& args) {
     return runCommand(
-        "bench", kHelp,
+        "bench", kBenchHelp,
         {{"--model", "--src", "--runs", "--warmup", "--threads", "--sizes", "--lengths", "--greedy", "--only",
-          "--long-length", "--long-model", "--soak-steps", "--soak-analyses"},
+          "--long-length", "--long-model", "--soak-steps", "--soak-analyses", "--recurrent-weights"},
          {"--json", "--quick", "--no-gui"},
-         [] {
-             if (isatty(STDERR_FILENO))
-                 std::fprintf(stderr, "\r\033[K"); // the progress line
-         }},
+         [] { ProgressLine().clear(); }},
         args, [&](const Args& a) {
             const auto o = parse(a);
             const Progress progress(o.json);
@@ -321,7 +242,8 @@ int runBench(const std::vector<std::string>& args) {
                     printText(*translation);
                 }
                 if (o.tables)
-                    std::printf("\n== Analysis and decoding by model size and length T\n%s", kTableLegend);
+                    std::printf("\n== Analysis and decoding by model size and length T\n%s",
+                                kBenchTableLegend);
                 std::fflush(stdout);
             }
 
@@ -381,6 +303,15 @@ int runBench(const std::vector<std::string>& args) {
                     printText(*inside);
             }
 
+            std::optional<RecurrentReport> recurrent;
+            if (o.recurrent) {
+                progress("the recurrent models");
+                recurrent = measureRecurrent(o.plan, o.recurrentWeights);
+                progress.done();
+                if (!o.json)
+                    printText(*recurrent);
+            }
+
             std::optional<SoakReport> soak;
             if (o.soak) {
                 if (!o.json) {
@@ -398,7 +329,8 @@ int runBench(const std::vector<std::string>& args) {
                 nlohmann::ordered_json j;
                 j["machine"] = toJson(machine);
                 // A long section run alone follows its own plan; with others, its JSON carries it.
-                const bool longOnly = !o.translation && !o.tables && !o.keystroke && !o.inside;
+                const bool longOnly =
+                    !o.translation && !o.tables && !o.keystroke && !o.inside && !o.recurrent;
                 j["warmup"] = longOnly ? o.longPlan.warmup : o.plan.warmup;
                 j["runs"] = longOnly ? o.longPlan.runs : o.plan.runs;
                 if (translation)
@@ -416,6 +348,8 @@ int runBench(const std::vector<std::string>& args) {
                     j["long"] = toJson(*longInput);
                 if (inside)
                     j["inside"] = toJson(*inside);
+                if (recurrent)
+                    j["recurrent"] = toJson(*recurrent);
                 if (soak)
                     j["soak"] = toJson(*soak);
                 std::cout << j.dump(2) << "\n";

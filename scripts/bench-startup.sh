@@ -13,13 +13,7 @@ if ! [[ "$runs" =~ ^[1-9][0-9]*$ ]]; then
     exit 2
 fi
 
-"$root/scripts/setup-deps.sh"
-if [[ "${BUILD:-1}" != 0 ]]; then
-    if [[ ! -f "$build/CMakeCache.txt" ]]; then
-        cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-    fi
-    cmake --build "$build" --target attnscope >/dev/null
-fi
+"$root/scripts/build-attnscope.sh"
 
 run() {
     if [[ -n "${DISPLAY:-}" || "${QT_QPA_PLATFORM:-}" == offscreen ]]; then

@@ -12,9 +12,7 @@ recipe="${1:-$root/resources/recipes/reverse.json}"
 steps="${2:-200}"
 rounds="${ROUNDS:-3}"
 threads="$(nproc)"
-"$root/scripts/setup-deps.sh" --tests
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --parallel "$threads" --target attnscope >/dev/null
+"$root/scripts/build-attnscope.sh" --tests
 batches="$(mktemp)"
 trap 'rm -f "$batches"' EXIT
 seed() {

@@ -22,13 +22,7 @@ elif [[ $# -gt 0 ]]; then
 fi
 lengths="${LENGTHS:-$lengths}" runs="${RUNS:-$runs}" warmup="${WARMUP:-$warmup}"
 
-"$root/scripts/setup-deps.sh" --tests
-if [[ "${BUILD:-1}" != 0 ]]; then
-    if [[ ! -f "$build/CMakeCache.txt" ]]; then
-        cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-    fi
-    cmake --build "$build" --target attnscope >/dev/null
-fi
+"$root/scripts/build-attnscope.sh" --tests
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 

@@ -76,6 +76,12 @@ void TestCliBench::bench() {
     QVERIFY(j["machine"]["threads"].get<int>() >= 1);
     QCOMPARE(j["runs"].get<int>(), 3); // --quick
     QCOMPARE(j["warmup"].get<int>(), 1);
+    // The seed's recurrent models, as modules: three rows, each timed.
+    const auto& rec = j["recurrent"]["rows"];
+    QCOMPARE(rec.size(), std::size_t(3));
+    for (const auto& row : rec)
+        QVERIFY2(row["median"].get<double>() > 0.0 && row["runs"].get<int>() == 3, row.dump().c_str());
+    QCOMPARE(rec[2]["id"].get<std::string>(), std::string("translator_step"));
 
     const auto& t = j["translation"];
     QCOMPARE(t["model"]["name"].get<std::string>(), std::string("reverse"));
@@ -316,9 +322,17 @@ void TestCliBench::benchBadArguments_data() {
                                   << QStringLiteral("--lengths: 'x' is not a whole number");
     QTest::newRow("no sizes") << QStringList{QStringLiteral("--sizes"), QStringLiteral(",")}
                               << QStringLiteral("--sizes needs at least one entry");
-    QTest::newRow("only what") << QStringList{QStringLiteral("--only"), QStringLiteral("paint")}
-                               << QStringLiteral(
-                                      "--only expects translation, table, keystroke, long, inside or soak");
+    QTest::newRow("only what")
+        << QStringList{QStringLiteral("--only"), QStringLiteral("paint")}
+        << QStringLiteral("--only expects translation, table, keystroke, long, inside, recurrent or soak");
+    QTest::newRow("recurrent weights elsewhere")
+        << QStringList{QStringLiteral("--only"), QStringLiteral("table"),
+                       QStringLiteral("--recurrent-weights"), QStringLiteral("/tmp")}
+        << QStringLiteral("--recurrent-weights goes with the recurrent section");
+    QTest::newRow("recurrent weights missing")
+        << QStringList{QStringLiteral("--only"), QStringLiteral("recurrent"),
+                       QStringLiteral("--recurrent-weights"), QStringLiteral("/nonexistent")}
+        << QStringLiteral("/nonexistent/classifier.safetensors");
     QTest::newRow("keystroke without widgets")
         << QStringList{QStringLiteral("--only"), QStringLiteral("keystroke"), QStringLiteral("--no-gui")}
         << QStringLiteral("does not go with --no-gui");
