@@ -76,7 +76,12 @@ def key_hash(english):
 
 def split_of(english, valid_percent=2, test_percent=2):
     """Split from a hash of the sentence, so it never moves when other sentences change."""
-    bucket = int(key_hash(english)[:16], 16) % 100
+    return split_from_hash(key_hash(english), valid_percent, test_percent)
+
+
+def split_from_hash(hexdigest, valid_percent, test_percent):
+    """test, valid or train from the first 64 bits of a hex digest, modulo 100."""
+    bucket = int(hexdigest[:16], 16) % 100
     if bucket < test_percent:
         return "test"
     if bucket < test_percent + valid_percent:
