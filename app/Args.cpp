@@ -4,6 +4,7 @@
 #include <QCommandLineParser>
 #include <QStringList>
 
+#include <algorithm>
 #include <cctype>
 
 #include <sstream>
@@ -31,6 +32,8 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& va
     // Qt's parser: --opt value, --opt=value, -h, and "--" ending the options, with its own messages for an
     // unknown option, a missing value and a value given to a flag.
     QCommandLineParser parser;
+    // "-model x" is --model, not -m -o -d -e -l: no option here is a letter to combine with others.
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     for (const auto& key : valued)
         parser.addOption(QCommandLineOption(bytes(bare(key)), QString(), QStringLiteral("value")));
     for (const auto& key : flags)
@@ -64,7 +67,10 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& va
             continue;
         const auto value = bytes(values.back()); // given twice, the last one counts
         // "--screenshot --help" forgot the file name; taking "--help" as one would write a file of that name.
-        if (valued.count(value) || flags.count(value))
+        // "--src=--help" says it means it.
+        const bool joined = std::any_of(argv.begin(), argv.end(),
+                                        [&](const std::string& a) { return a.rfind(key + "=", 0) == 0; });
+        if (!joined && (valued.count(value) || flags.count(value)))
             throw UsageError(key + " needs a value, not the option " + value);
         values_[key] = value;
     }

@@ -318,6 +318,8 @@ int runBench(const std::vector<std::string>& args) {
                     std::printf("\n== Soak: a long session in one process\n");
                     std::fflush(stdout);
                 }
+                if (builtinModelsDir().empty())
+                    throw UsageError("the soak runs the built-in language model: " + builtinModelsMissing());
                 soak = measureSoak({o.modelDir, builtinModelsDir() + "/tiny-lm"}, o.soakSteps, o.soakAnalyses,
                                    progress);
                 progress.done();

@@ -2,6 +2,8 @@
 
 #include "core/base/ProgramPaths.h"
 
+#include <cstdlib>
+
 std::string builtinModelsDir() {
     const auto data = core::dataDirectory();
     return data.empty() ? std::string() : data + "/models";
@@ -13,6 +15,10 @@ std::string defaultModelDir() {
 }
 
 std::string builtinModelsMissing() {
+    if (const char* env = std::getenv("ATTNSCOPE_DATA_DIR"); env && *env)
+        return std::string("ATTNSCOPE_DATA_DIR=") + env +
+               " holds no models/ folder; unset it to use the built-in models, or name a model with --model "
+               "DIR";
     std::string where;
     for (const auto& c : core::dataDirectoryCandidates())
         where += (where.empty() ? "" : ", ") + c;

@@ -38,7 +38,7 @@ max_len tokens that start at a document behind <bos> (every token predicted once
 bits per byte of text; --limit N reads only N windows spread over the text (the training log's check).
 )";
 
-// "eval: 1,000/2,210 pairs (45%), 12 s, about 15 s to go", at most twice a second and at the end; a log
+// "eval: 1000/2210 pairs (45%), 12 s, about 15 s to go", at most twice a second and at the end; a log
 // (stderr not a terminal) gets one line per tenth of the work.
 class EvalProgress {
 public:

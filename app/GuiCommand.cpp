@@ -35,8 +35,8 @@ namespace {
 const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup-time]
        attnscope --screenshot FILE.png|svg|pdf [--model DIR] [--src TEXT] [--steps N]
                  [--tab attention|positional|heads|inside] [--kind encoder|decoder|cross]
-                 [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log] [--colormap NAME]
-                 [--size WxH] [--past-max-len]
+                 [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log]
+                 [--colormap NAME] [--size WxH] [--past-max-len]
                  [--figure heatmap|grid|candidates|curves [--dpi N] [--font-size PT] [--title TEXT]]
                  [--figure grid --heads all|LIST]
                  [--figure heads [--format pdf|svg|png]]
@@ -44,7 +44,8 @@ const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup
 Opens the window on DIR (default: the model used last, else the built-in default) with TEXT in the
 source field (default: the text of the last run, else an example sentence).
 --screenshot renders the real main window offscreen after analysing --src and decoding --steps tokens,
-saves it as FILE (.png, .svg or .pdf; the plots as vectors in SVG and PDF) and exits (0 on success, 2 on bad arguments or input). A --src longer than the
+saves it as FILE (.png, .svg or .pdf; the plots as vectors in SVG and PDF) and exits (0 on success, 2 on
+bad arguments or input); it neither reads nor changes what the window remembers. A --src longer than the
 model reads is cut at max_len, or with --past-max-len read on (sinusoidal or rotary positions only).
 --figure writes one figure instead of the window, on white, in the format FILE's suffix names: the shown
 head (heatmap), every head of the kind and each layer's mean (grid), the next-token chart (candidates) or
@@ -112,6 +113,10 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         modelDir = a.get("--model");
         src = a.get("--src");
         shot = a.get("--screenshot");
+        // An empty --screenshot would open the window and wait; an empty --model would open another model.
+        for (const char* opt : {"--screenshot", "--model"})
+            if (a.has(opt) && a.get(opt).empty())
+                throw UsageError(std::string(opt) + " is empty");
         steps = a.getInt("--steps", 0);
         tab = a.get("--tab", "attention");
         kindName = a.get("--kind");
@@ -212,8 +217,9 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     if (!shot.empty())
         defaultHandler = qInstallMessageHandler(screenshotMessages);
     QApplication app(argc, argv);
-    if (!shot.empty())
-        ui::AppSettings::keepNothing(); // a batch picture leaves the user's remembered model and text alone
+    // A batch picture leaves the user's remembered model and text alone.
+    if (!shot.empty() && !ui::AppSettings::keepNothing())
+        return fail("cannot make a temporary folder for the run's settings (is TMPDIR writable?)");
     QApplication::setApplicationName(QStringLiteral("attnscope"));
     QApplication::setOrganizationName(QStringLiteral("attnscope"));
     QApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
@@ -227,8 +233,11 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     std::setlocale(LC_NUMERIC, "C");
 
     const auto models = builtinModelsDir();
-    if (models.empty())
+    if (models.empty() && modelDir.empty()) {
+        if (!shot.empty())
+            return fail(builtinModelsMissing());
         std::cerr << "attnscope: " << builtinModelsMissing() << "\n";
+    }
     ui::MainWindow window(QString::fromStdString(models));
     if (shot.empty())
         window.restoreSettings();

@@ -68,9 +68,16 @@ int main(int argc, char** argv) {
 
     // Beside the launcher in a build folder; in ../lib/attnscope when installed (bin/attnscope).
     const auto dir = directoryOfThisProgram();
-    auto library = dir + "/libattnscope_app.so";
-    if (access(library.c_str(), F_OK) != 0)
+    const auto beside = dir + "/libattnscope_app.so";
+    auto library = beside;
+    if (access(beside.c_str(), F_OK) != 0) {
         library = dir + "/../lib/attnscope/libattnscope_app.so";
+        if (access(library.c_str(), F_OK) != 0) {
+            std::fprintf(stderr, "attnscope: the program's library is neither at %s nor at %s\n",
+                         beside.c_str(), library.c_str());
+            return 127;
+        }
+    }
     // Global, as if linked: the program finds OpenBLAS's symbols through the default scope.
     void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL);
     if (!handle) {

@@ -35,7 +35,8 @@ writes into DIR:
   recipe.json   the recipe as run (with --steps applied), which --resume checks against
   bpe/          a language model's BPE vocabulary, learned from its corpus
 
-  --recipe FILE   the run: task, model sizes, batch, steps, schedule, seed (resources/recipes/*.json)
+  --recipe FILE   the run: task, model sizes, batch, steps, schedule, seed (the built-in models' recipes
+                  are in share/attnscope/recipes beside the program, and in resources/recipes)
   --out DIR       where to write (default runs/<recipe name>); refused if it already holds a run
   --resume        continue the run in DIR from its checkpoint, exactly; --recipe, if given, must match
                   the saved recipe except for "steps"

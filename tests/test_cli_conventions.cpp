@@ -63,6 +63,18 @@ void TestCliConventions::equalsForm() {
                  &mixed),
              0);
     QVERIFY(spaced.contains("\"src_text\": \"a b=c\""));
+    // One dash reads as two ("-model"), and a value joined by "=" is taken as given even when it looks like
+    // an option.
+    QByteArray dashed, optionLike;
+    QCOMPARE(run({QStringLiteral("dump"), QStringLiteral("-model"), model_, QStringLiteral("-src"),
+                  QStringLiteral("a b=c"), QStringLiteral("-greedy=2")},
+                 &dashed),
+             0);
+    QCOMPARE(dashed, spaced);
+    QCOMPARE(run({QStringLiteral("dump"), QStringLiteral("--model"), model_, QStringLiteral("--src=--help")},
+                 &optionLike),
+             0);
+    QVERIFY(optionLike.contains("\"src_text\": \"--help\""));
     QCOMPARE(joined, spaced);
     QCOMPARE(mixed, spaced);
     qInfo("dump --model=DIR --src=TEXT --greedy=2: %lld bytes, the same as with spaces",
@@ -80,6 +92,8 @@ void TestCliConventions::refusals_data() {
                               << "attnscope eval: missing value after '--pairs'";
     QTest::newRow("stray word") << QStringList{QStringLiteral("init"), QStringLiteral("extra")}
                                 << "attnscope init: unknown argument 'extra'";
+    QTest::newRow("empty screenshot")
+        << QStringList{QStringLiteral("--screenshot=")} << "attnscope: --screenshot is empty";
     QTest::newRow("window") << QStringList{QStringLiteral("--steps=x")}
                             << "attnscope: --steps expects a whole number";
 }

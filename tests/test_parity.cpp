@@ -2,6 +2,7 @@
 // directions: the seed's weights run here, and weights written here load into the seed with
 // load_state_dict(strict=True).
 
+#include "ReferencePython.h"
 #include "SkipReport.h"
 #include "TestModels.h"
 #include "core/base/Errors.h"
@@ -29,37 +30,14 @@ private Q_SLOTS:
     void refusesWhatTheSeedCannotExpress();
 
 private:
-    /// Runs a reference script; QSKIPs (saying why) when Python or the seed is not there.
-    bool runPython(const QStringList& args, QString* error);
     double compareCase(const core::Model& model, const json& ref);
 
     QTemporaryDir dir_;
-    QString python_;
     double worst_ = 0.0;
 };
 
 void TestParity::initTestCase() {
     QVERIFY(dir_.isValid());
-    python_ = QStringLiteral("/usr/bin/python3");
-    if (!QFileInfo::exists(python_))
-        QSKIP_MISSING("skipped: /usr/bin/python3 (Debian's, with python3-torch) is not installed");
-}
-
-bool TestParity::runPython(const QStringList& args, QString* error) {
-    QProcess p;
-    p.setWorkingDirectory(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/tests/reference"));
-    p.start(python_, args);
-    if (!p.waitForFinished(300000)) {
-        *error = QStringLiteral("python did not finish");
-        return false;
-    }
-    *error = QString::fromUtf8(p.readAllStandardError());
-    if (p.exitCode() == 77)
-        return false;
-    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        return false;
-    }
-    return true;
 }
 
 double TestParity::compareCase(const core::Model& model, const json& ref) {
@@ -95,10 +73,10 @@ double TestParity::compareCase(const core::Model& model, const json& ref) {
 void TestParity::seedWeightsRunHere() {
     const auto out = dir_.filePath(QStringLiteral("seed"));
     QString err;
-    if (!runPython({QStringLiteral("make_seed_reference.py"), QStringLiteral("--out"), out}, &err)) {
-        if (!err.contains(QStringLiteral("seed reference not found")))
+    if (!runReferenceScript({QStringLiteral("make_seed_reference.py"), QStringLiteral("--out"), out}, &err)) {
+        if (!err.startsWith(QStringLiteral("skipped: ")))
             QFAIL(qPrintable(err));
-        QSKIP_MISSING(qPrintable(QStringLiteral("skipped: %1").arg(err.trimmed())));
+        QSKIP_MISSING(qPrintable(err));
     }
     const auto model = core::Model::load(out.toStdString(), core::DeviceChoice::Cpu);
     std::ifstream in((out + QStringLiteral("/reference.json")).toStdString());
@@ -154,15 +132,15 @@ void TestParity::ourWeightsLoadInSeed() {
                            QStringLiteral("--out"),
                            outPath,
                            QStringLiteral("--model")};
-    QVERIFY2(!runPython(load + QStringList{plain}, &err), "the seed loaded our own form strictly");
-    if (err.contains(QStringLiteral("seed reference not found")))
-        QSKIP_MISSING(qPrintable(QStringLiteral("skipped: %1").arg(err.trimmed())));
+    QVERIFY2(!runReferenceScript(load + QStringList{plain}, &err), "the seed loaded our own form strictly");
+    if (err.startsWith(QStringLiteral("skipped: ")))
+        QSKIP_MISSING(qPrintable(err));
     QVERIFY2(err.contains(QStringLiteral("refused")), qPrintable(err));
     const auto why =
         err.split(QLatin1Char('\n')).filter(QRegularExpression(QStringLiteral("Missing key|size mismatch")));
     QVERIFY2(!why.isEmpty(), qPrintable(err));
     qInfo("the seed refuses our own form: %s", qPrintable(why.first().trimmed().left(170)));
-    QVERIFY2(runPython(load + QStringList{seedForm}, &err), qPrintable(err));
+    QVERIFY2(runReferenceScript(load + QStringList{seedForm}, &err), qPrintable(err));
     std::ifstream in(outPath.toStdString());
     const auto ref = json::parse(in);
     double worst = 0.0;
@@ -229,12 +207,12 @@ void TestParity::shippedModelsLoadInSeed() {
     std::ofstream(casesPath.toStdString()) << cases.dump();
     const auto outPath = dir_.filePath(name + QStringLiteral("-seed-out.json"));
     QString err;
-    if (!runPython({QStringLiteral("check_load.py"), QStringLiteral("--model"), out,
-                    QStringLiteral("--cases"), casesPath, QStringLiteral("--out"), outPath},
-                   &err)) {
-        if (!err.contains(QStringLiteral("seed reference not found")))
+    if (!runReferenceScript({QStringLiteral("check_load.py"), QStringLiteral("--model"), out,
+                             QStringLiteral("--cases"), casesPath, QStringLiteral("--out"), outPath},
+                            &err)) {
+        if (!err.startsWith(QStringLiteral("skipped: ")))
             QFAIL(qPrintable(err));
-        QSKIP_MISSING(qPrintable(QStringLiteral("skipped: %1").arg(err.trimmed())));
+        QSKIP_MISSING(qPrintable(err));
     }
     std::ifstream in(outPath.toStdString());
     const auto ref = json::parse(in);

@@ -22,6 +22,7 @@ private Q_SLOTS:
     void initTestCase() { isolateSettings(); }
     void enterUseAndLeave();
     void gridGrowsForTheRoom();
+    void closingLeavesFirst();
     void everyShortcutIsItsOwn();
 };
 
@@ -142,6 +143,31 @@ void TestPresentation::gridGrowsForTheRoom() {
         QVERIFY2(
             std::abs(after[i] - before[i]) <= 1,
             qPrintable(QStringLiteral("pane %1: %2 before, %3 after").arg(i).arg(before[i]).arg(after[i])));
+}
+
+void TestPresentation::closingLeavesFirst() {
+    // Quitting in the mode saves the desk's panes, not the room's: the mode is left before the window saves.
+    auto f = openActive();
+    QVERIFY(f);
+    auto& w = f->window;
+    w.resize(1600, 900);
+    QTest::qWait(50);
+    auto* splitter = w.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
+    QVERIFY(splitter);
+    const QList<int> desk = splitter->sizes();
+    QTest::keyClick(f->edit, Qt::Key_F11);
+    QTest::qWait(50);
+    w.resize(1600, 900);
+    QTest::qWait(50);
+    QVERIFY(splitter->sizes() != desk);
+    w.close();
+    QVERIFY(!w.findChild<QAction*>(QStringLiteral("presentationAction"))->isChecked());
+    const QList<int> saved = splitter->sizes();
+    for (int i = 0; i < desk.size(); ++i)
+        QVERIFY2(
+            std::abs(saved[i] - desk[i]) <= 2,
+            qPrintable(
+                QStringLiteral("pane %1: %2 at the desk, %3 when saved").arg(i).arg(desk[i]).arg(saved[i])));
 }
 
 void TestPresentation::everyShortcutIsItsOwn() {

@@ -40,11 +40,14 @@ const QString kFigureDpi = QStringLiteral("figure/dpi");
 
 } // namespace
 
-void AppSettings::keepNothing() {
+bool AppSettings::keepNothing() {
     // Every QSettings object made afterwards looks in this folder; it is removed when the process ends.
     static QTemporaryDir scratch;
+    if (!scratch.isValid())
+        return false;
     for (auto format : {QSettings::NativeFormat, QSettings::IniFormat})
         QSettings::setPath(format, QSettings::UserScope, scratch.path());
+    return true;
 }
 
 void AppSettings::restoreView(ViewState* state) {

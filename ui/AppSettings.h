@@ -22,7 +22,8 @@ public:
     /// From here on, this process reads and writes a store of its own that is thrown away at exit: a batch
     /// run (--screenshot) must not change what the user's next start remembers. Call before any QSettings
     /// object is made.
-    static void keepNothing();
+    /// False when no scratch folder could be made (an unwritable TMPDIR): then nothing was redirected.
+    static bool keepNothing();
 
     /// Puts the remembered colour map and scale into state.
     static void restoreView(ViewState* state);

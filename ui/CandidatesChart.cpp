@@ -187,8 +187,9 @@ void CandidatesChart::fitAxisToWidth() {
     x->ticker()->setTickCount(std::clamp(plot_->axisRect()->width() / std::max(perTick, 1), 1, 5));
     // The label is centred under the bars, which sit right of their token labels: the room is twice the
     // distance from that centre to the chart's right edge.
-    const int room = 2 * (plot_->width() - plot_->axisRect()->center().x()) - 8;
-    const QString label = wrapped(axisText_, QFontMetrics(x->labelFont()), room);
+    const int room = 2 * (plot_->viewport().right() + 1 - plot_->axisRect()->center().x()) - 8;
+    const QString label =
+        wrapped(axisText_, QFontMetrics(x->labelFont()), room); // the viewport: a figure's too
     if (label != x->label()) {
         x->setLabel(label);
         // The room was measured on the last layout; new fonts move the bars, so look again once laid out.

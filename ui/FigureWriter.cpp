@@ -371,6 +371,11 @@ bool FigureWriter::write(QCustomPlot* plot, const FigureStyle& style, const QStr
     // A figure's proportions, not the panel's (a tall narrow column beside the heatmap).
     const int w = kPlotWidth, h = kPlotHeight;
     const QSizeF size(w, h + titleH);
+    // Laid out at the figure's size, twice: what fits itself to the plot's width before a replot (the
+    // candidates' ticks and label) measures the layout of the replot before.
+    const QRect screenViewport = plot->viewport();
+    plot->setViewport(QRect(0, 0, w, h));
+    plot->replot(QCustomPlot::rpImmediateRefresh);
     plot->replot(QCustomPlot::rpImmediateRefresh);
     const bool ok = writeWith(
         size, style, path,
@@ -384,6 +389,7 @@ bool FigureWriter::write(QCustomPlot* plot, const FigureStyle& style, const QStr
             plot->toPainter(&p, w, h);
         },
         error);
+    plot->setViewport(screenViewport);
     for (const auto& s : saved) {
         s.axis->setLabelFont(s.label);
         s.axis->setTickLabelFont(s.ticks);

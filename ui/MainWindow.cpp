@@ -99,7 +99,9 @@ void MainWindow::buildWidgets() {
     positional_ = new PositionalView(tabs_);
     positional_->setObjectName(QStringLiteral("positionalView"));
     tabs_->addTab(positional_, tr("&Positional encodings"));
-    train_ = new TrainPage(QDir(modelsDir_).filePath(QStringLiteral("../recipes")), tabs_);
+    // The recipes sit beside the built-in models; without those (data not found) there are none either.
+    train_ = new TrainPage(
+        modelsDir_.isEmpty() ? QString() : QDir(modelsDir_).filePath(QStringLiteral("../recipes")), tabs_);
     train_->setObjectName(QStringLiteral("trainPage"));
     tabs_->addTab(train_, tr("&Train"));
     heads_ = new HeadTable(tabs_);

@@ -43,7 +43,9 @@ bool ModelOpener::openAtStartup(const Startup& startup, QString* note) {
                 return true;
         }
     }
-    const bool ok = open(startup.fallback);
+    // No built-in model to fall back on (the program could not find its data): the window opens empty and
+    // the command line has said why.
+    const bool ok = !startup.fallback.isEmpty() && open(startup.fallback);
     if (ok && note && !why.isEmpty())
         *note = tr("%1; opened the built-in model instead").arg(why);
     return ok;

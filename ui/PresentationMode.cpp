@@ -62,19 +62,27 @@ void PresentationMode::setPaneWeights(QSplitter* splitter, QList<int> weights) {
 // a splitter shares that resize by stretch factors, not as it was: the saved sizes are put back once the
 // splitter has its old width again.
 bool PresentationMode::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == window_ && event->type() == QEvent::Close && active_)
+        setActive(false);
     if (event->type() == QEvent::Resize && !active_) {
         for (auto& panes : panes_) {
-            if (panes.splitter == watched && panes.savedWidth == panes.splitter->width()) {
-                panes.savedWidth = -1;
+            if (panes.splitter != watched || panes.savedWidth < 0)
+                continue;
+            // The first resize after leaving is the window coming back: it restores when it brings the old
+            // width back, and either way ends the wait, so a user's later resize to that width is left alone.
+            if (panes.savedWidth == panes.splitter->width())
                 panes.splitter->setSizes(panes.savedSizes);
-            }
+            panes.savedWidth = -1;
         }
     }
     return QObject::eventFilter(watched, event);
 }
 
 PresentationMode::PresentationMode(QMainWindow* window, QList<QWidget*> chrome)
-    : QObject(window), window_(window), chrome_(std::move(chrome)) {}
+    : QObject(window), window_(window), chrome_(std::move(chrome)) {
+    // Closing the window in the mode leaves it first, so the window saves the desk's layout, not the room's.
+    window_->installEventFilter(this);
+}
 
 void PresentationMode::setActive(bool active) {
     if (active == active_)

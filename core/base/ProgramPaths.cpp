@@ -22,21 +22,17 @@ std::vector<std::string> dataDirectoryCandidates() {
         out.push_back((fs::path(dir) / "share" / "attnscope").lexically_normal().string());
         out.push_back((fs::path(dir) / ".." / "share" / "attnscope").lexically_normal().string());
     }
-#ifdef ATTNSCOPE_INSTALL_DATADIR
-    // The prefix chosen at configure time: a program copied out of it (or started through a wrapper) still
-    // finds the installed models.
-    out.emplace_back(ATTNSCOPE_INSTALL_DATADIR);
-#endif
     return out;
 }
 
 std::string dataDirectory() {
     const char* env = std::getenv("ATTNSCOPE_DATA_DIR");
     const auto candidates = dataDirectoryCandidates();
-    // A folder the user names is used as named (an error about it is clearer than a silent fallback).
-    if (env && *env)
-        return candidates.front();
+    // A folder the user names is the only one looked in (builtinModelsMissing says when it holds no models/).
     std::error_code ec;
+    if (env && *env)
+        return fs::is_directory(fs::path(candidates.front()) / "models", ec) ? candidates.front()
+                                                                             : std::string();
     for (const auto& c : candidates)
         if (fs::is_directory(fs::path(c) / "models", ec))
             return c;

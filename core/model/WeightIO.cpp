@@ -68,7 +68,7 @@ void refuseUnused(const SafetensorsFile& file, const std::set<std::string>& used
 void loadParameters(torch::nn::Module& module, const SafetensorsFile& file) {
     std::set<std::string> used;
     copyParameters(module, file, used);
-    refuseUnused(file, used, "this model's " + module.name());
+    refuseUnused(file, used, "this model");
 }
 
 std::vector<std::pair<std::string, torch::Tensor>> parametersToSave(const torch::nn::Module& module) {

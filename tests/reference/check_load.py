@@ -6,10 +6,10 @@ import json
 import sys
 from pathlib import Path
 
-import torch
+import seed_runner  # first: it turns a missing PyTorch or NumPy into a skip
+import torch  # noqa: E402
 
-import safetensors_np
-import seed_runner
+import safetensors_np  # noqa: E402
 
 
 def build(seed, c):

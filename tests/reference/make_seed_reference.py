@@ -4,10 +4,10 @@ import argparse
 import json
 from pathlib import Path
 
-import torch
+import seed_runner  # first: it turns a missing PyTorch or NumPy into a skip
+import torch  # noqa: E402
 
-import safetensors_np
-import seed_runner
+import safetensors_np  # noqa: E402
 
 CASES = [
     {"src_ids": [1, 5, 6, 7, 8, 2], "tgt_ids": [1, 9, 10, 11]},

@@ -12,10 +12,10 @@ import argparse
 import json
 from pathlib import Path
 
-import torch
+import seed_runner  # first: it turns a missing PyTorch or NumPy into a skip
+import torch  # noqa: E402
 
-import make_seed_reference
-import seed_runner
+import make_seed_reference  # noqa: E402
 
 
 def hook_block(sublayer, attn, record):

@@ -10,10 +10,10 @@ import argparse
 import json
 from pathlib import Path
 
-import torch
+import seed_runner  # first: it turns a missing PyTorch or NumPy into a skip
+import torch  # noqa: E402
 
-import safetensors_np
-import seed_runner
+import safetensors_np  # noqa: E402
 
 TOKENS = [[3, 4, 5, 6, 7, 8], [9, 10, 11, 0, 0, 0], [12, 13, 14, 15, 0, 0]]
 LENGTHS = [6, 3, 4]

@@ -27,8 +27,9 @@ AttentionClassifierImpl::Output AttentionClassifierImpl::forward(const torch::Te
                                                        tokens.size(1))); // (B, T, 2H)
     const auto scores = attention(states).squeeze(2);                    // (B, T)
     auto weights = torch::softmax(scores, 1);                            // (B, T)
-    const auto mask = torch::arange(states.size(1), lengths.options().dtype(torch::kInt64)).unsqueeze(0) <
-                      lengths.to(torch::kInt64).unsqueeze(1); // (B, T)
+    const auto mask =
+        torch::arange(states.size(1), torch::TensorOptions(torch::kInt64).device(tokens.device()))
+            .unsqueeze(0) < lengths.to(tokens.device(), torch::kInt64).unsqueeze(1); // (B, T)
     weights = weights * mask.to(weights.dtype());
     weights = weights / (weights.sum(1, /*keepdim=*/true) + 1e-9);            // (B, T)
     const auto context = torch::bmm(weights.unsqueeze(1), states).squeeze(1); // (B, 2H)
