@@ -33,21 +33,21 @@ if [ "$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$pkg/package.json" 2>/dev/null
 fi
 
 export LC_ALL=C.UTF-8
-py=(/usr/bin/python3 -B "$root/scripts/corpus/spam_corpus.py")
+corpus="$root/scripts/corpus"
 work="$(mktemp -d "${TMPDIR:-/tmp}/corpus-spam.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 start=$SECONDS
 mkdir -p "$out"
 rm -f "$out"/*.tsv "$out"/*.tsv.xz
-"${py[@]}" build "$pkg" "$work" "$out"
+/usr/bin/python3 -B "$corpus/spam_corpus.py" "$pkg" "$work" "$out"
 splits=(train valid test)
 for s in "${splits[@]}"; do
   xz -9 -T1 -k -c "$out/$s.tsv" >"$out/$s.tsv.xz"
 done
 echo '*.tsv' >"$out/.gitignore"
-/usr/bin/python3 -B "$root/scripts/corpus/spam_baseline.py" "$out" --json "$work/baseline.json"
-"${py[@]}" readme "$work" "$out"
+/usr/bin/python3 -B "$corpus/spam_baseline.py" "$out" --json "$work/baseline.json"
+/usr/bin/python3 -B "$corpus/spam_readme.py" "$work" "$out"
 (cd "$out" && sha256sum -- train.tsv valid.tsv test.tsv train.tsv.xz valid.tsv.xz test.tsv.xz >SHA256SUMS)
 echo "make-corpus-spam: wrote $out in $((SECONDS - start)) s"
 ls -l "$out"

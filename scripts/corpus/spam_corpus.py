@@ -1,11 +1,11 @@
-"""Steps of the spam/ham corpus build that make-corpus-spam.sh runs.
+"""The spam/ham corpus build that make-corpus-spam.sh runs.
 
-  build PKGDIR WORK OUT   every message of the SpamAssassin public corpus in the npm package at PKGDIR
-                          as one line of plain text (subject and the start of the body), labelled,
-                          deduplicated and split: OUT/{train,valid,test}.tsv, counts in WORK/stats.json
-  readme WORK OUT         OUT/README.md from WORK/stats.json and WORK/baseline.json
+  spam_corpus.py PKGDIR WORK OUT   every message of the SpamAssassin public corpus in the npm package at
+                                   PKGDIR as one line of plain text (subject and the start of the body),
+                                   labelled, deduplicated and split: OUT/{train,valid,test}.tsv, counts in
+                                   WORK/stats.json
 
-Counts go to WORK/stats.json so the README always describes the files next to it.
+Counts go to WORK/stats.json so the README (spam_readme.py) always describes the files next to it.
 """
 
 import argparse
@@ -382,20 +382,11 @@ def build(pkgdir, work, out):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="step", required=True)
-    b = sub.add_parser("build")
-    b.add_argument("pkgdir")
-    b.add_argument("work")
-    b.add_argument("out")
-    r = sub.add_parser("readme")
-    r.add_argument("work")
-    r.add_argument("out")
+    parser.add_argument("pkgdir")
+    parser.add_argument("work")
+    parser.add_argument("out")
     args = parser.parse_args()
-    if args.step == "build":
-        build(args.pkgdir, args.work, args.out)
-    else:
-        from spam_readme import readme  # here: spam_readme reads this module's constants
-        readme(args.work, args.out)
+    build(args.pkgdir, args.work, args.out)
 
 
 if __name__ == "__main__":

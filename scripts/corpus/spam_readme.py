@@ -1,4 +1,8 @@
-"""The README of data/spam/, written from what the build counted (stats.json) and the files it wrote."""
+"""The README of data/spam/, written from what the build counted (stats.json) and the files it wrote.
+
+  spam_readme.py WORK OUT   OUT/README.md from WORK/stats.json and WORK/baseline.json
+"""
+import argparse
 import json
 import os
 
@@ -205,3 +209,15 @@ def readme(work, out):
     w("")
     with open(os.path.join(out, "README.md"), "w", encoding="utf-8", newline="\n") as f:
         f.write("\n".join(lines))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("work")
+    parser.add_argument("out")
+    args = parser.parse_args()
+    readme(args.work, args.out)
+
+
+if __name__ == "__main__":
+    main()
