@@ -199,13 +199,11 @@ int runTrain(const std::vector<std::string>& argv) {
             const int64_t total = recipe.steps;
             const auto config = recipe.modelConfig();
             std::cerr << (resume ? "resuming " : "training ") << recipe.name << ": "
-                      << core::Task::toString(recipe.task) << " " << recipe.minLen << "–" << recipe.maxLen
-                      << ", ";
-            if (config.hasEncoder())
-                std::cerr << config.encoderLayers << "+";
-            std::cerr << config.decoderLayers << " layers, d_model " << config.dModel << ", " << config.heads
-                      << " heads, batch " << recipe.batchSize << "; step " << trainer.stats().step << " of "
-                      << total << " → " << out << "\n";
+                      << core::Task::toString(recipe.task);
+            if (recipe.makeTask().generated())
+                std::cerr << " " << recipe.minLen << "–" << recipe.maxLen;
+            std::cerr << ", " << config.shape() << ", batch " << recipe.batchSize << "; step "
+                      << trainer.stats().step << " of " << total << " → " << out << "\n";
 
             Progress progress(total);
             const auto start = std::chrono::steady_clock::now();

@@ -12,6 +12,7 @@ class TestConfig : public QObject {
 private Q_SLOTS:
     void defaultsAreValid();
     void roundTrip();
+    void recurrentRoundTrip();
     void invalid_data();
     void invalid();
 };
@@ -41,6 +42,27 @@ void TestConfig::roundTrip() {
     const auto again = ModelConfig::fromJson(c.toJson());
     QCOMPARE(again.toJson(), c.toJson());
     QCOMPARE(again.headDim(), 8);
+}
+
+void TestConfig::recurrentRoundTrip() {
+    // The recurrent families read as one layer of one head, over states of their width; a classifier's
+    // target side is its classes after the four specials.
+    const auto clf = ModelConfig::fromJson(R"({"family": "attention_classifier", "embed_size": 8,
+        "hidden_size": 6, "classes": ["ham", "spam", "other"], "src_vocab_size": 50,
+        "tokenizer": {"type": "word", "src_vocab": "words.json", "lowercase": true}})");
+    QCOMPARE(clf.family, Family::AttentionClassifier);
+    QCOMPARE(clf.tgtVocabSize, 7);
+    QCOMPARE(clf.dModel, 12);
+    QCOMPARE(clf.heads, 1);
+    QCOMPARE(clf.decoderLayers, 1);
+    QCOMPARE(ModelConfig::fromJson(clf.toJson()).toJson(), clf.toJson());
+    const auto gru = ModelConfig::fromJson(R"({"family": "gru_attention", "hidden_size": 32,
+        "attention_score": "additive", "src_vocab_size": 40, "tgt_vocab_size": 41})");
+    QCOMPARE(gru.score, RecurrentScore::Additive);
+    QCOMPARE(gru.dModel, 32);
+    QVERIFY(gru.hasEncoder());
+    QCOMPARE(ModelConfig::fromJson(gru.toJson()).toJson(), gru.toJson());
+    QVERIFY(!QString::fromStdString(gru.toJson()).contains(QStringLiteral("heads")));
 }
 
 void TestConfig::invalid_data() {
@@ -95,6 +117,34 @@ void TestConfig::invalid_data() {
                                     << "plain file name";
     QTest::newRow("tokenizer key") << R"({"tokenizer": {"kind": "char"}})"
                                    << "tokenizer.kind";
+    QTest::newRow("bad family") << R"({"family": "lstm"})"
+                                << "expected one of transformer, attention_classifier, gru_attention";
+    QTest::newRow("heads on a classifier")
+        << R"({"family": "attention_classifier", "heads": 2,
+        "classes": ["a", "b"]})"
+        << "field 'heads' does not apply to the attention_classifier family";
+    QTest::newRow("classes on a transformer") << R"({"classes": ["a", "b"]})"
+                                              << "field 'classes' does not apply to the transformer family";
+    QTest::newRow("classes on a translator") << R"({"family": "gru_attention", "classes": ["a", "b"]})"
+                                             << "field 'classes' does not apply to the gru_attention family";
+    QTest::newRow("score on a classifier")
+        << R"({"family": "attention_classifier", "attention_score": "additive", "classes": ["a", "b"]})"
+        << "'attention_score' does not apply";
+    QTest::newRow("classifier's target size") << R"({"family": "attention_classifier", "tgt_vocab_size": 9,
+        "classes": ["a", "b"]})"
+                                              << "its outputs are the 'classes'";
+    QTest::newRow("one class") << R"({"family": "attention_classifier", "classes": ["a"]})"
+                               << "names 1 classes; expected 2..4096";
+    QTest::newRow("class twice") << R"({"family": "attention_classifier", "classes": ["a", "a"]})"
+                                 << "names \"a\" twice";
+    QTest::newRow("special class") << R"({"family": "attention_classifier", "classes": ["a", "<pad>"]})"
+                                   << "kept for the special tokens";
+    QTest::newRow("classes not text") << R"({"family": "attention_classifier", "classes": "a, b"})"
+                                      << "must be a list of strings";
+    QTest::newRow("zero hidden") << R"({"family": "gru_attention", "hidden_size": 0})"
+                                 << "hidden_size";
+    QTest::newRow("bad score") << R"({"family": "gru_attention", "attention_score": "dot"})"
+                               << "expected one of concat, additive";
 }
 
 void TestConfig::invalid() {

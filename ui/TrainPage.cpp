@@ -46,6 +46,8 @@ QString probeFor(core::TaskKind kind) {
         return QStringLiteral("the red car");
     case core::TaskKind::LanguageModel:
         return QStringLiteral("And God said");
+    case core::TaskKind::Classification:
+        return QStringLiteral("Win a free prize now");
     }
     return {};
 }

@@ -16,7 +16,7 @@ Model::Model(std::unique_ptr<ModelParts> parts) : parts_(std::move(parts)) {}
 Model::~Model() = default;
 
 std::shared_ptr<const Model> Model::adopt(std::unique_ptr<ModelParts> parts) {
-    parts->net->eval(); // for good: a Model never trains
+    parts->module().eval(); // for good: a Model never trains
     return std::shared_ptr<const Model>(new Model(std::move(parts)));
 }
 
@@ -27,8 +27,10 @@ std::shared_ptr<const Model> Model::load(const std::string& dir, DeviceChoice de
 std::shared_ptr<const Model> Model::createRandom(const ModelConfig& config, Vocabulary src, Vocabulary tgt,
                                                  uint64_t seed, DeviceChoice device) {
     const auto spec = config.tokenizerSpec();
+    // A classifier's target side is its classes (config.json names them), whatever tgt holds.
+    const bool classes = config.family == Family::AttentionClassifier;
     return createRandom(config, config.hasEncoder() ? makeTokenizer(spec, std::move(src)) : nullptr,
-                        makeTokenizer(spec, std::move(tgt)), seed, device);
+                        classes ? nullptr : makeTokenizer(spec, std::move(tgt)), seed, device);
 }
 
 std::shared_ptr<const Model> Model::createRandom(const ModelConfig& config, std::unique_ptr<Tokenizer> src,
@@ -36,6 +38,8 @@ std::shared_ptr<const Model> Model::createRandom(const ModelConfig& config, std:
                                                  DeviceChoice device) {
     configureThreads();
     config.validate("config");
+    if (!tgt && config.family == Family::AttentionClassifier)
+        tgt = classTokenizer(config);
     if (!tgt || tgt->vocab().size() != config.tgtVocabSize ||
         (config.hasEncoder() && (!src || src->vocab().size() != config.srcVocabSize)))
         throw ConfigError("vocabulary sizes disagree with the config");
@@ -45,10 +49,11 @@ std::shared_ptr<const Model> Model::createRandom(const ModelConfig& config, std:
     if (config.hasEncoder())
         parts->srcTokenizer = std::move(src);
     torch::manual_seed(seed);
-    parts->net = buildNetwork(config);
-    initLikeSeed(*parts->net);
+    buildFamilyNetwork(*parts);
+    if (parts->net)
+        initLikeSeed(*parts->net);
     parts->device = resolveDevice(device);
-    parts->net->to(parts->device);
+    parts->module().to(parts->device);
     return adopt(std::move(parts));
 }
 
@@ -67,7 +72,7 @@ Vocabulary Model::defaultVocabulary(int64_t size) {
 
 void Model::save(const std::string& dir, DType dtype) const {
     ModelDirectory::write(dir, parts_->config, parts_->srcTokenizer.get(), *parts_->tgtTokenizer,
-                          *parts_->net, dtype);
+                          parts_->module(), dtype);
 }
 
 const ModelConfig& Model::config() const {
@@ -129,6 +134,8 @@ std::vector<Token> Model::tokensFromIds(const std::vector<int64_t>& ids, bool so
 }
 
 std::vector<float> Model::positionalTable(bool source) const {
+    if (!parts_->net)
+        return {}; // a recurrent network's positions are in its state, not in a table
     const auto& net = *parts_->net;
     const auto& stack = (source && net.src_embed) ? net.src_embed : net.tgt_embed;
     auto t = stack->positions->table();

@@ -29,7 +29,9 @@ public:
     /// IoError with a message naming the file (and the tensor) that is wrong.
     static std::shared_ptr<const Model> load(const std::string& dir,
                                              DeviceChoice device = DeviceChoice::Auto);
-    /// Fresh random weights (Xavier-uniform for matrices, as the seed's make_model), for `init` and tests.
+    /// Fresh random weights (Xavier-uniform for a Transformer's matrices, as the seed's make_model; torch's
+    /// own initialisation for the recurrent families, as the seed's modules have), for `init` and tests. A
+    /// classifier's target side is made from its classes: tgt is ignored (and may be null below).
     static std::shared_ptr<const Model> createRandom(const ModelConfig& config, Vocabulary src,
                                                      Vocabulary tgt, uint64_t seed,
                                                      DeviceChoice device = DeviceChoice::Auto);

@@ -7,9 +7,23 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace core {
 
+/// Which network a model directory holds. The Transformer's fields (layers, heads, d_model, …) describe only
+/// it; the seed's recurrent attention models have their own few, and read as one layer of one head.
+enum class Family {
+    Transformer,         ///< attention all the way: encoder–decoder or decoder-only
+    AttentionClassifier, ///< the seed's AttentionTextClassifier: a BiLSTM pooled by attention into classes
+    GruAttention         ///< the seed's EncoderRNN and AttentionDecoderRNN: a GRU translator
+};
+/// How a GRU decoder scores an encoder state j against its hidden state h.
+enum class RecurrentScore {
+    Concat,  ///< the seed's Linear(2H, 1) on [enc_j; h]: h adds the same to every score, so the weights
+             ///< cannot depend on it and every decode step attends alike
+    Additive ///< Bahdanau et al.'s v·tanh(W [enc_j; h] + b): the weights follow the decoder's state
+};
 enum class Architecture { EncoderDecoder, DecoderOnly };
 enum class PositionalEncoding { Sinusoidal, Learned, Rope, None };
 enum class LayerNormKind {
@@ -20,9 +34,10 @@ enum class Activation { Relu, Gelu, GeluTanh };
 
 /// Every field has a default; `fromJson` validates and names the offending field.
 struct ModelConfig {
-    std::string name = "unnamed";                             // shown in the UI and in dumps
-    std::string description;                                  // one line on what the model does, for people
-    std::string example;                                      // an input it takes ("321+54"): the first text
+    std::string name = "unnamed";        // shown in the UI and in dumps
+    std::string description;             // one line on what the model does, for people
+    std::string example;                 // an input it takes ("321+54"): the first text
+    Family family = Family::Transformer; // "transformer" | "attention_classifier" | "gru_attention"
     Architecture architecture = Architecture::EncoderDecoder; // "encoder_decoder" | "decoder_only"
     int encoderLayers = 2; // N of the encoder stack (ignored for decoder_only)
     int decoderLayers = 2; // N of the decoder stack
@@ -47,7 +62,15 @@ struct ModelConfig {
     bool lowercase = false;                        // word tokenizer: fold case before lookup
     std::string mergesFile = "merges.txt";         // byte_bpe: the merges beside tgt_vocab (GPT-2's format)
 
+    // The recurrent families (their vocabularies are src_vocab_size and tgt_vocab_size, their longest input
+    // max_len, their tokenizer as above).
+    int embedSize = 64;               // attention_classifier: E, the embedding width
+    int hiddenSize = 64;              // the LSTM's width per direction, or the GRU's (and its embeddings')
+    std::vector<std::string> classes; // attention_classifier: the class names, in the order of the logits
+    RecurrentScore score = RecurrentScore::Concat; // gru_attention: "concat" (the seed's) | "additive"
+
     int headDim() const { return dModel / heads; }
+    bool recurrent() const { return family != Family::Transformer; }
     /// Whether positions past max_len can be computed at all: a sinusoidal table and rotary angles extend
     /// by their formula (to positions training never saw); a learned table ends at max_len.
     bool canPassMaxLen() const { return positional != PositionalEncoding::Learned; }
@@ -69,6 +92,9 @@ struct ModelConfig {
     static ModelConfig fromFile(const std::string& path);
     /// Serialises every field, so a written config documents itself.
     std::string toJson() const;
+    /// The architecture in a line: "encoder-decoder, 3+3 layers, d_model 256, 4 heads", "BiLSTM attention
+    /// pooling, embedding 64, hidden 2×64, 2 classes", "GRU with additive attention, hidden 256".
+    std::string shape() const;
     /// Throws ConfigError naming the first invalid field, or when the weights alone would not fit in this
     /// machine's memory (so that a typo in a size is refused before anything is allocated).
     void validate(const std::string& source = "config.json") const;
@@ -80,8 +106,16 @@ struct ModelConfig {
     int64_t bufferCount() const;
     /// Bytes of float32 weights and tables.
     int64_t weightBytes() const { return 4 * (parameterCount() + bufferCount()); }
+
+private:
+    void validateTransformer(const std::string& source) const;
+    void validateRecurrent(const std::string& source) const;
+    int64_t recurrentParameterCount() const;
+    void recurrentToJson(nlohmann::json& j) const;
 };
 
+const char* toString(Family);
+const char* toString(RecurrentScore);
 const char* toString(Architecture);
 const char* toString(PositionalEncoding);
 const char* toString(LayerNormKind);

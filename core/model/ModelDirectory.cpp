@@ -32,7 +32,7 @@ std::unique_ptr<Tokenizer> readSide(const ModelConfig& c, const std::string& dir
 
 // The files of a model directory, into dir (which exists).
 void writeFiles(const fs::path& dir, const ModelConfig& c, const Tokenizer* src, const Tokenizer& tgt,
-                const nn::TransformerImpl& net, DType dtype) {
+                const torch::nn::Module& net, DType dtype) {
     // Parameters take the dtype asked for. The sinusoidal tables (the only tensors that are not parameters)
     // stay F32: the loader adds a stored table as it is, without comparing it with the formula, so an F16
     // table would shift every position's encoding by up to 2.4e-4 for a saving of 2·max_len·d_model·2 bytes
@@ -41,7 +41,8 @@ void writeFiles(const fs::path& dir, const ModelConfig& c, const Tokenizer* src,
     std::set<std::string> parameters;
     for (const auto& item : net.named_parameters(true))
         parameters.insert(item.key());
-    const auto tensors = tensorsToSave(net);
+    const auto tensors =
+        c.recurrent() ? parametersToSave(net) : tensorsToSave(static_cast<const nn::TransformerImpl&>(net));
     std::vector<TensorToWrite> out;
     for (const auto& [name, t] : tensors)
         out.push_back(
@@ -49,10 +50,13 @@ void writeFiles(const fs::path& dir, const ModelConfig& c, const Tokenizer* src,
     writeSafetensors((dir / "model.safetensors").string(), out,
                      {{"format", "pt"}, {"producer", "attnscope"}});
     writeFileAtomically((dir / "config.json").string(), c.toJson());
-    writeFileAtomically((dir / c.tgtVocabFile).string(), tgt.fileContents());
-    for (const auto& [name, contents] : tgt.extraFiles(c.mergesFile))
-        writeFileAtomically((dir / name).string(), contents);
-    if (src && c.srcVocabFile != c.tgtVocabFile)
+    const bool classes = c.family == Family::AttentionClassifier; // config.json names them
+    if (!classes) {
+        writeFileAtomically((dir / c.tgtVocabFile).string(), tgt.fileContents());
+        for (const auto& [name, contents] : tgt.extraFiles(c.mergesFile))
+            writeFileAtomically((dir / name).string(), contents);
+    }
+    if (src && (classes || c.srcVocabFile != c.tgtVocabFile))
         writeFileAtomically((dir / c.srcVocabFile).string(), src->fileContents());
 }
 
@@ -88,7 +92,9 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
     parts->directory = dirName;
     const auto& c = parts->config;
     parts->tgtTokenizer =
-        readSide(c, dirName, c.tgtVocabFile, c.tgtVocabSize, gpt2 ? "vocab_size" : "tgt_vocab_size");
+        c.family == Family::AttentionClassifier
+            ? classTokenizer(c)
+            : readSide(c, dirName, c.tgtVocabFile, c.tgtVocabSize, gpt2 ? "vocab_size" : "tgt_vocab_size");
     if (c.hasEncoder())
         parts->srcTokenizer = readSide(c, dirName, c.srcVocabFile, c.srcVocabSize, "src_vocab_size");
     const auto weights = dir / "model.safetensors";
@@ -106,18 +112,20 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
                          " values, but config.json describes a model of " +
                          std::to_string(c.parameterCount()) +
                          " parameters (its sizes or layer counts disagree with the weights)");
-    parts->net = buildNetwork(c);
+    buildFamilyNetwork(*parts);
     if (gpt2)
         loadGpt2Weights(*parts->net, file);
+    else if (c.recurrent())
+        loadParameters(parts->module(), file);
     else
         loadWeights(*parts->net, file);
     parts->device = resolveDevice(device);
-    parts->net->to(parts->device);
+    parts->module().to(parts->device);
     return parts;
 }
 
 void ModelDirectory::write(const std::string& dirName, const ModelConfig& c, const Tokenizer* src,
-                           const Tokenizer& tgt, const nn::TransformerImpl& net, DType dtype) {
+                           const Tokenizer& tgt, const torch::nn::Module& net, DType dtype) {
     // The files are written into a fresh sibling folder that then takes the target's place in one step: a
     // crash or a full disk mid-save leaves the previous model whole (or no folder), never new weights beside
     // an old config.json.

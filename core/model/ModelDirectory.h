@@ -17,9 +17,11 @@ namespace core {
 struct ModelConfig;
 struct ModelParts;
 class Tokenizer;
-namespace nn {
-class TransformerImpl;
+} // namespace core
+namespace torch::nn {
+class Module;
 }
+namespace core {
 
 enum class ModelFormat {
     Attnscope, ///< our config.json; the seed's tensor names
@@ -42,9 +44,9 @@ public:
     /// folder are kept): a crash, a full disk or a weight beyond F16's range (an InputError naming the
     /// tensor) leaves the previous folder whole. A non-empty folder without config.json is refused (IoError)
     /// rather than replaced. src is null for decoder-only models or when both sides share the target's
-    /// tokenizer file.
+    /// tokenizer file. net is the network of config's family (a classifier's classes are in config.json).
     static void write(const std::string& dir, const ModelConfig& config, const Tokenizer* src,
-                      const Tokenizer& tgt, const nn::TransformerImpl& net, DType dtype);
+                      const Tokenizer& tgt, const torch::nn::Module& net, DType dtype);
 };
 
 } // namespace core

@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Memory.h"
+#include "core/text/TokenizerFactory.h"
 
 #include <torch/torch.h>
 
@@ -38,24 +39,73 @@ torch::Tensor ModelParts::toTensor(const std::vector<int64_t>& ids) const {
     return torch::tensor(ids, torch::kLong).unsqueeze(0).to(device); // (1, T)
 }
 
-// net.ptr() hands out the module itself: the one place a const model reaches its non-const forward().
+torch::nn::Module& ModelParts::module() const {
+    if (classifier)
+        return *classifier.ptr();
+    if (gru)
+        return *gru.ptr();
+    return *net.ptr();
+}
+
+// ptr() hands out the module itself: the one place a const model reaches its non-const forward().
+nn::TransformerImpl& ModelParts::transformer() const {
+    if (!net)
+        throw InputError("'" + config.name + "' is a model of the " + toString(config.family) +
+                         " family; this needs a Transformer");
+    return *net.ptr();
+}
+
 torch::Tensor ModelParts::encode(const torch::Tensor& src, const torch::Tensor& srcMask,
                                  nn::Capture* capture) const {
-    return net.ptr()->encode(src, srcMask, capture); // (B, S, C)
+    return transformer().encode(src, srcMask, capture); // (B, S, C)
 }
 
 torch::Tensor ModelParts::decode(const torch::Tensor& tgt, const torch::Tensor& memory,
                                  const torch::Tensor& srcMask, const torch::Tensor& tgtMask, int64_t pos0,
                                  nn::DecodeCache* cache, nn::Capture* capture, bool lastOnly) const {
-    return net.ptr()->decode(tgt, memory, srcMask, tgtMask, pos0, cache, capture, lastOnly); // (B, T|1, C)
+    return transformer().decode(tgt, memory, srcMask, tgtMask, pos0, cache, capture, lastOnly); // (B, T|1, C)
 }
 
 torch::Tensor ModelParts::logits(const torch::Tensor& h) const {
-    return net.ptr()->generator->logits(h); // (B, T, V)
+    return transformer().generator->logits(h); // (B, T, V)
 }
 
 torch::Tensor ModelParts::logProbs(const torch::Tensor& h) const {
-    return net.ptr()->generator->forward(h); // (B, T, V)
+    return transformer().generator->forward(h); // (B, T, V)
+}
+
+nn::AttentionClassifierImpl::Output ModelParts::classify(const torch::Tensor& tokens) const {
+    const auto lengths = torch::full({1}, tokens.size(1), torch::kLong); // (1)
+    return classifier.ptr()->forward(tokens, lengths);
+}
+
+std::tuple<torch::Tensor, torch::Tensor> ModelParts::encodeRecurrent(const torch::Tensor& src) const {
+    return gru.ptr()->encoder->forward(src); // (1, S, H), (1, 1, H)
+}
+
+nn::AttentionDecoderRnnImpl::Step ModelParts::decodeRecurrent(const torch::Tensor& input,
+                                                              const torch::Tensor& hidden,
+                                                              const torch::Tensor& states) const {
+    return gru.ptr()->decoder->forward(input, hidden, states);
+}
+
+std::unique_ptr<Tokenizer> classTokenizer(const ModelConfig& config) {
+    return makeTokenizer({TokenizerKind::Word, false, {}}, Vocabulary::fromTokens(config.classes));
+}
+
+void buildFamilyNetwork(ModelParts& parts, int copies) {
+    const auto& c = parts.config;
+    if (!c.recurrent()) {
+        parts.net = buildNetwork(c, copies);
+        return;
+    }
+    checkMemoryFor(copies * c.weightBytes(), "the weights of this model");
+    if (c.family == Family::AttentionClassifier)
+        parts.classifier = nn::AttentionClassifier(c.srcVocabSize, c.embedSize, c.hiddenSize,
+                                                   static_cast<int64_t>(c.classes.size()));
+    else
+        parts.gru = nn::GruTranslator(c.srcVocabSize, c.tgtVocabSize, c.hiddenSize,
+                                      c.score == RecurrentScore::Additive);
 }
 
 void initLikeSeed(nn::TransformerImpl& net) {

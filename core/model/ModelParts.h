@@ -7,6 +7,8 @@
 
 #include "core/base/Runtime.h"
 #include "core/model/ModelConfig.h"
+#include "core/model/nn/AttentionClassifier.h"
+#include "core/model/nn/GruTranslator.h"
 #include "core/model/nn/Transformer.h"
 #include "core/text/Tokenizer.h"
 
@@ -24,9 +26,15 @@ struct ModelParts {
     ModelConfig config;
     std::string directory;                   // empty for a model made in memory
     std::unique_ptr<Tokenizer> srcTokenizer; // null for decoder-only
-    std::unique_ptr<Tokenizer> tgtTokenizer;
+    std::unique_ptr<Tokenizer> tgtTokenizer; // a classifier's: its classes after the four specials
+    // The network of config.family; the others stay null.
     nn::Transformer net{nullptr};
+    nn::AttentionClassifier classifier{nullptr};
+    nn::GruTranslator gru{nullptr};
     torch::Device device{torch::kCPU};
+
+    /// The family's network, whichever it is (to move, save or count it).
+    torch::nn::Module& module() const;
 
     /// The source side's tokenizer (the target's for decoder-only models).
     const Tokenizer& sourceTokenizer() const { return srcTokenizer ? *srcTokenizer : *tgtTokenizer; }
@@ -44,7 +52,8 @@ struct ModelParts {
     int64_t srcPad() const { return sourceTokenizer().vocab().pad(); }
 
     // Forward passes for inference. LibTorch's forward() members are not const, but these change no
-    // parameter and no buffer (the model is in eval mode for good), so a const model may run them.
+    // parameter and no buffer (the model is in eval mode for good), so a const model may run them. The
+    // Transformer's three throw InputError for a model of another family.
     torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& srcMask,
                          nn::Capture* capture) const; // (B, S, C)
     torch::Tensor decode(const torch::Tensor& tgt, const torch::Tensor& memory, const torch::Tensor& srcMask,
@@ -52,6 +61,16 @@ struct ModelParts {
                          nn::Capture* capture, bool lastOnly = false) const; // (B, T|1, C)
     torch::Tensor logits(const torch::Tensor& h) const;                      // (B, T, V)
     torch::Tensor logProbs(const torch::Tensor& h) const;                    // (B, T, V)
+    /// The classifier on one text: tokens (1, T), every one read.
+    nn::AttentionClassifierImpl::Output classify(const torch::Tensor& tokens) const;
+    /// The GRU translator's encoder over src (1, S): its states (1, S, H) and last hidden state (1, 1, H).
+    std::tuple<torch::Tensor, torch::Tensor> encodeRecurrent(const torch::Tensor& src) const;
+    /// One step of the GRU translator's decoder: input (1, 1), hidden (1, 1, H), states (1, S, H).
+    nn::AttentionDecoderRnnImpl::Step decodeRecurrent(const torch::Tensor& input, const torch::Tensor& hidden,
+                                                      const torch::Tensor& states) const;
+
+private:
+    nn::TransformerImpl& transformer() const; // throws InputError for another family
 };
 
 /// The one way into a model's parts: read-only.
@@ -61,6 +80,12 @@ const ModelParts& parts(const Model& model);
 /// ConfigError when `copies` of its weights (a trainer keeps weights, gradients and two Adam moments) would
 /// not fit in memory, and turns an allocation that fails anyway into a ModelError instead of an abort.
 nn::Transformer buildNetwork(const ModelConfig& config, int copies = 1);
+/// A classifier's target side: a word tokenizer over its classes (after the four special tokens), so its
+/// answer is a distribution over tokens like any model's.
+std::unique_ptr<Tokenizer> classTokenizer(const ModelConfig& config);
+/// Builds the network of parts.config's family into parts (buildNetwork for a Transformer; torch's own
+/// initialisation for the recurrent families, as the seed's modules have), under the same memory checks.
+void buildFamilyNetwork(ModelParts& parts, int copies = 1);
 /// Xavier-uniform for every matrix, as the seed's make_model initialises.
 void initLikeSeed(nn::TransformerImpl& net);
 /// Rows of ids as one (rows, longest) tensor, shorter rows filled with pad.

@@ -4,19 +4,13 @@
 #include "core/model/WeightIO.h"
 #include "core/model/nn/AttentionClassifier.h"
 #include "core/model/nn/GruTranslator.h"
+#include "core/model/nn/HostData.h"
 
 #include <torch/torch.h>
 
 namespace core {
 
-namespace {
-
-std::vector<float> toVector(const torch::Tensor& t) {
-    const auto c = t.to(torch::kCPU, torch::kFloat32).contiguous();
-    return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
-}
-
-} // namespace
+using nn::hostFloats;
 
 struct ClassifierNet::Impl {
     nn::AttentionClassifier net{nullptr};
@@ -40,7 +34,7 @@ ClassifierNet::Result ClassifierNet::classify(const std::vector<int64_t>& ids) c
     const auto n = static_cast<int64_t>(ids.size());
     const auto out =
         impl_->net->forward(torch::tensor(ids).view({1, n}), torch::tensor({n})); // (1, K), (1, T)
-    return {toVector(out.logits[0]), toVector(out.weights[0])};
+    return {hostFloats(out.logits[0]), hostFloats(out.weights[0])};
 }
 
 struct GruTranslatorNet::Impl {
@@ -73,7 +67,7 @@ GruTranslatorNet::Step GruTranslatorNet::step(int64_t token) {
     const auto s =
         impl_->net->decoder->forward(torch::tensor({token}).view({1, 1}), impl_->hidden, impl_->states);
     impl_->hidden = s.hidden;
-    return {toVector(s.logProbs[0]), toVector(s.weights[0])};
+    return {hostFloats(s.logProbs[0]), hostFloats(s.weights[0])};
 }
 
 } // namespace core

@@ -1,5 +1,6 @@
 #include "core/run/InsideCompute.h"
 
+#include "core/model/nn/HostData.h"
 #include "core/model/nn/Linear.h"
 
 #include <torch/torch.h>
@@ -10,20 +11,8 @@
 
 namespace core {
 
-namespace {
-
-std::vector<float> toVector(const torch::Tensor& t) {
-    const auto c = t.to(torch::kCPU, torch::kFloat32).contiguous();
-    return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
-}
-
-Matrix toMatrix(const torch::Tensor& t) { // (rows, cols)
-    Matrix m(static_cast<int>(t.size(0)), static_cast<int>(t.size(1)));
-    m.data = toVector(t);
-    return m;
-}
-
-} // namespace
+using nn::hostFloats;
+using nn::hostMatrix;
 
 InsideRow computeInside(const InsideInputs& in, int head, int row) {
     torch::NoGradGuard noGrad;
@@ -77,24 +66,24 @@ InsideRow computeInside(const InsideInputs& in, int head, int row) {
     const auto scores = products.sum(-1);            // (Tk)
     const auto weights = weightsAll[h];              // (Tk)
 
-    out.x = toMatrix(x[0]);
+    out.x = hostMatrix(x[0]);
     if (cross)
-        out.memory = toMatrix(in.memory);
-    out.q = toMatrix(qHead);
-    out.k = toMatrix(kh);
-    out.v = toMatrix(vh);
-    out.products = toMatrix(products);
-    out.scores = toVector(scores);
+        out.memory = hostMatrix(in.memory);
+    out.q = hostMatrix(qHead);
+    out.k = hostMatrix(kh);
+    out.v = hostMatrix(vh);
+    out.products = hostMatrix(products);
+    out.scores = hostFloats(scores);
     out.scale = static_cast<float>(scale);
-    out.scaled = toVector(scores * scale);
+    out.scaled = hostFloats(scores * scale);
     out.visible = std::move(visible);
-    out.weights = toVector(weights);
-    out.weighted = toMatrix(weights.unsqueeze(1) * vh); // (Tk, hs)
-    out.z = toVector(zAll[h]);
-    out.concat = toVector(concat);
-    out.attnOut = toVector(attnOut);
-    out.residual = toVector(residual);
-    out.output = toVector(residual + attnOut);
+    out.weights = hostFloats(weights);
+    out.weighted = hostMatrix(weights.unsqueeze(1) * vh); // (Tk, hs)
+    out.z = hostFloats(zAll[h]);
+    out.concat = hostFloats(concat);
+    out.attnOut = hostFloats(attnOut);
+    out.residual = hostFloats(residual);
+    out.output = hostFloats(residual + attnOut);
     return out;
 }
 

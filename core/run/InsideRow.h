@@ -36,7 +36,10 @@ struct InsideRow {
     Matrix k;        ///< Tk × d_k: this head's keys (the decoder's cached ones)
     Matrix v;        ///< Tk × d_k: this head's values (the decoder's cached ones)
     Matrix products; ///< Tk × d_k: q_i ⊙ k_j, whose row sums are the raw scores
-    std::vector<float> scores;   ///< Tk: q_i · k_j
+    std::vector<float> scores; ///< Tk: q_i · k_j (+ shift)
+    /// Added to every score of the row: a recurrent model's score bias (and, for the seed's concatenating
+    /// score, what the decoder's state contributes). Softmax is blind to it.
+    float shift = 0.0f;
     float scale = 1.0f;          ///< 1 / √d_k
     std::vector<float> scaled;   ///< Tk: scores · scale
     std::vector<bool> visible;   ///< Tk: false where the mask blocks the key (causal or padding): −∞

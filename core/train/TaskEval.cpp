@@ -1,6 +1,7 @@
 #include "core/train/TaskEval.h"
 
 #include "core/run/IncrementalDecoder.h"
+#include "core/run/StepDecoder.h"
 
 #include <algorithm>
 #include <map>
@@ -28,7 +29,53 @@ std::string spell(const Tokenizer& tokenizer, const int64_t* ids, int64_t n) {
     return text + tokenizer.detokenize(run);
 }
 
+int64_t mostLikely(const std::vector<float>& logProbs) {
+    return std::max_element(logProbs.begin(), logProbs.end()) - logProbs.begin();
+}
+
+// A recurrent decoder reads one sentence at a time (its steps are cheap: one GRU cell and the output layer).
+std::vector<std::vector<int64_t>> recurrentAnswers(const std::shared_ptr<const Model>& model,
+                                                   const std::vector<std::vector<int64_t>>& prompts,
+                                                   int maxAnswer, const AnswerProgress& progress) {
+    const auto& vocab = model->targetTokenizer().vocab();
+    std::vector<std::vector<int64_t>> out;
+    for (const auto& src : prompts) {
+        auto decoder = startDecoder(model, src);
+        auto step = decoder->push({vocab.bos()});
+        auto& answer = out.emplace_back();
+        while (static_cast<int>(answer.size()) < maxAnswer && decoder->length() < model->config().maxLen) {
+            answer.push_back(mostLikely(step.logProbs));
+            if (answer.back() == vocab.eos())
+                break;
+            step = decoder->push({answer.back()});
+        }
+        if (progress)
+            progress(out.size(), prompts.size());
+    }
+    return out;
+}
+
 } // namespace
+
+std::vector<std::string> classifyTexts(const Model& model, const std::vector<std::string>& texts,
+                                       const AnswerProgress& progress) {
+    const std::shared_ptr<const Model> shared(&model, [](const Model*) {}); // the caller keeps it alive
+    const auto& classes = model.targetTokenizer().vocab();
+    std::vector<std::string> out;
+    for (const auto& text : texts) {
+        auto tokens = model.sourceTokens(text);
+        if (static_cast<int>(tokens.size()) > model.config().maxLen)
+            tokens.resize(static_cast<std::size_t>(model.config().maxLen)); // read as far as the window reads
+        std::vector<int64_t> ids;
+        for (const auto& t : tokens)
+            ids.push_back(t.id);
+        auto decoder = startDecoder(shared, ids);
+        out.push_back(classes.token(mostLikely(decoder->push({classes.bos()}).logProbs)));
+        if (progress)
+            progress(out.size(), texts.size());
+    }
+    return out;
+}
 
 std::vector<std::string> greedyAnswers(const Model& model, const std::vector<std::string>& sources,
                                        int maxAnswer, const AnswerProgress& progress) {
@@ -47,6 +94,12 @@ std::vector<std::string> greedyAnswers(const Model& model, const std::vector<std
         if (!enc)
             row.push_back(eos);
         prompts.push_back(std::move(row));
+    }
+    if (model.config().recurrent()) {
+        std::vector<std::string> out;
+        for (const auto& answer : recurrentAnswers(shared, prompts, maxAnswer, progress))
+            out.push_back(spell(model.targetTokenizer(), answer.data(), static_cast<int64_t>(answer.size())));
+        return out;
     }
     // Rows decoded side by side through the KV cache, each step one token per row. A decoder-only batch
     // holds prompts of one length (a padded causal prompt would shift its positions); an encoder–decoder

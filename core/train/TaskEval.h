@@ -22,6 +22,10 @@ using AnswerProgress = std::function<void(std::size_t done, std::size_t total)>;
 std::vector<std::string> greedyAnswers(const Model& model, const std::vector<std::string>& sources,
                                        int maxAnswer, const AnswerProgress& progress = {});
 
+/// The class a classifier gives each text (its most probable), by name. `progress` as above.
+std::vector<std::string> classifyTexts(const Model& model, const std::vector<std::string>& texts,
+                                       const AnswerProgress& progress = {});
+
 /// Exact-match accuracy of greedy decoding on n examples of the task drawn from seed.
 double taskAccuracy(const Model& model, const Task& task, int n, uint64_t seed);
 

@@ -41,8 +41,10 @@ TaskKind Task::parseKind(const std::string& name) {
         return TaskKind::Translation;
     if (name == "language_model")
         return TaskKind::LanguageModel;
+    if (name == "classification")
+        return TaskKind::Classification;
     throw ConfigError("unknown task '" + name +
-                      "': use copy, reverse, sort, addition, translation or language_model");
+                      "': use copy, reverse, sort, addition, translation, language_model or classification");
 }
 
 const char* Task::toString(TaskKind kind) {
@@ -59,6 +61,8 @@ const char* Task::toString(TaskKind kind) {
         return "translation";
     case TaskKind::LanguageModel:
         return "language_model";
+    case TaskKind::Classification:
+        return "classification";
     }
     return "?";
 }
@@ -132,6 +136,7 @@ std::string Task::solve(const std::string& source) const {
     }
     case TaskKind::Translation:
     case TaskKind::LanguageModel:
+    case TaskKind::Classification:
         throw ConfigError("text from a corpus has no computed answer; it is scored against held-out text");
     }
     return {};

@@ -10,9 +10,9 @@
 
 namespace core {
 
-/// Translation and language modelling are not generated: their text comes from a corpus the recipe names
-/// (see TrainRecipe), so a Task of those kinds only names it.
-enum class TaskKind { Copy, Reverse, Sort, Addition, Translation, LanguageModel };
+/// Translation, language modelling and classification are not generated: their text comes from a corpus the
+/// recipe names (see TrainRecipe), so a Task of those kinds only names it.
+enum class TaskKind { Copy, Reverse, Sort, Addition, Translation, LanguageModel, Classification };
 
 struct Example {
     std::string source;
@@ -21,8 +21,8 @@ struct Example {
 
 class Task {
 public:
-    /// "copy" | "reverse" | "sort" | "addition" | "translation" | "language_model"; throws ConfigError naming
-    /// the bad name.
+    /// "copy" | "reverse" | "sort" | "addition" | "translation" | "language_model" | "classification"; throws
+    /// ConfigError naming the bad name.
     static TaskKind parseKind(const std::string& name);
     static const char* toString(TaskKind kind);
 
@@ -35,7 +35,10 @@ public:
     Task(TaskKind kind, int minLen, int maxLen);
 
     TaskKind kind() const { return kind_; }
-    bool generated() const { return kind_ != TaskKind::Translation && kind_ != TaskKind::LanguageModel; }
+    bool generated() const {
+        return kind_ != TaskKind::Translation && kind_ != TaskKind::LanguageModel &&
+               kind_ != TaskKind::Classification;
+    }
     /// The characters sources and targets are made of, in a fixed order (the vocabulary after the specials).
     std::vector<std::string> alphabet() const;
     /// One example drawn from rng.

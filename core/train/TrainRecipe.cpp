@@ -118,8 +118,12 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
             r.spmVocabSize = number<int>(v, key, source);
         } else if (key == "spm_model_type") {
             r.spmModelType = text_(v, key);
+        } else if (key == "spm_model") {
+            r.spmModel = text_(v, key);
         } else if (key == "bpe_vocab_size") {
             r.bpeVocabSize = number<int>(v, key, source);
+        } else if (key == "word_vocab_size") {
+            r.wordVocabSize = number<int>(v, key, source);
         } else if (key == "max_tokens") {
             r.maxTokens = number<int>(v, key, source);
         } else {
@@ -147,6 +151,13 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
     check(r.threads >= 0 && r.threads <= 1024, "threads must be 0 (every core) or up to 1024");
     check(r.lengthBuckets <= 1024 && r.evalExamples <= 1000000,
           "length_buckets must be at most 1024 and eval_examples at most 1000000");
+    // First, so a family given the wrong task hears that rather than a task's own demand.
+    // Which families learn which tasks: a classifier only classifies, and only a classifier does.
+    check((r.task == TaskKind::Classification) == (r.model.family == Family::AttentionClassifier),
+          r.task == TaskKind::Classification ? "classification trains the attention_classifier family"
+                                             : "the attention_classifier family only learns classification");
+    check(r.model.family != Family::GruAttention || r.task != TaskKind::LanguageModel,
+          "the gru_attention family translates a source: it is no language model");
     if (r.task == TaskKind::Translation) {
         check(!r.corpus.empty() && !r.valid.empty(),
               "a translation recipe names its 'corpus' and 'valid' TSV files");
@@ -163,6 +174,11 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
         check(r.bpeVocabSize >= 260, "bpe_vocab_size must be at least 260 (4 specials and 256 bytes first)");
         check(r.bpeVocabSize <= 1 << 20, "bpe_vocab_size must be at most 1048576");
         check(!r.model.hasEncoder(), "a language model is decoder_only");
+    } else if (r.task == TaskKind::Classification) {
+        check(!r.corpus.empty() && !r.valid.empty(),
+              "a classification recipe names its 'corpus' and 'valid' TSV files (label, text)");
+        check(r.wordVocabSize >= 5 && r.wordVocabSize <= 1 << 20, "word_vocab_size must be in 5..1048576");
+        check(r.maxTokens >= 1 && r.maxTokens <= 65536, "max_tokens must be in 1..65536");
     } else {
         check(r.model.tokenizer == TokenizerKind::Char,
               "tasks are spelled in characters: the model's tokenizer must be char");
@@ -174,7 +190,8 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
     }
     const auto config = r.modelConfig();
     config.validate(source + ": model");
-    const int64_t t = r.task == TaskKind::Translation ? r.maxTokens + 2 : config.maxLen;
+    const int64_t t = r.task == TaskKind::Translation || r.task == TaskKind::Classification ? r.maxTokens + 2
+                                                                                            : config.maxLen;
     const int64_t weights = 4 * config.weightBytes(), activations = activationBytes(config, r.batchSize, t);
     const int64_t most = std::numeric_limits<int64_t>::max();
     checkMemoryFor(activations > most - weights ? most : weights + activations,
@@ -198,7 +215,7 @@ TrainRecipe TrainRecipe::rebased(const std::string& dir) const {
     TrainRecipe r = *this;
     const auto abs = [](const std::string& p) { return std::filesystem::absolute(p).lexically_normal(); };
     const auto base = abs(dir);
-    for (auto* p : {&r.corpus, &r.valid})
+    for (auto* p : {&r.corpus, &r.valid, &r.spmModel})
         if (!p->empty())
             *p = abs(resolve(*p)).lexically_relative(base).string();
     r.baseDir = dir;
@@ -213,6 +230,14 @@ ModelConfig TrainRecipe::modelConfig() const {
         c.srcVocabSize = c.tgtVocabSize = spmVocabSize;
         c.tokenizer = TokenizerKind::SentencePiece;
         c.srcVocabFile = c.tgtVocabFile = "spm.model";
+        c.maxLen = std::max(c.maxLen, maxTokens + 2);
+        return c;
+    }
+    if (task == TaskKind::Classification) {
+        c.srcVocabSize = wordVocabSize;
+        c.tokenizer = TokenizerKind::Word;
+        c.lowercase = true;
+        c.srcVocabFile = "vocab.json";
         c.maxLen = std::max(c.maxLen, maxTokens + 2);
         return c;
     }
@@ -264,12 +289,20 @@ std::string TrainRecipe::toJson() const {
         j["valid"] = valid;
         j["spm_vocab_size"] = spmVocabSize;
         j["spm_model_type"] = spmModelType;
+        if (!spmModel.empty())
+            j["spm_model"] = spmModel;
         j["max_tokens"] = maxTokens;
     }
     if (task == TaskKind::LanguageModel) {
         j["corpus"] = corpus;
         j["valid"] = valid;
         j["bpe_vocab_size"] = bpeVocabSize;
+    }
+    if (task == TaskKind::Classification) {
+        j["corpus"] = corpus;
+        j["valid"] = valid;
+        j["word_vocab_size"] = wordVocabSize;
+        j["max_tokens"] = maxTokens;
     }
     return j.dump(2) + "\n";
 }

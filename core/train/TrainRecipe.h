@@ -11,19 +11,19 @@
 namespace core {
 
 struct TrainRecipe {
-    std::string name = "model"; // the model's name (config.json "name")
-    TaskKind task =
-        TaskKind::Reverse;   // "copy" | "reverse" | "sort" | "addition" | "translation" | "language_model"
-    int minLen = 1;          // shortest generated sequence (addition: digits per number)
-    int maxLen = 10;         // longest generated sequence
-    ModelConfig model;       // "model": architecture and sizes; vocabulary sizes come from the task
-    int batchSize = 128;     // examples per step
-    int64_t steps = 3000;    // optimizer steps in all
-    int warmup = 400;        // steps of linear warm-up in the schedule of "Attention Is All You Need"
-    double lrFactor = 1.0;   // lr = factor · d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)
-    double adamBeta1 = 0.9;  // Adam's β1
-    double adamBeta2 = 0.98; // Adam's β2 (the paper's value)
-    double adamEps = 1e-9;   // Adam's ε
+    std::string name = "model";        // the model's name (config.json "name")
+    TaskKind task = TaskKind::Reverse; // "copy" | "reverse" | "sort" | "addition" | "translation" |
+                                       // "language_model" | "classification"
+    int minLen = 1;                    // shortest generated sequence (addition: digits per number)
+    int maxLen = 10;                   // longest generated sequence
+    ModelConfig model;                 // "model": architecture and sizes; vocabulary sizes come from the task
+    int batchSize = 128;               // examples per step
+    int64_t steps = 3000;              // optimizer steps in all
+    int warmup = 400;              // steps of linear warm-up in the schedule of "Attention Is All You Need"
+    double lrFactor = 1.0;         // lr = factor · d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)
+    double adamBeta1 = 0.9;        // Adam's β1
+    double adamBeta2 = 0.98;       // Adam's β2 (the paper's value)
+    double adamEps = 1e-9;         // Adam's ε
     double labelSmoothing = 0.1;   // probability mass spread over the other tokens
     double clipNorm = 1.0;         // gradient norm limit; 0 turns clipping off
     int lengthBuckets = 16;        // a pool of this many batches is sorted by length, then cut into batches
@@ -37,9 +37,14 @@ struct TrainRecipe {
     std::string valid;                // held-out pairs the chrF checks translate, relative to baseDir
     int spmVocabSize = 8000;          // pieces of the joint SentencePiece vocabulary of both languages
     std::string spmModelType = "bpe"; // "bpe" | "unigram"
-    int maxTokens = 100;              // pairs with a side longer than this many pieces are left out
+    std::string spmModel; // an existing SentencePiece model to read with instead of learning one (another
+                          // model's, so two models of one corpus share their pieces), relative to baseDir
+    int maxTokens = 100;  // pairs with a side longer than this many pieces are left out
     // Language model only (corpus and valid are then text files, one document a line):
     int bpeVocabSize = 4096; // byte-level BPE tokens learned from the corpus: 4 specials, 256 bytes, merges
+    // Classification only (corpus and valid are TSV files of label, text; max_tokens words of a text are
+    // read):
+    int wordVocabSize = 8000; // the 4 specials and the training texts' most frequent words, lowercased
 
     /// Not stored: the directory relative corpus paths start from (the recipe file's, or a run's).
     std::string baseDir;

@@ -10,9 +10,12 @@
 #include "core/model/Safetensors.h"
 #include "core/model/WeightIO.h"
 #include "core/train/CheckpointState.h"
+#include "core/train/ClassificationData.h"
 #include "core/train/FlatAdam.h"
 #include "core/train/LanguageModelData.h"
 #include "core/train/TaskEval.h"
+#include "core/train/TrainBatches.h"
+#include "core/train/TrainForward.h"
 #include "core/train/TranslationData.h"
 
 #include <torch/torch.h>
@@ -22,8 +25,6 @@
 #include <cmath>
 #include <deque>
 #include <filesystem>
-#include <numeric>
-#include <random>
 
 // Shapes: B batch, S source length, T target length, V vocabulary.
 
@@ -33,22 +34,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// splitmix64: independent, reproducible streams from (seed, index) without storing any RNG state.
-uint64_t mix(uint64_t seed, uint64_t index) {
-    uint64_t z = seed + 0x9E3779B97F4A7C15ull * (index + 1);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-using Encoded = EncodedPair;
-
-struct Batch {
-    torch::Tensor src;    // (B, S), encoder–decoder only
-    torch::Tensor input;  // (B, T) decoder input
-    torch::Tensor labels; // (B, T) next tokens; pad where no loss is taken
-    int64_t tokens = 0;   // labels that count
-};
+using Batch = TrainBatch;
 
 } // namespace
 
@@ -57,16 +43,16 @@ struct Trainer::Impl {
     Task task;
     ModelConfig config;
     Vocabulary vocab;
-    std::unique_ptr<Tokenizer> tokenizer; // both sides share it
+    std::unique_ptr<Tokenizer> tokenizer; // both sides share it; a classifier's texts (its classes are apart)
     fs::path out;
-    nn::Transformer net{nullptr};
+    ModelParts parts; // the network of config's family, in training mode
     std::unique_ptr<FlatAdam> optimizer;
     TrainStats stats;
-    int64_t poolIndex = -1;
     std::deque<std::pair<int64_t, double>> recent; // (tokens, seconds) of the last steps, for a steady rate
-    std::vector<Batch> pool;                       // the batches of the current pool, in training order
     std::unique_ptr<TranslationData> translation;  // translation: the pairs, encoded once
     std::unique_ptr<LanguageModelData> language;   // language model: vocabulary and token streams
+    std::unique_ptr<ClassificationData> classification; // classification: the labelled texts, encoded once
+    std::unique_ptr<TrainBatches> batches;
 
     Impl(const TrainRecipe& r, const std::string& dir)
         : recipe(r), task(r.makeTask()), config(r.modelConfig()), out(dir) {
@@ -77,121 +63,41 @@ struct Trainer::Impl {
             language = std::make_unique<LanguageModelData>(recipe, dir);
             tokenizer = language->tokenizer().clone();
             vocab = tokenizer->vocab();
+        } else if (task.kind() == TaskKind::Classification) {
+            classification = std::make_unique<ClassificationData>(recipe, dir);
+            tokenizer = classification->tokenizer().clone();
+            vocab = tokenizer->vocab();
         } else {
             translation = std::make_unique<TranslationData>(recipe, dir);
             tokenizer = translation->tokenizer().clone();
             vocab = tokenizer->vocab();
         }
+        const auto* corpus = translation      ? &translation->pairs()
+                             : classification ? &classification->examples()
+                                              : nullptr;
+        batches = std::make_unique<TrainBatches>(recipe, config, vocab, corpus, language.get());
     }
 
     void build() {
         configureThreads(recipe.threads);
         torch::manual_seed(recipe.seed);
-        net = buildNetwork(config, 4);
-        initLikeSeed(*net);
-        net->train();
-        optimizer =
-            std::make_unique<FlatAdam>(net->parameters(), recipe.adamBeta1, recipe.adamBeta2, recipe.adamEps);
+        parts.config = config;
+        buildFamilyNetwork(parts, 4);
+        if (parts.net)
+            initLikeSeed(*parts.net);
+        parts.module().train();
+        optimizer = std::make_unique<FlatAdam>(parts.module().parameters(), recipe.adamBeta1,
+                                               recipe.adamBeta2, recipe.adamEps);
     }
 
-    std::vector<int64_t> ids(const std::string& text) const {
-        std::vector<int64_t> result;
-        for (char c : text)
-            result.push_back(vocab.find(std::string(1, c)));
-        return result;
-    }
-
-    Batch makeBatch(const std::vector<Encoded>& examples) const {
-        const auto bos = vocab.bos(), eos = vocab.eos(), pad = vocab.pad();
-        std::vector<std::vector<int64_t>> src, seq;
-        std::vector<std::size_t> promptLen;
-        for (const auto& e : examples) {
-            auto s = e.src;
-            const auto& t = e.tgt;
-            std::vector<int64_t> row{bos};
-            if (config.hasEncoder()) {
-                s.insert(s.begin(), bos);
-                s.push_back(eos);
-                src.push_back(std::move(s));
-                promptLen.push_back(1);
-            } else {
-                // A decoder-only model reads "<bos> source <eos>" and learns only what follows.
-                row.insert(row.end(), s.begin(), s.end());
-                row.push_back(eos);
-                promptLen.push_back(row.size());
-            }
-            row.insert(row.end(), t.begin(), t.end());
-            row.push_back(eos);
-            seq.push_back(std::move(row));
-        }
-        Batch b;
-        if (config.hasEncoder())
-            b.src = paddedIds(src, pad);                        // (B, S)
-        auto full = paddedIds(seq, pad);                        // (B, T+1)
-        b.input = full.narrow(1, 0, full.size(1) - 1);          // (B, T)
-        b.labels = full.narrow(1, 1, full.size(1) - 1).clone(); // (B, T)
-        auto lab = b.labels.accessor<int64_t, 2>();
-        for (std::size_t i = 0; i < promptLen.size(); ++i)
-            for (std::size_t j = 0; j + 1 < promptLen[i]; ++j)
-                lab[static_cast<int64_t>(i)][static_cast<int64_t>(j)] = pad; // no loss on the prompt
-        b.tokens = (b.labels != pad).sum().item<int64_t>();
-        return b;
-    }
-
-    /// The batch of step `step` (0-based): a function of the seed and the step alone, so a resumed run
-    /// sees exactly the data the uninterrupted run would have seen.
-    const Batch& batchFor(int64_t step) {
-        if (language) {
-            // Every window has the same length: no pools to sort by length.
-            const auto rows = paddedIds(language->batch(recipe.seed, step, recipe.batchSize, config.maxLen),
-                                        vocab.pad()); // (B, T+1)
-            Batch b;
-            b.input = rows.narrow(1, 0, config.maxLen);          // (B, T)
-            b.labels = rows.narrow(1, 1, config.maxLen).clone(); // (B, T)
-            b.tokens = (b.labels != vocab.pad()).sum().item<int64_t>();
-            pool.assign(1, std::move(b));
-            poolIndex = -1;
-            return pool.front();
-        }
-        const int64_t p = step / recipe.lengthBuckets;
-        if (p != poolIndex) {
-            std::mt19937_64 rng(mix(recipe.seed, static_cast<uint64_t>(p)));
-            const std::size_t n = static_cast<std::size_t>(recipe.lengthBuckets) * recipe.batchSize;
-            std::vector<Encoded> examples(n);
-            for (auto& e : examples) {
-                if (task.generated()) {
-                    const auto ex = task.sample(rng);
-                    e = {ids(ex.source), ids(ex.target)};
-                } else {
-                    const auto& pairs = translation->pairs();
-                    e = pairs[std::uniform_int_distribution<std::size_t>(0, pairs.size() - 1)(rng)];
-                }
-            }
-            // Grouped by length, so a batch carries little padding; then the batches are shuffled.
-            std::stable_sort(examples.begin(), examples.end(), [](const Encoded& a, const Encoded& b) {
-                return std::make_pair(a.src.size(), a.tgt.size()) <
-                       std::make_pair(b.src.size(), b.tgt.size());
-            });
-            pool.clear();
-            for (std::size_t i = 0; i < n; i += static_cast<std::size_t>(recipe.batchSize))
-                pool.push_back(
-                    makeBatch({examples.begin() + static_cast<std::ptrdiff_t>(i),
-                               examples.begin() + static_cast<std::ptrdiff_t>(i + recipe.batchSize)}));
-            std::shuffle(pool.begin(), pool.end(), rng);
-            poolIndex = p;
-        }
-        return pool[static_cast<std::size_t>(step % recipe.lengthBuckets)];
-    }
-
-    torch::Tensor logits(const Batch& b) {
-        torch::Tensor memory, srcMask;
-        if (config.hasEncoder()) {
-            srcMask = nn::sourceMask(b.src, vocab.pad());
-            memory = net->encode(b.src, srcMask, nullptr); // (B, S, C)
-        }
-        const auto h = net->decode(b.input, memory, srcMask, nn::targetMask(b.input, vocab.pad()), 0, nullptr,
-                                   nullptr); // (B, T, C)
-        return net->generator->logits(h);    // (B, T, V)
+    // The sides as a model directory stores them: one shared tokenizer file, or a classifier's texts
+    // (its classes are written into config.json).
+    void writeModel(const std::string& dir) const {
+        if (classification)
+            ModelDirectory::write(dir, config, tokenizer.get(), *classTokenizer(config), parts.module(),
+                                  DType::F32);
+        else
+            ModelDirectory::write(dir, config, nullptr, *tokenizer, parts.module(), DType::F32);
     }
 };
 
@@ -221,15 +127,19 @@ double Trainer::learningRate(int64_t step, int dModel, int warmup, double factor
 TrainStats Trainer::trainStep() {
     auto& m = *impl_;
     const auto t0 = std::chrono::steady_clock::now();
-    const Batch& b = m.batchFor(m.stats.step);
+    const Batch& b = m.batches->at(m.stats.step);
     const double lr = learningRate(m.stats.step + 1, m.config.dModel, m.recipe.warmup, m.recipe.lrFactor);
-    m.net->train();
+    m.parts.module().train();
+    // Dropout (the classifier's) draws from torch's generator: seeded from the step, so a resumed run draws
+    // what the uninterrupted one did.
+    torch::manual_seed(m.recipe.seed * 0x9E3779B97F4A7C15ull + static_cast<uint64_t>(m.stats.step));
     m.optimizer->zeroGrad();
-    const auto logits = m.logits(b); // (B, T, V)
+    const auto logits = trainingLogits(m.parts, b, m.vocab.pad()); // (B, T, V) or a classifier's (B, K)
+    // Every row of a classifier's batch counts (its labels are class indices, not tokens to skip).
     const auto loss = torch::nn::functional::cross_entropy(
         logits.reshape({-1, logits.size(-1)}), b.labels.reshape({-1}),
         torch::nn::functional::CrossEntropyFuncOptions()
-            .ignore_index(m.vocab.pad())
+            .ignore_index(m.classification ? -100 : m.vocab.pad())
             .label_smoothing(m.recipe.labelSmoothing)); // mean over counted tokens
     loss.backward();
     if (m.recipe.clipNorm > 0)
@@ -262,19 +172,20 @@ void Trainer::setSteps(int64_t steps) {
 }
 
 BatchIds Trainer::batchIds(int64_t step) {
-    const Batch& b = impl_->batchFor(step);
+    const Batch& b = impl_->batches->at(step);
     auto flat = [](const torch::Tensor& t) {
         const auto c = t.contiguous();
         return std::vector<int64_t>(c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel());
     };
     BatchIds ids;
-    ids.rows = b.input.size(0);
-    ids.tgtLen = b.input.size(1);
+    ids.rows = b.labels.size(0);
+    ids.tgtLen = b.input.defined() ? b.input.size(1) : 0;
     if (b.src.defined()) {
         ids.srcLen = b.src.size(1);
         ids.src = flat(b.src);
     }
-    ids.input = flat(b.input);
+    if (b.input.defined())
+        ids.input = flat(b.input);
     ids.labels = flat(b.labels);
     ids.tokens = b.tokens;
     return ids;
@@ -302,6 +213,17 @@ double Trainer::evaluate(int n, uint64_t seed) const {
         return taskAccuracy(*currentModel(), impl_->task, n, seed);
     if (impl_->language) // perplexity of n windows spread over the held-out text
         return perplexity(*currentModel(), impl_->language->valid(), n).perplexity;
+    if (impl_->classification) { // accuracy on the first n held-out texts
+        const auto& valid = impl_->classification->valid();
+        std::vector<std::string> texts;
+        for (std::size_t i = 0; i < valid.size() && i < static_cast<std::size_t>(n); ++i)
+            texts.push_back(valid[i].source);
+        const auto answers = classifyTexts(*currentModel(), texts);
+        int right = 0;
+        for (std::size_t i = 0; i < answers.size(); ++i)
+            right += answers[i] == valid[i].target ? 1 : 0;
+        return texts.empty() ? 0.0 : static_cast<double>(right) / static_cast<double>(texts.size());
+    }
     // Translation: chrF of the first n held-out pairs (the file's order is already a fair mix of sources).
     const auto& pairs = impl_->translation->valid();
     std::vector<std::string> sources, references;
@@ -316,6 +238,8 @@ double Trainer::evaluate(int n, uint64_t seed) const {
 std::string Trainer::metricName() const {
     if (impl_->language)
         return "perplexity";
+    if (impl_->classification)
+        return "accuracy";
     return impl_->task.generated() ? "exact match" : "chrF";
 }
 
@@ -324,7 +248,7 @@ void Trainer::saveCheckpoint() {
     const fs::path fresh = m.out / "checkpoint.new";
     std::error_code ec;
     fs::remove_all(fresh, ec);
-    ModelDirectory::write(fresh.string(), m.config, nullptr, *m.tokenizer, *m.net, DType::F32);
+    m.writeModel(fresh.string());
     const auto numel = m.optimizer->numel();
     writeSafetensors((fresh / "optimizer.safetensors").string(),
                      {{"exp_avg", {numel}, m.optimizer->firstMoment().data_ptr<float>()},
@@ -349,7 +273,11 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& outDir) {
     const fs::path dir(state.dir);
     auto impl = std::make_unique<Impl>(state.recipe, outDir);
     impl->build();
-    loadWeights(*impl->net, SafetensorsFile::open((dir / "model.safetensors").string()));
+    const auto weights = SafetensorsFile::open((dir / "model.safetensors").string());
+    if (impl->parts.net)
+        loadWeights(*impl->parts.net, weights);
+    else
+        loadParameters(impl->parts.module(), weights);
     const auto optPath = (dir / "optimizer.safetensors").string();
     if (!fs::exists(optPath))
         throw ModelError(optPath + " is missing: the checkpoint was written by an older attnscope, whose "
@@ -371,9 +299,7 @@ std::unique_ptr<Trainer> Trainer::resume(const std::string& outDir) {
 }
 
 void Trainer::exportModel(const std::string& dir) const {
-    auto& m = *impl_;
-    ModelDirectory::write(dir.empty() ? (m.out / "model").string() : dir, m.config, nullptr, *m.tokenizer,
-                          *m.net, DType::F32);
+    impl_->writeModel(dir.empty() ? (impl_->out / "model").string() : dir);
 }
 
 std::shared_ptr<const Model> Trainer::currentModel() const {
@@ -381,17 +307,17 @@ std::shared_ptr<const Model> Trainer::currentModel() const {
     auto impl = std::make_unique<ModelParts>();
     impl->config = m.config;
     impl->directory = (m.out / "model").string();
-    impl->tgtTokenizer = m.tokenizer->clone();
+    impl->tgtTokenizer = m.classification ? classTokenizer(m.config) : m.tokenizer->clone();
     if (m.config.hasEncoder())
         impl->srcTokenizer = m.tokenizer->clone();
-    impl->net = buildNetwork(m.config);
+    buildFamilyNetwork(*impl);
     {
         torch::NoGradGuard noGrad;
-        auto dst = impl->net->named_parameters();
-        for (const auto& p : m.net->named_parameters())
+        auto dst = impl->module().named_parameters();
+        for (const auto& p : m.parts.module().named_parameters())
             dst[p.key()].copy_(p.value());
-        auto dstBuffers = impl->net->named_buffers();
-        for (const auto& b : m.net->named_buffers())
+        auto dstBuffers = impl->module().named_buffers();
+        for (const auto& b : m.parts.module().named_buffers())
             if (dstBuffers.contains(b.key()))
                 dstBuffers[b.key()].copy_(b.value());
     }

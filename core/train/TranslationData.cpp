@@ -16,6 +16,14 @@ TranslationData::TranslationData(const TrainRecipe& recipe, const std::string& r
     const auto train = readSentencePairs(recipe.resolve(recipe.corpus));
     valid_ = readSentencePairs(recipe.resolve(recipe.valid));
     const auto spmPath = fs::path(runDir) / "spm.model";
+    std::error_code ec;
+    if (!fs::exists(spmPath) && !recipe.spmModel.empty()) {
+        // The pieces of another model (its spm.model), so both read a sentence alike; kept in the run like
+        // a learned one, so a resumed run does not depend on the original staying put.
+        const auto from = recipe.resolve(recipe.spmModel);
+        fs::create_directories(runDir, ec);
+        writeFileAtomically(spmPath.string(), readFile(from));
+    }
     if (!fs::exists(spmPath)) {
         std::vector<std::string> sentences;
         sentences.reserve(2 * train.size());
@@ -27,7 +35,6 @@ TranslationData::TranslationData(const TrainRecipe& recipe, const std::string& r
         o.vocabSize = recipe.spmVocabSize;
         o.modelType = recipe.spmModelType;
         o.threads = std::max(1, recipe.threads);
-        std::error_code ec;
         fs::create_directories(runDir, ec);
         writeFileAtomically(spmPath.string(), SentencePieceTokenizer::train(sentences, o));
     }

@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     // Accepted: the run's model must be one the model directory would accept, and the task one to make.
     recipe.modelConfig().validate("recipe");
-    if (recipe.task != core::TaskKind::Translation && recipe.task != core::TaskKind::LanguageModel)
+    if (recipe.makeTask().generated())
         (void)recipe.makeTask().alphabet();
     const auto text = recipe.toJson();
     if (core::TrainRecipe::fromJson(text, "round trip", "/nonexistent").toJson() != text)

@@ -11,12 +11,13 @@ AttentionClassifierImpl::AttentionClassifierImpl(int64_t vocab, int64_t embed, i
           "lstm",
           torch::nn::LSTM(torch::nn::LSTMOptions(embed, hidden).bidirectional(true).batch_first(true)))),
       attention(register_module("attention", torch::nn::Linear(2 * hidden, 1))),
-      fc(register_module("fc", torch::nn::Linear(2 * hidden, classes))) {}
+      fc(register_module("fc", torch::nn::Linear(2 * hidden, classes))),
+      dropout(register_module("dropout", torch::nn::Dropout(0.5))) {}
 
 AttentionClassifierImpl::Output AttentionClassifierImpl::forward(const torch::Tensor& tokens,
                                                                  const torch::Tensor& lengths) {
     namespace rnn = torch::nn::utils::rnn;
-    const auto embedded = embedding(tokens); // (B, T, E)
+    const auto embedded = dropout(embedding(tokens)); // (B, T, E); dropout is the identity in eval mode
     const auto cpuLengths = lengths.to(torch::kCPU, torch::kInt64);
     // Packed, as the seed does, so the backward direction starts at each row's last real token.
     const auto packed = rnn::pack_padded_sequence(embedded, cpuLengths, /*batch_first=*/true,
@@ -33,7 +34,7 @@ AttentionClassifierImpl::Output AttentionClassifierImpl::forward(const torch::Te
     weights = weights * mask.to(weights.dtype());
     weights = weights / (weights.sum(1, /*keepdim=*/true) + 1e-9);            // (B, T)
     const auto context = torch::bmm(weights.unsqueeze(1), states).squeeze(1); // (B, 2H)
-    return {fc(context), weights, scores, states};
+    return {fc(dropout(context)), weights, scores, states};
 }
 
 } // namespace core::nn
