@@ -160,13 +160,32 @@ void TestFamilies::classifierRowsAloneMatchTheBatch() {
             worst = std::max(worst, std::abs(snap.nextTokenLogProbs[id] - logSoftmaxAt(logits, k)));
         }
         QVERIFY(std::isinf(snap.nextTokenLogProbs[vocab.pad()])); // the specials are never an answer
+        // What the window shows beside the weights: the scores before softmax, each token's share of each
+        // logit, and the weights of the same row inside the seed's padded batch before its mask.
+        const auto& d = snap.pooled;
+        QCOMPARE(d.scores.size(), n);
+        const auto beforeMask = d.padded(static_cast<int>(padded)).beforeMask;
+        for (std::size_t t = 0; t < padded; ++t) {
+            if (t < n)
+                worst = std::max(worst, std::abs(d.scores[t] - c["scores"][b][t].get<double>()));
+            worst = std::max(worst, std::abs(beforeMask[t] - c["before_mask"][b][t].get<double>()));
+        }
+        for (std::size_t k = 0; k < logits.size(); ++k) {
+            double sum = d.bias[k];
+            for (std::size_t t = 0; t < n; ++t) {
+                worst =
+                    std::max(worst, std::abs(d.contributions.at(static_cast<int>(k), static_cast<int>(t)) -
+                                             c["contributions"][b][k][t].get<double>()));
+                sum += d.contributions.at(static_cast<int>(k), static_cast<int>(t));
+            }
+            worst = std::max(worst, std::abs(sum - logits[k])); // the shares and the bias make the logit
+        }
         QVERIFY(s.finished());
         QCOMPARE(s.step(), int64_t{-1});
     }
-    qInfo(
-        "classifier, rows of lengths 6, 3, 4 read alone against the seed's padded batch: largest difference "
-        "%.3g",
-        worst);
+    qInfo("classifier, rows of lengths 6, 3, 4 read alone against the seed's padded batch (weights, logits, "
+          "scores, weights before the mask, each token's share of each logit): largest difference %.3g",
+          worst);
     QVERIFY(worst <= 1e-5);
 }
 

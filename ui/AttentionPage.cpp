@@ -4,6 +4,7 @@
 #include "ui/AttentionGrid.h"
 #include "ui/AttentionText.h"
 #include "ui/CandidatesChart.h"
+#include "ui/ClassifierView.h"
 #include "ui/DecodePanel.h"
 #include "ui/HeatmapView.h"
 #include "ui/LengthBanner.h"
@@ -106,8 +107,11 @@ void AttentionPage::build() {
     heatmap_->setObjectName(QStringLiteral("heatmapView"));
     lines_ = new LinesView(detail_);
     lines_->setObjectName(QStringLiteral("linesView"));
+    classifier_ = new ClassifierView(detail_);
+    classifier_->setObjectName(QStringLiteral("classifierView"));
     detail_->addWidget(heatmap_);
     detail_->addWidget(lines_);
+    detail_->addWidget(classifier_);
     candidates_ = new CandidatesChart(splitter_);
     candidates_->setObjectName(QStringLiteral("candidatesChart"));
     candidates_->setMinimumWidth(200);
@@ -180,8 +184,10 @@ void AttentionPage::follow() {
     connect(state_, &ViewState::shownChanged, heatmap_, &HeatmapView::setShown);
     connect(state_, &ViewState::shownChanged, lines_, &LinesView::setShown);
     lines_->setShown(state_->shown());
-    connect(linesCheck_, &QCheckBox::toggled, this,
-            [this](bool on) { detail_->setCurrentWidget(on ? static_cast<QWidget*>(lines_) : heatmap_); });
+    connect(linesCheck_, &QCheckBox::toggled, this, [this] { showDetail(); });
+    connect(state_, &ViewState::colorMapChanged, classifier_, &ClassifierView::setColorMap);
+    connect(classifier_, &ClassifierView::tokenClicked, this,
+            [this](int i) { state_->markFromStrip(true, i, false); });
     grid_->setShown(state_->shown());
     heatmap_->setShown(state_->shown());
     // View state → the page's own controls and marks.
@@ -265,6 +271,8 @@ void AttentionPage::showResult(const RunResultPtr& r) {
             has.push_back(k);
     offerKinds(std::move(has));
     state_->setSnapshot(snap);
+    classifier_->setSnapshot(snap);
+    showDetail();
     srcStrip_->setTokens(snap->srcTokens);
     srcStrip_->setEmptyText(snap->srcTokens.empty() && !snap->tgtTokens.empty()
                                 ? tr("(a decoder-only model has no source: the prompt is the target)")
@@ -293,6 +301,8 @@ void AttentionPage::showResult(const RunResultPtr& r) {
 void AttentionPage::clear() {
     result_.reset();
     state_->setSnapshot(nullptr);
+    classifier_->setSnapshot(nullptr);
+    showDetail();
     offerKinds(modelKinds_);
     srcStrip_->setTokens({});
     tgtStrip_->setTokens({});
@@ -303,6 +313,19 @@ void AttentionPage::clear() {
     fitStrips();
     candidates_->setResult(nullptr);
     decode_->setState(0, false, false, QString());
+}
+
+void AttentionPage::showDetail() {
+    // A classifier answers once and decodes nothing: its answer takes the detail pane, and the decoding
+    // controls, the target and the next-token chart step aside.
+    const bool classifier = result_ && !result_->snapshot->pooled.empty();
+    detail_->setCurrentWidget(classifier                 ? static_cast<QWidget*>(classifier_)
+                              : linesCheck_->isChecked() ? static_cast<QWidget*>(lines_)
+                                                         : heatmap_);
+    for (QWidget* w : {static_cast<QWidget*>(decode_), static_cast<QWidget*>(tgtScroll_),
+                       static_cast<QWidget*>(candidates_), static_cast<QWidget*>(linesCheck_),
+                       static_cast<QWidget*>(perHead_), static_cast<QWidget*>(logScale_)})
+        w->setVisible(!classifier);
 }
 
 void AttentionPage::updateCurrentQuery() {

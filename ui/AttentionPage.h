@@ -22,6 +22,7 @@ namespace ui {
 
 class AttentionGrid;
 class CandidatesChart;
+class ClassifierView;
 class DecodePanel;
 class HeatmapView;
 class LengthBanner;
@@ -58,6 +59,7 @@ public:
     QComboBox* colorMapCombo() const { return colorMap_; }
     QSplitter* splitter() const { return splitter_; }
     HeatmapView* heatmap() const { return heatmap_; }
+    ClassifierView* classifierView() const { return classifier_; }
     LengthBanner* lengthBanner() const { return banner_; }
     /// The kind and colour controls above the decode panel (hidden in the presentation mode).
     QWidget* controlsRow() const { return controlsRow_; }
@@ -80,6 +82,8 @@ private:
     void offerKinds(std::vector<core::AttentionKind> kinds);
     void fitGrid(const ShownAttention& shown);
     void updateCurrentQuery();
+    /// The heatmap, the lines or a classifier's answer in the detail pane, and the controls that go with it.
+    void showDetail();
     void updateStrips();
 
     ViewState* state_;
@@ -104,6 +108,7 @@ private:
     AttentionGrid* grid_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
     CandidatesChart* candidates_ = nullptr;
+    ClassifierView* classifier_ = nullptr;
 };
 
 } // namespace ui

@@ -303,11 +303,9 @@ void MainWindow::applyModel(const QString& dir, const std::shared_ptr<const core
     const QString where =
         opener_->isBuiltin(dir) ? tr("built-in") : QDir::toNativeSeparators(QDir(dir).absolutePath());
     statusBar()->showMessage(
-        tr("Loaded %1 (%2 · %3 · %4 layers × %5 heads · on %6)")
-            .arg(QString::fromStdString(c.name), where, QString::fromLatin1(core::toString(c.architecture)))
-            .arg(c.hasEncoder() ? c.encoderLayers : c.decoderLayers)
-            .arg(c.heads)
-            .arg(QString::fromStdString(model->deviceName())),
+        tr("Loaded %1 (%2 · %3 · on %4)")
+            .arg(QString::fromStdString(c.name), where, QString::fromStdString(c.shape()),
+                 QString::fromStdString(model->deviceName())),
         8000);
 }
 

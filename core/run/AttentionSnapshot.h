@@ -2,6 +2,7 @@
 // What the views see of one analysis or one decoding step: plain data, no torch types.
 
 #include "core/model/AttentionBlock.h"
+#include "core/run/PoolingDetail.h"
 #include "core/text/Token.h"
 
 #include <cstddef>
@@ -28,6 +29,7 @@ struct AttentionSnapshot {
     AttentionBlock decoder;       ///< [L][H][T][T], masked: the upper triangle is 0
     AttentionBlock cross;         ///< [L][H][T][S]
     AttentionBlock pooling;       ///< [1][1][1][S]: one summary query over the source
+    PoolingDetail pooled;         ///< a classifier's answer token by token; empty for other families
     int textTokens = 0;           ///< tokens the analysed text had (source, or a decoder-only model's prompt)
     int readTokens = 0;           ///< of them, those read: fewer when the text was cut at the model's limit
     int maxLen = 0;          ///< the model's max_len: a side longer than it went past the positions trained
@@ -38,7 +40,7 @@ struct AttentionSnapshot {
 
     /// Bytes of attention as stored (dense or compact) and of the log-probabilities: what a snapshot costs.
     std::size_t bytes() const {
-        return encoder.bytes() + decoder.bytes() + cross.bytes() + pooling.bytes() +
+        return encoder.bytes() + decoder.bytes() + cross.bytes() + pooling.bytes() + pooled.bytes() +
                nextTokenLogProbs.size() * sizeof(float);
     }
 

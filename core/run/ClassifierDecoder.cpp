@@ -23,11 +23,23 @@ ClassifierDecoder::ClassifierDecoder(std::shared_ptr<const Model> model, const s
     const auto t0 = std::chrono::steady_clock::now();
     const auto out = m.classify(m.toTensor(src)); // (1, K), (1, S), (1, S), (1, S, 2H)
     const auto classes = nn::hostFloats(torch::log_softmax(out.logits[0], 0)); // (K)
+    // Each token's share of each logit: α_j · (W h_j), since fc is linear in the pooled context.
+    const auto& fc = m.classifier->fc;
+    const auto shares = out.weights[0].unsqueeze(0) * fc->weight.matmul(out.states[0].t()); // (K, S)
     ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     const auto s = static_cast<int>(src.size());
     pooling_.resize(1, 1, 1, s);
     pooling_.data = nn::hostFloats(out.weights[0]);
     states_ = nn::hostMatrix(out.states[0]);
+    detail_.classes = m.config.classes;
+    detail_.logits = nn::hostFloats(out.logits[0]);
+    detail_.probabilities = nn::hostFloats(torch::softmax(out.logits[0], 0));
+    detail_.bias = nn::hostFloats(fc->bias);
+    detail_.scores = nn::hostFloats(out.scores[0]);
+    detail_.weights = pooling_.data;
+    detail_.padScore = m.classifier->attention->bias.item<float>();
+    detail_.states = states_;
+    detail_.contributions = nn::hostMatrix(shares);
     const auto& vocab = m.tgtTokenizer->vocab();
     logProbs_.assign(vocab.size(), -std::numeric_limits<float>::infinity());
     for (std::size_t k = 0; k < classes.size(); ++k)

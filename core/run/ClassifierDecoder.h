@@ -23,6 +23,7 @@ public:
     AttentionKind sourceKind() const override { return AttentionKind::Pooling; }
     double encodeMs() const override { return ms_; }
     bool generates() const override { return false; }
+    const PoolingDetail* poolingDetail() const override { return &detail_; }
 
     /// The pooling row: its learned query (the attention layer's weights) against the BiLSTM's outputs,
     /// the scores before softmax (their bias as the shift), the weights and the context they pool.
@@ -33,6 +34,7 @@ private:
     AttentionBlock pooling_;
     std::vector<float> logProbs_; // [V] over the target side: −∞ for the specials
     Matrix states_;               // S × 2H: the BiLSTM's outputs
+    PoolingDetail detail_;
     double ms_ = 0.0;
     int64_t length_ = 0;
 };

@@ -184,6 +184,8 @@ AttentionSnapshot Session::snapshot() const {
     snap.forced = forced_;
     snap.maxLen = model_->config().maxLen;
     snap.block(decoder_->sourceKind()) = decoder_->sourceAttention();
+    if (const auto* detail = decoder_->poolingDetail())
+        snap.pooled = *detail;
     snap.encodeMs = decoder_->encodeMs();
     snap.nextTokenLogProbs = steps_.back().logProbs;
     snap.decodeMs = steps_.back().ms;

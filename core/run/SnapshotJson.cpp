@@ -41,6 +41,29 @@ std::string intList(const std::vector<int>& v) {
     return s + "]";
 }
 
+// A classifier's answer: the class, each class's probability and logit, and per source token the score
+// before softmax, the weight, and its share of each logit (those shares plus the bias give the logit).
+void writePooled(std::ostream& out, const PoolingDetail& d) {
+    const int k = static_cast<int>(d.classes.size());
+    const int pred = d.predicted();
+    out << "\"classification\": {\"class\": " << quoted(d.classes[pred])
+        << ", \"probability\": " << d.probabilities[pred] << ", \"classes\": [";
+    for (int c = 0; c < k; ++c)
+        out << (c ? ", " : "") << "{\"name\": " << quoted(d.classes[c])
+            << ", \"probability\": " << d.probabilities[c] << ", \"logit\": " << d.logits[c]
+            << ", \"bias\": " << d.bias[c] << '}';
+    out << "],\n  \"pad_score\": " << d.padScore << ",\n  \"scores\": ";
+    writeFloats(out, d.scores.data(), static_cast<int>(d.scores.size()));
+    out << ",\n  \"weights\": ";
+    writeFloats(out, d.weights.data(), static_cast<int>(d.weights.size()));
+    out << ",\n  \"contributions\": [";
+    for (int c = 0; c < k; ++c) {
+        out << (c ? ",\n    " : "\n    ");
+        writeFloats(out, d.contributions.row(c), d.contributions.cols);
+    }
+    out << "]},\n";
+}
+
 } // namespace
 
 std::string runFields(const RunInfo& info, const Vocabulary& vocab) {
@@ -104,6 +127,8 @@ void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const s
         first = false;
     }
     out << "},\n";
+    if (!snap.pooled.empty())
+        writePooled(out, snap.pooled);
     if (!extraFields.empty())
         out << extraFields << ",\n";
     out << "\"next_token_logprobs\": ";

@@ -42,6 +42,9 @@ public:
     /// False for a family that only reads its source (a classifier): its one distribution is the answer,
     /// and a Session has nothing to step.
     virtual bool generates() const { return true; }
+    /// A classifier's answer token by token (scores, states, each token's share of the logits); null for
+    /// the families that generate.
+    virtual const PoolingDetail* poolingDetail() const { return nullptr; }
 
     /// The computation behind one row of attention in the current state (the source as encoded, the
     /// target up to length()), recomputed from what the decode kept: the residual rows entering each

@@ -37,10 +37,19 @@ def decode(enc, dec):
 
 def run(clf, translators):
     clf.eval()
+    # The seed's module as it runs: what its attention layer reads (the BiLSTM's outputs, padded) and scores.
+    seen = {}
+    hook = clf.attention.register_forward_hook(
+        lambda module, inputs, output: seen.update(states=inputs[0], scores=output.squeeze(2)))
     with torch.no_grad():
         logits, weights = clf(torch.tensor(TOKENS), torch.tensor(LENGTHS))
+        # Each token's share of each logit: weight_t * (fc.weight @ state_t), [B][K][T].
+        shares = (weights.unsqueeze(2) * (seen["states"] @ clf.fc.weight.T)).transpose(1, 2)
+    hook.remove()
     out = {"classifier": {"tokens": TOKENS, "lengths": LENGTHS, "logits": logits.tolist(),
-                          "attention": weights.tolist()}}
+                          "attention": weights.tolist(), "scores": seen["scores"].tolist(),
+                          "before_mask": torch.softmax(seen["scores"], 1).tolist(),
+                          "bias": clf.fc.bias.tolist(), "contributions": shares.tolist()}}
     for name, (enc, dec) in translators.items():
         out[name] = decode(enc, dec)
     return out
