@@ -302,11 +302,11 @@ void MainWindow::applyModel(const QString& dir, const std::shared_ptr<const core
     // Built-in models are named as such; a folder of the user's is shown with its path.
     const QString where =
         opener_->isBuiltin(dir) ? tr("built-in") : QDir::toNativeSeparators(QDir(dir).absolutePath());
-    statusBar()->showMessage(
-        tr("Loaded %1 (%2 · %3 · on %4)")
-            .arg(QString::fromStdString(c.name), where, QString::fromStdString(c.shape()),
-                 QString::fromStdString(model->deviceName())),
-        8000);
+    statusBar()->showMessage(tr("Loaded %1 (%2 · %3 · on %4)")
+                                 .arg(QString::fromStdString(c.name), where,
+                                      QString::fromStdString(c.shape()),
+                                      QString::fromStdString(model->deviceName())),
+                             8000);
 }
 
 void MainWindow::setSourceText(const QString& text) {
