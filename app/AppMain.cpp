@@ -30,6 +30,11 @@ usage: attnscope [--model DIR] [--src TEXT]
                                         BLEU and chrF of a translation model, overall and per source
        attnscope eval --model DIR --text FILE.txt
                                         a language model's perplexity on held-out text
+       attnscope eval --model DIR --labels FILE.tsv
+                                        a classifier's accuracy, precision and recall
+       attnscope align --model DIR --model DIR --src TEXT [--layer L] [--head H]
+                                        one sentence through two translation models: each output
+                                        token's attention over the source, as JSON
        attnscope heads --model DIR [--sort COLUMN] [--top N] [--json]
                                         score every decoder head: entropy, distance, first-token,
                                         previous-token and induction scores
@@ -80,6 +85,8 @@ int attnscope_main(int argc, char** argv) {
             return runInit(rest);
         if (cmd == "heads")
             return runHeads(rest);
+        if (cmd == "align")
+            return runAlign(rest);
         if (cmd == "train")
             return runTrain(rest);
         if (cmd.rfind("-", 0) != 0) {

@@ -73,6 +73,8 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& va
         if (!joined && (valued.count(value) || flags.count(value)))
             throw UsageError(key + " needs a value, not the option " + value);
         values_[key] = value;
+        for (const auto& v : values)
+            all_[key].push_back(bytes(v));
     }
     // After the values: "--model --src a" is a forgotten value, not a stray "a".
     if (!parser.positionalArguments().isEmpty())
@@ -85,6 +87,11 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& va
 std::string Args::get(const std::string& key, const std::string& fallback) const {
     const auto it = values_.find(key);
     return it == values_.end() ? fallback : it->second;
+}
+
+std::vector<std::string> Args::getAll(const std::string& key) const {
+    const auto it = all_.find(key);
+    return it == all_.end() ? std::vector<std::string>{} : it->second;
 }
 
 long long Args::getInt(const std::string& key, long long fallback) const {

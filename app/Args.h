@@ -21,9 +21,12 @@ public:
     bool has(const std::string& key) const { return values_.count(key) > 0; }
     std::string get(const std::string& key, const std::string& fallback = {}) const;
     long long getInt(const std::string& key, long long fallback) const;
+    /// Every value an option was given, in order (get() gives the last).
+    std::vector<std::string> getAll(const std::string& key) const;
 
 private:
     std::map<std::string, std::string> values_;
+    std::map<std::string, std::vector<std::string>> all_;
 };
 
 /// "1,2,3" -> {1,2,3}; throws UsageError naming the option and the bad element.

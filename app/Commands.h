@@ -12,6 +12,7 @@ int runBenchTrain(const std::vector<std::string>& args);
 int runEval(const std::vector<std::string>& args);
 int runInit(const std::vector<std::string>& args);
 int runHeads(const std::vector<std::string>& args);
+int runAlign(const std::vector<std::string>& args);
 /// 130/143 when stopped by SIGINT/SIGTERM (a checkpoint is saved first).
 int runTrain(const std::vector<std::string>& args);
 int runGui(int argc, char** argv, const std::vector<std::string>& args);

@@ -4,6 +4,7 @@
 #include "StartupProbe.h"
 
 #include "core/model/Model.h"
+#include "ui/AlignmentPage.h"
 #include "ui/AnalysisController.h"
 #include "ui/AppSettings.h"
 #include "ui/AttentionFigure.h"
@@ -34,7 +35,7 @@ namespace {
 
 const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup-time]
        attnscope --screenshot FILE.png|svg|pdf [--model DIR] [--src TEXT] [--steps N]
-                 [--tab attention|positional|heads|inside] [--kind encoder|decoder|cross]
+                 [--tab attention|positional|heads|inside|side] [--kind encoder|decoder|cross]
                  [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log]
                  [--colormap NAME] [--size WxH] [--past-max-len]
                  [--figure heatmap|grid|candidates|curves [--dpi N] [--font-size PT] [--title TEXT]]
@@ -183,8 +184,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
                              colormap + "'");
         if (steps < 0)
             throw UsageError("--steps must be 0 or more");
-        if (tab != "attention" && tab != "positional" && tab != "heads" && tab != "inside")
-            throw UsageError("--tab must be attention, positional, heads or inside, not '" + tab + "'");
+        if (tab != "attention" && tab != "positional" && tab != "heads" && tab != "inside" && tab != "side")
+            throw UsageError("--tab must be attention, positional, heads, inside or side, not '" + tab + "'");
         if (a.has("--row") && row < 0)
             throw UsageError("--row must be 0 or more");
         if (!kindName.empty() && !parseKind(kindName))
@@ -310,10 +311,18 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     window.showPage(tab == "positional" ? ui::MainWindow::Page::Positional
                     : tab == "heads"    ? ui::MainWindow::Page::Heads
                     : tab == "inside"   ? ui::MainWindow::Page::Inside
+                    : tab == "side"     ? ui::MainWindow::Page::SideBySide
                                         : ui::MainWindow::Page::Attention);
     QApplication::processEvents();
     window.controller()->waitUntilIdle(); // the Inside page asks the worker for its row when it is shown
     QApplication::processEvents();
+    // The side-by-side translations come from a background job too.
+    if (auto* align = window.findChild<ui::AlignmentPage*>()) {
+        QElapsedTimer waited;
+        waited.start();
+        while (align->busy() && waited.elapsed() < 120000)
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    }
     // The head scores come from a background job; a picture of the page (or of a tooltip's source) waits.
     if (auto* heads = window.findChild<ui::HeadTable*>()) {
         QElapsedTimer waited;

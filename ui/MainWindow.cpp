@@ -1,6 +1,7 @@
 #include "ui/MainWindow.h"
 
 #include "core/model/Model.h"
+#include "ui/AlignmentPage.h"
 #include "ui/AnalysisController.h"
 #include "ui/AppSettings.h"
 #include "ui/AttentionPage.h"
@@ -109,6 +110,12 @@ void MainWindow::buildWidgets() {
     tabs_->addTab(heads_, tr("&Heads"));
     inside_ = new InsideView(state_, tabs_);
     tabs_->addTab(inside_, tr("&Inside"));
+    align_ = new AlignmentPage(tabs_);
+    align_->setModelsDirectory(modelsDir_);
+    tabs_->addTab(align_, tr("Side by &side"));
+    tabs_->setTabToolTip(5,
+                         tr("The sentence through two translation models, the seed's GRU translator beside "
+                            "the Transformer: each output's attention over the source (Alt+6)"));
     tabs_->setTabToolTip(
         4, tr("The computation behind one row of weights: x, Q, K, V, q⊙k, the scores, scale, "
               "mask and softmax, the weighted sum, W_O, and how the next token is drawn (Alt+5)"));
@@ -173,6 +180,7 @@ void MainWindow::wire() {
     // Input → controller.
     auto* panel = attention_->decodePanel();
     connect(source_, &QLineEdit::textChanged, controller_, &AnalysisController::setText);
+    connect(source_, &QLineEdit::textChanged, align_, &AlignmentPage::setText);
     connect(source_, &QLineEdit::textChanged, panel, [panel](const QString& text) {
         if (!text.isEmpty())
             panel->expectNewRun();
@@ -260,6 +268,7 @@ void MainWindow::wire() {
     // View state → what depends on the kind and the colour map.
     connect(state_, &ViewState::kindChanged, exports_, &ExportActions::updateEnabled);
     connect(state_, &ViewState::colorMapChanged, positional_, &PositionalView::setColorMap);
+    connect(state_, &ViewState::colorMapChanged, align_, &AlignmentPage::setColorMap);
 }
 
 std::shared_ptr<const core::Model> MainWindow::model() const {
@@ -281,6 +290,7 @@ void MainWindow::refuseModel(const QString& error, bool background) {
 void MainWindow::applyModel(const QString& dir, const std::shared_ptr<const core::Model>& model) {
     clearError();
     picker_->setCurrentModel(dir);
+    align_->setCurrentModel(dir);
     if (!opener_->isBuiltin(dir))
         AppSettings::addRecentModel(dir); // File ▸ Open Recent
     const auto& c = model->config();

@@ -26,6 +26,7 @@ class AttentionPage;
 class ExportActions;
 class HeadTable;
 class InsideView;
+class AlignmentPage;
 class ModelOpener;
 class ModelPicker;
 class PositionalView;
@@ -35,7 +36,7 @@ class ViewState;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Page { Attention, Positional, Train, Heads, Inside };
+    enum class Page { Attention, Positional, Train, Heads, Inside, SideBySide };
 
     /// modelsDir: where the built-in models live (listed in the model picker).
     explicit MainWindow(const QString& modelsDir = QString(), QWidget* parent = nullptr);
@@ -99,6 +100,7 @@ private:
     TrainPage* train_ = nullptr;
     HeadTable* heads_ = nullptr;
     InsideView* inside_ = nullptr;
+    AlignmentPage* align_ = nullptr;
     QLabel* timing_ = nullptr;
     QLabel* busy_ = nullptr;
 };

@@ -78,6 +78,9 @@ ViewMenu::ViewMenu(AttentionPage* attention, QLineEdit* source, QTabWidget* tabs
     addAction(tr("&Inside"), this, [showPage] {
         showPage(4);
     })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_5));
+    addAction(tr("Side by &Side"), this, [showPage] {
+        showPage(5);
+    })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_6));
     addSeparator();
     auto* present = addAction(tr("P&resentation"));
     present->setObjectName(QStringLiteral("presentationAction"));
