@@ -1,5 +1,7 @@
 // The Train tab with the real widgets: a run starts, its loss curve grows, pausing holds the step,
-// the probe's attention is captured as frames the slider scrubs through, and the run is saved.
+// the probe's attention is captured as frames the slider scrubs through, and the run is saved; the seed's
+// recurrent models train from their presets the same way. With ATTNSCOPE_TEST_SHOTS set, the presets' runs
+// are saved as train-reverse-gru.png and train-spam.png.
 
 #include "ui/AttentionGrid.h"
 #include "ui/TrainPage.h"
@@ -21,6 +23,8 @@ class TestTrainPage : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void trainPauseScrubSave();
+    void recurrentPresets_data();
+    void recurrentPresets();
     void saveMidRunEndsAndSaves();
     void crashedRunContinues();
     void closingAsksWhileTraining();
@@ -92,6 +96,52 @@ void TestTrainPage::trainPauseScrubSave() {
     QVERIFY(fs::exists(dir + "/checkpoint/state.json"));
     QVERIFY(fs::exists(dir + "/log.csv"));
     fs::remove_all(dir);
+}
+
+void TestTrainPage::recurrentPresets_data() {
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("recipeSteps");
+    QTest::newRow("GRU translator") << QStringLiteral("reverse-gru") << int(core::AttentionKind::Cross)
+                                    << 2000;
+    QTest::newRow("attention-pooling classifier")
+        << QStringLiteral("spam") << int(core::AttentionKind::Pooling) << 1500;
+}
+
+void TestTrainPage::recurrentPresets() {
+    // The seed's recurrent models train in the tab as the Transformer's tasks do: the preset sets its own
+    // steps (the size box has nothing to choose), the curve grows, and the probe's attention is captured in
+    // its kind (the GRU's one map over the source; the classifier's pooling row over the probe text).
+    QFETCH(QString, preset);
+    QFETCH(int, kind);
+    QFETCH(int, recipeSteps);
+    ui::TrainPage page(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/recipes"));
+    page.resize(1200, 700);
+    page.show();
+    auto* task = page.findChild<QComboBox*>(QStringLiteral("trainTask"));
+    const int index = task->findData(preset);
+    QVERIFY2(index >= 0, qPrintable(preset));
+    task->setCurrentIndex(index);
+    auto* steps = page.findChild<QSpinBox*>(QStringLiteral("trainSteps"));
+    QCOMPARE(steps->value(), recipeSteps);
+    QVERIFY(!page.findChild<QComboBox*>(QStringLiteral("trainSize"))->isEnabled());
+    steps->setValue(40);
+    page.start();
+    QVERIFY(page.training());
+    QTRY_VERIFY_WITH_TIMEOUT(!page.training(), 180000);
+    QCOMPARE(page.lastStep(), int64_t(40));
+    QVERIFY2(page.lossPoints() >= 4, qPrintable(QString::number(page.lossPoints())));
+    QVERIFY2(page.frames() >= 20, qPrintable(QString::number(page.frames())));
+    QCOMPARE(int(page.grid()->shown().kind), kind);
+    QCOMPARE(page.grid()->layers(), 1);
+    QCOMPARE(page.grid()->heads(), 1);
+    const auto& snap = *page.grid()->shown().snapshot;
+    QVERIFY(snap.has(core::AttentionKind(kind)));
+    const QByteArray shots = qgetenv("ATTNSCOPE_TEST_SHOTS");
+    if (!shots.isEmpty())
+        QVERIFY(
+            page.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/train-%1.png").arg(preset)));
+    std::filesystem::remove_all(page.runDirectory().toStdString());
 }
 
 void TestTrainPage::saveMidRunEndsAndSaves() {

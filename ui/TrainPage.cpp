@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -59,10 +60,20 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     qRegisterMetaType<std::shared_ptr<const core::AttentionSnapshot>>();
     task_ = new QComboBox(this);
     task_->setObjectName(QStringLiteral("trainTask"));
+    // Each entry is a recipe of the recipes folder: the Transformer's tasks, then the seed's recurrent
+    // attention models where their recipes are there (a GRU translator reversing strings, the
+    // attention-pooling classifier on the spam corpus).
     for (const char* t : {"reverse", "copy", "sort", "addition"})
-        task_->addItem(QString::fromLatin1(t));
+        task_->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
+    const std::pair<const char*, QString> recurrent[] = {{"reverse-gru", tr("reverse (GRU + attention)")},
+                                                         {"spam", tr("spam (BiLSTM attention pooling)")}};
+    for (const auto& [file, label] : recurrent)
+        if (QFileInfo::exists(
+                QDir(recipesDir_).filePath(QString::fromLatin1(file) + QStringLiteral(".json"))))
+            task_->addItem(label, QString::fromLatin1(file));
     task_->setToolTip(tr("What to learn: copy, reverse or sort a string, or add two numbers written "
-                         "least-significant digit first"));
+                         "least-significant digit first, with a Transformer; reverse with the seed's GRU "
+                         "translator; or tell spam from ham with its attention-pooling classifier"));
     size_ = new QComboBox(this);
     size_->setObjectName(QStringLiteral("trainSize"));
     size_->addItem(tr("classroom (2+2 layers, d_model 64)"), QStringLiteral("classroom"));
@@ -134,6 +145,7 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     col->addWidget(status_);
     col->addWidget(split, 1);
 
+    connect(task_, qOverload<int>(&QComboBox::currentIndexChanged), this, &TrainPage::fitToTask);
     connect(start_, &QPushButton::clicked, this, &TrainPage::start);
     connect(continue_, &QPushButton::clicked, this, &TrainPage::chooseRunToContinue);
     connect(pause_, &QPushButton::clicked, this, &TrainPage::togglePause);
@@ -157,9 +169,8 @@ void TrainPage::start() {
         return;
     core::TrainRecipe recipe;
     try {
-        recipe = core::TrainRecipe::fromFile(
-            QDir(recipesDir_).filePath(task_->currentText() + QStringLiteral(".json")).toStdString());
-        if (size_->currentData().toString() == QLatin1String("tiny")) {
+        recipe = core::TrainRecipe::fromFile(recipePath().toStdString());
+        if (!recipe.model.recurrent() && size_->currentData().toString() == QLatin1String("tiny")) {
             recipe.model.encoderLayers = recipe.model.decoderLayers = 1;
             recipe.model.dModel = 32;
             recipe.model.heads = 2;
@@ -168,7 +179,7 @@ void TrainPage::start() {
         recipe.steps = steps_->value();
         recipe.evalEvery = std::max<int64_t>(50, recipe.steps / 10);
         recipe.evalExamples = 200; // quick enough to check often; the CLI's 1,000 are for the record
-        recipe.name = (task_->currentText() + QStringLiteral("-trained")).toStdString();
+        recipe.name = recipe.name + "-trained";
     } catch (const core::Error& e) {
         Q_EMIT message(tr("Cannot train: %1").arg(QString::fromStdString(e.what())));
         return;
@@ -178,16 +189,36 @@ void TrainPage::start() {
     const QString base =
         QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
             .filePath(QStringLiteral("runs/%1-%2")
-                          .arg(task_->currentText(),
+                          .arg(task_->currentData().toString(),
                                QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-hhmmss"))));
     // Two runs started within a second get folders of their own.
     runDir_ = base;
     for (int n = 2; QFileInfo::exists(runDir_); ++n)
         runDir_ = base + QStringLiteral("-%1").arg(n);
     // A frame every 1/40 of the run: enough to watch a pattern form, few enough to keep in memory.
-    launch(new TrainingWorker(recipe, runDir_, probeFor(recipe.task),
-                              static_cast<int>(std::max<int64_t>(1, recipe.steps / 40))),
-           recipe, tr("Training %1 (%2)…").arg(task_->currentText(), size_->currentText()));
+    launch(
+        new TrainingWorker(recipe, runDir_, probeFor(recipe.task),
+                           static_cast<int>(std::max<int64_t>(1, recipe.steps / 40))),
+        recipe,
+        recipe.model.recurrent()
+            ? tr("Training %1 (%2)…").arg(task_->currentText(), QString::fromStdString(recipe.model.shape()))
+            : tr("Training %1 (%2)…").arg(task_->currentText(), size_->currentText()));
+}
+
+QString TrainPage::recipePath() const {
+    return QDir(recipesDir_).filePath(task_->currentData().toString() + QStringLiteral(".json"));
+}
+
+void TrainPage::fitToTask() {
+    // A recurrent preset has its own size, and trains for its recipe's steps (a few minutes here).
+    try {
+        const auto recipe = core::TrainRecipe::fromFile(recipePath().toStdString());
+        size_->setEnabled(!training() && !recipe.model.recurrent());
+        if (recipe.model.recurrent())
+            steps_->setValue(static_cast<int>(recipe.steps));
+    } catch (const core::Error&) {
+        size_->setEnabled(!training()); // Start says what is wrong with the recipe
+    }
 }
 
 void TrainPage::chooseRunToContinue() {
@@ -220,7 +251,12 @@ void TrainPage::continueRun(const QString& dir) {
     runDir_ = dir;
     {
         const QSignalBlocker block(task_);
-        const int task = task_->findText(QString::fromStdString(core::Task::toString(recipe.task)));
+        // The preset the run was made from: its recipe's name, less what Start added.
+        auto name = QString::fromStdString(recipe.name);
+        name.remove(QRegularExpression(QStringLiteral("-trained$")));
+        int task = task_->findData(name);
+        if (task < 0)
+            task = task_->findData(QString::fromStdString(core::Task::toString(recipe.task)));
         if (task >= 0)
             task_->setCurrentIndex(task);
     }
@@ -391,6 +427,11 @@ void TrainPage::onProgress(const TrainProgress& p) {
 }
 
 void TrainPage::onProbed(int64_t step, std::shared_ptr<const core::AttentionSnapshot> snap) {
+    // A classifier's probe holds its pooling row; every other model's, cross-attention.
+    const auto kind =
+        snap->has(core::AttentionKind::Cross) ? core::AttentionKind::Cross : core::AttentionKind::Pooling;
+    if (grid_->shown().kind != kind)
+        grid_->setShown({nullptr, kind});
     // Following the newest frame unless the user is looking at an older one.
     const bool follow = slider_->value() == frames() - 1 || frames() == 0;
     frames_.emplace_back(step, std::move(snap));
@@ -424,6 +465,8 @@ void TrainPage::updateButtons() {
     continue_->setEnabled(!on);
     task_->setEnabled(!on);
     size_->setEnabled(!on);
+    if (!on)
+        fitToTask();
     steps_->setEnabled(!on);
     pause_->setEnabled(on);
     stop_->setEnabled(on);

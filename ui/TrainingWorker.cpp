@@ -2,7 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/model/Model.h"
-#include "core/run/Analyze.h"
+#include "core/run/Session.h"
 #include "core/train/TrainLog.h"
 #include "core/train/TrainingRun.h"
 
@@ -39,8 +39,9 @@ void TrainingWorker::run() {
             Q_EMIT progress(TrainProgress{s.step, p.total, s.loss, s.tokensPerSecond, s.elapsedSeconds,
                                           p.metric, metric});
         };
-        // The probe is teacher-forced on the task's answer, which only generated tasks can give.
-        if (recipe_.makeTask().generated())
+        // The probe is teacher-forced on the task's answer, which only generated tasks can give; a
+        // classifier's probe is its answer to the probe text.
+        if (recipe_.makeTask().generated() || recipe_.task == core::TaskKind::Classification)
             cb.onProbe = [this](int64_t step) { probe(step); };
         core::RunOptions options;
         options.probeEvery = probeEvery_;
@@ -56,13 +57,20 @@ void TrainingWorker::run() {
 
 void TrainingWorker::probe(int64_t step) {
     const auto model = run_->trainer().currentModel();
-    std::vector<int64_t> src, tgt;
-    for (const auto& t : model->sourceTokens(probe_.toStdString()))
-        src.push_back(t.id);
-    // Teacher-forced on the right answer, so every frame shows the same rows.
-    for (const auto& t : model->targetTokens(recipe_.makeTask().solve(probe_.toStdString())))
-        tgt.push_back(t.id);
-    Q_EMIT probed(step, std::make_shared<core::AttentionSnapshot>(core::analyze(*model, src, tgt)));
+    // Through a Session, as the window runs any family: the Transformer, the GRU translator, a classifier.
+    core::Session session(model);
+    if (recipe_.task == core::TaskKind::Classification) {
+        session.analyze(probe_.toStdString());
+    } else {
+        std::vector<int64_t> src, tgt;
+        for (const auto& t : model->sourceTokens(probe_.toStdString()))
+            src.push_back(t.id);
+        // Teacher-forced on the right answer, so every frame shows the same rows.
+        for (const auto& t : model->targetTokens(recipe_.makeTask().solve(probe_.toStdString())))
+            tgt.push_back(t.id);
+        session.analyzeIds(src, tgt);
+    }
+    Q_EMIT probed(step, std::make_shared<core::AttentionSnapshot>(session.snapshot()));
 }
 
 } // namespace ui

@@ -10,6 +10,7 @@
 #include <random>
 
 #include <fcntl.h>
+#include <lzma.h>
 #include <stdio.h> // renameat2
 #include <sys/stat.h>
 #include <unistd.h>
@@ -187,13 +188,34 @@ void replaceDirectory(const std::string& fresh, const std::string& target) {
     std::filesystem::remove_all(fresh, ec); // the old folder; a leftover is harmless, the next save clears it
 }
 
-void requireCorpusFile(const std::string& path) {
+std::string readCorpusFile(const std::string& path) {
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
-        if (std::filesystem::exists(path + ".xz", ec))
-            throw IoError(path + " is missing; the repository keeps it compressed: xz -dk " + path + ".xz");
+    if (std::filesystem::exists(path, ec))
+        return readFile(path);
+    const std::string xz = path + ".xz";
+    if (!std::filesystem::exists(xz, ec))
         throw IoError("cannot read " + path + ": no such file");
+    const std::string packed = readFile(xz);
+    lzma_stream stream = LZMA_STREAM_INIT;
+    if (lzma_stream_decoder(&stream, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+        throw IoError("cannot read " + xz + ": the xz decoder could not start");
+    std::string out;
+    std::vector<uint8_t> chunk(1 << 16);
+    stream.next_in = reinterpret_cast<const uint8_t*>(packed.data());
+    stream.avail_in = packed.size();
+    lzma_ret ret = LZMA_OK;
+    while (ret == LZMA_OK) {
+        stream.next_out = chunk.data();
+        stream.avail_out = chunk.size();
+        ret = lzma_code(&stream, LZMA_FINISH);
+        out.append(reinterpret_cast<const char*>(chunk.data()), chunk.size() - stream.avail_out);
     }
+    lzma_end(&stream);
+    if (ret != LZMA_STREAM_END)
+        throw IoError("cannot read " + xz + " (kept compressed in place of " + path +
+                      "): it is not whole xz data (lzma error " + std::to_string(static_cast<int>(ret)) +
+                      "); xz -dk " + xz + " says more");
+    return out;
 }
 
 } // namespace core

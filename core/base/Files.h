@@ -21,8 +21,9 @@ std::string createDirectoryBeside(const std::string& target);
 /// whole at `target`, never neither and never a mix; then the old one (now at `fresh`) is removed. Throws
 /// IoError naming the target and the reason, with both folders left as they were.
 void replaceDirectory(const std::string& fresh, const std::string& target);
-/// Throws IoError unless path exists; when only path.xz does (the repository keeps its corpora compressed),
-/// the message says how to unpack it.
-void requireCorpusFile(const std::string& path);
+/// The bytes of a corpus file: path itself, or, when only path.xz is there (the repository and the installed
+/// program keep corpora compressed), path.xz decompressed in memory. Throws IoError naming the file when
+/// neither can be read, and when the .xz is damaged (with how to see why: xz -dk).
+std::string readCorpusFile(const std::string& path);
 
 } // namespace core

@@ -5,14 +5,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 namespace core {
 
 std::vector<SentencePair> readSentencePairs(const std::string& path) {
-    requireCorpusFile(path);
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw IoError("cannot read " + path);
+    std::istringstream in(readCorpusFile(path));
     std::vector<SentencePair> pairs;
     std::string line;
     int64_t number = 0;

@@ -13,8 +13,8 @@ struct SentencePair {
     std::string tag; ///< where the sentence came from (wordnet, fortunes, …); empty when the file has none
 };
 
-/// Reads a TSV of two or three columns. Throws IoError when it can't be read (naming the .xz to unpack when
-/// only that exists) and FormatError naming the file and line of a malformed row.
+/// Reads a TSV of two or three columns, from path or, when only that exists, path.xz (readCorpusFile).
+/// Throws IoError when neither can be read and FormatError naming the file and line of a malformed row.
 std::vector<SentencePair> readSentencePairs(const std::string& path);
 
 } // namespace core

@@ -5,15 +5,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <unordered_map>
 
 namespace core {
 
 std::vector<std::string> TextCorpus::readDocuments(const std::string& path) {
-    requireCorpusFile(path);
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw IoError("cannot read " + path);
+    std::istringstream in(readCorpusFile(path));
     std::vector<std::string> docs;
     std::string line;
     while (std::getline(in, line)) {

@@ -15,8 +15,8 @@ namespace core {
 
 class TextCorpus {
 public:
-    /// The non-empty lines of a UTF-8 file. IoError when it can't be read (naming the .xz to unpack when only
-    /// that exists); FormatError when it holds no text.
+    /// The non-empty lines of a UTF-8 file, or of its .xz when only that exists (readCorpusFile). IoError
+    /// when neither can be read; FormatError when it holds no text.
     static std::vector<std::string> readDocuments(const std::string& path);
 
     /// Tokenizes every document (each distinct GPT-2 piece once, so a few MB take seconds).
