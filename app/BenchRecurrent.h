@@ -1,5 +1,6 @@
 #pragma once
-// `attnscope bench --only recurrent`: the seed's recurrent attention models as LibTorch modules. What a
+// `attnscope bench --only recurrent`: the seed's recurrent attention models as the window runs them (model
+// directories through core::Session and the families' StepDecoders). What a
 // keystroke costs the attention-pooling classifier (one pass over 64 tokens: embedding, BiLSTM, pooling,
 // class logits), and what the GRU translator costs per source (encoding 64 tokens) and per decode step
 // (one token attending over those 64 states). The shapes are the seed's examples: the classifier with a
