@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Translates everyday English sentences with the en-es model and with Apertium (its teacher) and prints a
-# Markdown table of both, then chrF/BLEU of the model against Apertium on these sentences.
+# Translates everyday English sentences with the en-es models and with Apertium (their teacher) and prints a
+# Markdown table of all, then chrF/BLEU of each model against Apertium on these sentences.
 #
-#   scripts/compare-en-es.sh [SENTENCES.txt] [MODEL_DIR]
+#   scripts/compare-en-es.sh [SENTENCES.txt] [MODEL_DIR...]
 #
-# Defaults: scripts/corpus/everyday-en.txt (one sentence per line), resources/models/en-es.
+# Defaults: scripts/corpus/everyday-en.txt (one sentence per line); resources/models/en-es (the Transformer)
+# and resources/models/en-es-gru (the seed's GRU translator, trained on the same corpus and pieces).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sentences="${1:-$root/scripts/corpus/everyday-en.txt}"
-model="${2:-$root/resources/models/en-es}"
+shift || true
+models=("$@")
+if [ ${#models[@]} -eq 0 ]; then
+  models=("$root/resources/models/en-es")
+  [ -d "$root/resources/models/en-es-gru" ] && models+=("$root/resources/models/en-es-gru")
+fi
 bin="${ATTNSCOPE_BIN:-$root/build/attnscope}"
 [ -f "$sentences" ] || { echo "compare-en-es: no file $sentences" >&2; exit 2; }
 [ -x "$bin" ] || { echo "compare-en-es: build first (scripts/run.sh or cmake --build build); no $bin" >&2; exit 2; }
@@ -26,10 +32,22 @@ if [ "$(wc -l < "$work/en.txt")" != "$(wc -l < "$work/es.txt")" ]; then
   exit 1
 fi
 sed 's/$/\teveryday/' "$work/es.txt" | paste "$work/en.txt" - > "$work/pairs.tsv"
-"$bin" eval --model "$model" --pairs "$work/pairs.tsv" --out "$work/out.tsv" > "$work/scores.txt"
-
-echo "| English | attnscope ($(basename "$model")) | Apertium |"
-echo "| --- | --- | --- |"
-awk -F'\t' '{ gsub(/\|/, "\\|"); print "| " $1 " | " $3 " | " $2 " |" }' "$work/out.tsv"
-echo
-cat "$work/scores.txt"
+header="| English |"
+rule="| --- |"
+cp "$work/en.txt" "$work/table.tsv"
+for i in "${!models[@]}"; do
+  "$bin" eval --model "${models[$i]}" --pairs "$work/pairs.tsv" --out "$work/out$i.tsv" > "$work/scores$i.txt"
+  cut -f3 "$work/out$i.tsv" | paste "$work/table.tsv" - > "$work/table.next" && mv "$work/table.next" "$work/table.tsv"
+  header+=" attnscope $(basename "${models[$i]}") |"
+  rule+=" --- |"
+done
+paste "$work/table.tsv" "$work/es.txt" > "$work/table.next" && mv "$work/table.next" "$work/table.tsv"
+echo "$header Apertium |"
+echo "$rule --- |"
+awk -F'\t' '{ gsub(/\|/, "\\|"); line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line }' \
+  "$work/table.tsv"
+for i in "${!models[@]}"; do
+  echo
+  echo "$(basename "${models[$i]}"):"
+  cat "$work/scores$i.txt"
+done

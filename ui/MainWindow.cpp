@@ -307,7 +307,9 @@ void MainWindow::applyModel(const QString& dir, const std::shared_ptr<const core
     tabs_->setTabVisible(static_cast<int>(Page::Positional), positions);
     positionalAction_->setEnabled(positions);
     positional_->setModel(model);
-    heads_->setModel(model);
+    // The Heads tab scores decoder self-attention heads, which the recurrent families do not have.
+    tabs_->setTabVisible(static_cast<int>(Page::Heads), !c.recurrent());
+    heads_->setModel(c.recurrent() ? nullptr : model);
     controller_->setModel(model);
     // Built-in models are named as such; a folder of the user's is shown with its path.
     const QString where =
