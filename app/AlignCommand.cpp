@@ -22,7 +22,7 @@ const char* kAlignHelp = R"(usage: attnscope align --model DIR --model DIR [--mo
 Translates TEXT greedily with each model and prints, as JSON, each one's output tokens and the attention
 over the source each of them was produced with (a row per output, a column per source token): a GRU
 translator's one map, and a Transformer's cross-attention of layer L and head H (default: the mean over
-layers and heads; a model with one layer and one head ignores them). "agreement" gives, for each later
+layers and heads; a GRU translator, with one map, ignores them). "agreement" gives, for each later
 model, the share of the outputs it shares with the first that attend most to the same source token (null
 when they share none or tokenize the source differently).
 )";

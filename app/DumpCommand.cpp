@@ -19,11 +19,14 @@ const std::string kDumpHelp = std::string(R"(usage: attnscope dump --model DIR (
 
 Runs the model once and writes every attention weight as JSON (to stdout without --out):
   {"model", "src_text", "src_tokens", "tgt_text", "tgt_tokens",
-   "attention": {"encoder": [L][H][S][S], "decoder": [L][H][T][T], "cross": [L][H][T][S]},
+   "attention": {"encoder": [L][H][S][S], "decoder": [L][H][T][T], "cross": [L][H][T][S],
+                 "pooling": [1][1][1][S]},
+   ["classification": {"class", "probability", "classes", "scores", "weights", "contributions", …},]
    "next_token_logprobs": [V]}
 
 )") + kSessionOptionsHelp + R"(  --out FILE       write there (atomically) instead of stdout
-For decoder-only models only "decoder" attention is present.
+Only the kinds the model has are present: "decoder" for decoder-only models, "cross" for a GRU translator,
+"pooling" (and "classification") for an attention-pooling classifier.
 Exit status: 0 on success, 2 on bad arguments or input.
 )";
 

@@ -44,7 +44,7 @@ bits per byte of text; --limit N reads only N windows spread over the text (the 
 
 With --labels (a classifier): classifies the second column of FILE.tsv (label<TAB>text) and prints the
 accuracy and, for each class, precision, recall and F1 with the confusion counts; --json prints the same as
-JSON; --out writes label, answer, its probability and the text as TSV.
+JSON; --out writes label, answer and the text as TSV.
 )";
 
 // "eval: 1000/2210 pairs (45%), 12 s, about 15 s to go", at most twice a second and at the end; a log

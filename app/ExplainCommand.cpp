@@ -29,7 +29,8 @@ writes every stage as JSON (to stdout without --out): for query row I of head H 
 
 )") +
     kSessionOptionsHelp +
-    R"(  --kind K         encoder (self-attention over the source), decoder (masked self-attention) or cross
+    R"(  --kind K         encoder (self-attention over the source), decoder (masked self-attention), cross, or
+                   pooling (an attention-pooling classifier's one row)
   --layer L        layer index from 0
   --head H         head index from 0
   --row I          query row from 0; default the last (for decoder and cross, the current decode step)
@@ -42,10 +43,10 @@ Exit status: 0 on success, 2 on bad arguments or input (naming the bad value and
 )";
 
 core::AttentionKind parseKind(const std::string& s) {
-    for (auto kind : {core::AttentionKind::Encoder, core::AttentionKind::Decoder, core::AttentionKind::Cross})
+    for (auto kind : core::kAttentionKinds)
         if (s == core::toString(kind))
             return kind;
-    throw UsageError("--kind \"" + s + "\" is not one of encoder, decoder, cross");
+    throw UsageError("--kind \"" + s + "\" is not one of encoder, decoder, cross, pooling");
 }
 
 double parseDouble(const Args& a, const char* option, double fallback) {
@@ -77,7 +78,7 @@ int runExplain(const std::vector<std::string>& argv) {
                            "--top-p", "--seed", "--candidates"});
     return runCommand("explain", kExplainHelp.c_str(), options, argv, [&](const Args& a) {
         if (!a.has("--kind"))
-            throw UsageError("--kind encoder|decoder|cross is required");
+            throw UsageError("--kind encoder|decoder|cross|pooling is required");
         core::InsideQuery query;
         query.kind = parseKind(a.get("--kind"));
         query.layer = parseIndex(a, "--layer");

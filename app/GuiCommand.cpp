@@ -35,7 +35,7 @@ namespace {
 
 const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup-time]
        attnscope --screenshot FILE.png|svg|pdf [--model DIR] [--src TEXT] [--steps N]
-                 [--tab attention|positional|heads|inside|side] [--kind encoder|decoder|cross]
+                 [--tab attention|positional|heads|inside|side] [--kind encoder|decoder|cross|pooling]
                  [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log]
                  [--colormap NAME] [--size WxH] [--past-max-len]
                  [--figure heatmap|grid|candidates|curves [--dpi N] [--font-size PT] [--title TEXT]]
@@ -69,6 +69,8 @@ std::optional<core::AttentionKind> parseKind(const std::string& s) {
         return core::AttentionKind::Decoder;
     if (s == "cross")
         return core::AttentionKind::Cross;
+    if (s == "pooling")
+        return core::AttentionKind::Pooling;
     return std::nullopt;
 }
 
@@ -189,7 +191,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         if (a.has("--row") && row < 0)
             throw UsageError("--row must be 0 or more");
         if (!kindName.empty() && !parseKind(kindName))
-            throw UsageError("--kind must be encoder, decoder or cross, not '" + kindName + "'");
+            throw UsageError("--kind must be encoder, decoder, cross or pooling, not '" + kindName + "'");
         for (const char* opt : {"--steps", "--tab", "--kind", "--size", "--layer", "--head", "--row",
                                 "--sample", "--scale", "--colormap"})
             if (shot.empty() && a.has(opt))

@@ -15,6 +15,8 @@
 #include "ui/ClassifierView.h"
 #include "ui/DecodePanel.h"
 #include "ui/HeatmapView.h"
+#include "ui/InsideResult.h"
+#include "ui/InsideView.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/TokenStrip.h"
 
@@ -121,6 +123,22 @@ void TestClassifierView::answerTokenByToken() {
     QTest::mouseClick(plot, Qt::LeftButton, {}, at);
     auto* srcStrip = page->findChild<ui::TokenStrip*>(QStringLiteral("sourceStrip"));
     QTRY_COMPARE(srcStrip->marked(), top);
+
+    // The Inside tab opens the pooling row: a learned query, no input row x, the weights the view shows.
+    f->edit->setFocus();
+    QTest::keyClick(f->edit, Qt::Key_5, Qt::AltModifier);
+    auto* inside = f->window.findChild<ui::InsideView*>();
+    QTRY_VERIFY(inside->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(inside->shownInside() != nullptr, 30000);
+    const auto& row = inside->shownInside()->row;
+    QVERIFY(row.recurrent && row.x.empty());
+    for (std::size_t j = 0; j < row.weights.size(); ++j)
+        QVERIFY(std::abs(row.weights[j] - d.weights[j]) < 1e-5);
+    inside->hover(top, 0);
+    QVERIFY2(inside->formulaLine(1).contains(QStringLiteral("learned")), qPrintable(inside->formulaLine(1)));
+    QVERIFY2(inside->formulaLine(5).contains(QStringLiteral("class logits")),
+             qPrintable(inside->formulaLine(5)));
+    QTest::keyClick(f->edit, Qt::Key_1, Qt::AltModifier);
 
     // A Transformer gives the heatmap and the decoding controls back.
     QVERIFY(f->window.opener()->open(kDemoModel));

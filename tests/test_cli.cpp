@@ -205,9 +205,9 @@ void TestCli::badArguments_data() {
     const auto shot = QStringLiteral("--screenshot");
     const auto png = QStringLiteral("never-written.png");
     QTest::newRow("shot tab") << QStringList{shot, png, QStringLiteral("--tab"), QStringLiteral("plots")}
-                              << "--tab must be attention, positional, heads or inside, not 'plots'";
+                              << "--tab must be attention, positional, heads, inside or side, not 'plots'";
     QTest::newRow("shot kind") << QStringList{shot, png, QStringLiteral("--kind"), QStringLiteral("self")}
-                               << "--kind must be encoder, decoder or cross";
+                               << "--kind must be encoder, decoder, cross or pooling";
     QTest::newRow("shot size") << QStringList{shot, png, QStringLiteral("--size"), QStringLiteral("10x10")}
                                << "--size expects WxH";
     QTest::newRow("shot steps") << QStringList{shot, png, QStringLiteral("--steps"), QStringLiteral("-1")}

@@ -110,7 +110,7 @@ void TestCliExplain::badArguments_data() {
     QTest::newRow("explain row") << explain({"--kind", "cross", "--layer", "0", "--head", "0", "--row", "9"})
                                  << "row 9 is out of range: the target at this step has rows 0–0";
     QTest::newRow("explain kind") << explain({"--kind", "pooled", "--layer", "0", "--head", "0"})
-                                  << "--kind \"pooled\" is not one of encoder, decoder, cross";
+                                  << "--kind \"pooled\" is not one of encoder, decoder, cross, pooling";
     QTest::newRow("explain no kind") << explain({"--layer", "0", "--head", "0"})
                                      << "--kind encoder|decoder|cross is required";
     QTest::newRow("explain no head") << explain({"--kind", "cross", "--layer", "0"}) << "--head is required";

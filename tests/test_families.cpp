@@ -254,7 +254,11 @@ void TestFamilies::savedModelsLoadInTheSeed() {
         copyFile(saved + QStringLiteral("/model.safetensors"),
                  ours + QLatin1Char('/') + file + QStringLiteral(".safetensors"));
     }
-    QVERIFY(!QFileInfo::exists(dir("saved-clf/tgt.json"))); // a classifier's classes live in config.json
+    // A classifier's classes live in config.json: beside it, the weights and the source vocabulary only.
+    const auto savedClf = QDir(dir("saved-clf")).entryList(QDir::Files);
+    QCOMPARE(savedClf.size(), 3);
+    QVERIFY2(core::readFile(dir("saved-clf/config.json").toStdString()).find("\"blue\"") != std::string::npos,
+             qPrintable(savedClf.join(QLatin1Char(' '))));
     QString why;
     QVERIFY2(runReferenceScript({QStringLiteral("seed_rnn_reference.py"), QStringLiteral("--out"),
                                  dir("seed-on-ours"), QStringLiteral("--ours"), ours},

@@ -127,6 +127,8 @@ QWidget* AlignmentPage::buildSide(Side& side, const QString& title) {
 }
 
 void AlignmentPage::setModelsDirectory(const QString& dir) {
+    if (dir.isEmpty())
+        return; // no built-in models found: only the window's own model is offered
     const QDir root(dir);
     QString gru, transformer;
     for (const auto& name : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {

@@ -42,6 +42,8 @@ QString InsideText::heading(const InsideResult& res, bool meanHead) {
 }
 
 std::array<QString, 5> InsideText::lines(const core::InsideRow& r, int j, int d, int c) {
+    if (r.recurrent)
+        return recurrentLines(r, j, d);
     const int i = r.query.row, hs = r.headSize;
     const auto jj = std::size_t(j), dd = std::size_t(d), cc = std::size_t(c);
     const QString qi = quoted(r.queryTokens, i), kj = quoted(r.keyTokens, j);
@@ -94,6 +96,49 @@ std::array<QString, 5> InsideText::lines(const core::InsideRow& r, int j, int d,
             .arg(r.heads)
             .arg(c)
             .arg(num(r.attnOut[cc]), num(r.residual[cc]), num(r.output[cc]));
+    return out;
+}
+
+std::array<QString, 5> InsideText::recurrentLines(const core::InsideRow& r, int j, int d) {
+    const auto jj = std::size_t(j), dd = std::size_t(d);
+    const QString qi = quoted(r.queryTokens, r.query.row), kj = quoted(r.keyTokens, j);
+    const bool classifier = r.x.empty();
+    std::array<QString, 5> out;
+    out[0] = classifier ? tr("The query is learned: the attention layer's weights w (%1 values), one summary "
+                             "question asked of every token's BiLSTM output.")
+                              .arg(r.q.cols)
+                        : tr("The query comes from the decoder's hidden state h before %1 (%2 values), "
+                             "projected by the hidden half of the attention layer (plus its bias).")
+                              .arg(qi)
+                              .arg(r.x.cols);
+    out[1] =
+        tr("q[%1] = %2;  the key of %3 (its state, projected)[%1] = %4;  its value (the state itself)[%1] = "
+           "%5")
+            .arg(d)
+            .arg(num(r.q.at(0, d)))
+            .arg(kj)
+            .arg(num(r.k.at(j, d)))
+            .arg(num(r.v.at(j, d)));
+    out[2] = tr("term %1 of %2's score = %3; the %4 terms plus %5 (what every key shares) make its score %6")
+                 .arg(d)
+                 .arg(kj)
+                 .arg(num(r.products.at(j, d)))
+                 .arg(r.products.cols)
+                 .arg(num(r.shift))
+                 .arg(num(r.scores[jj]));
+    out[3] = tr("score %1 → softmax over the %2 source positions (no scaling, nothing masked) → %3 (the "
+                "heatmap's weight: %4)")
+                 .arg(num(r.scores[jj]))
+                 .arg(r.k.rows)
+                 .arg(num(r.weights[jj]), num(r.captured[jj]));
+    out[4] =
+        tr("%1 × value(%2)[%3] = %4; Σ over the source → context[%3] = %5. %6")
+            .arg(num(r.weights[jj]), kj)
+            .arg(d)
+            .arg(num(r.weighted.at(j, d)), num(r.z[dd]))
+            .arg(classifier ? tr("The context goes through dropout (in training) and fc to the class logits.")
+                            : tr("The context and the next token's embedding go into the GRU, whose new "
+                                 "state gives the next token."));
     return out;
 }
 

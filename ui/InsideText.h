@@ -23,6 +23,11 @@ public:
     static std::array<QString, 5> lines(const core::InsideRow& r, int j, int d, int c);
     /// A token as the lines quote it: “la”.
     static QString quoted(const std::vector<core::Token>& tokens, int i);
+
+private:
+    /// The same five lines for a recurrent model's row (InsideRow::recurrent): its query, additive terms,
+    /// an unscaled softmax, and a context with no W_O after it.
+    static std::array<QString, 5> recurrentLines(const core::InsideRow& r, int j, int d);
 };
 
 } // namespace ui

@@ -274,7 +274,10 @@ void InsideView::setFailed(const QString& message) {
 void InsideView::draw() {
     const auto& r = inside_->row;
     const int hs = r.headSize;
-    const auto qLabels = labels(r.queryTokens), kLabels = labels(r.keyTokens);
+    // A recurrent row's x and q hold only its own query.
+    const auto qLabels = r.recurrent ? QStringList{InsideText::quoted(r.queryTokens, r.query.row)}
+                                     : labels(r.queryTokens),
+               kLabels = labels(r.keyTokens);
     heading_->setText(heading());
     // x and the memory change with the step, the kind and the layer, not with the row or the head: at
     // T = 1,024 on GPT-2's shape x alone is 786,432 cells.
@@ -282,7 +285,9 @@ void InsideView::draw() {
         drawnInputs_->row.query.layer != r.query.layer || drawnInputs_->source != inside_->source ||
         drawnInputs_->target != inside_->target) {
         drawnInputs_ = inside_;
-        x_->setMatrix(r.x, qLabels);
+        x_->setVisible(!r.x.empty()); // a classifier's query is learned: no input row
+        if (!r.x.empty())
+            x_->setMatrix(r.x, qLabels);
         memory_->setVisible(!r.memory.empty());
         if (!r.memory.empty())
             memory_->setMatrix(r.memory, kLabels);
@@ -299,18 +304,29 @@ void InsideView::draw() {
         const float row[] = {r.scores[jj], r.scaled[jj], masked, r.weights[jj]};
         std::copy(row, row + 4, s.data.begin() + static_cast<std::ptrdiff_t>(j) * 4);
     }
-    scores_->setMatrix(s, kLabels, {tr("q·k"), QStringLiteral("÷√%1").arg(hs), tr("+mask"), tr("softmax")},
-                       MatrixChart::Colours::Diverging, MatrixChart::Scaling::PerColumn);
+    scores_->setMatrix(
+        s, kLabels,
+        r.recurrent ? QStringList{tr("score"), tr("(no ÷√d)"), tr("(no mask)"), tr("softmax")}
+                    : QStringList{tr("q·k"), QStringLiteral("÷√%1").arg(hs), tr("+mask"), tr("softmax")},
+        MatrixChart::Colours::Diverging, MatrixChart::Scaling::PerColumn);
     weighted_->setMatrix(r.weighted, kLabels);
     z_->setMatrix(rowMatrix({r.z}), {QStringLiteral("z")});
-    vectors_->setMatrix(rowMatrix({r.concat, r.attnOut, r.residual, r.output}),
-                        {tr("concat"), tr("attn_out"), tr("residual"), tr("output")});
+    // A recurrent model hands z (the context) to its GRU or its classes: no W_O, no residual.
+    vectors_->setVisible(!r.recurrent);
+    if (!r.recurrent)
+        vectors_->setMatrix(rowMatrix({r.concat, r.attnOut, r.residual, r.output}),
+                            {tr("concat"), tr("attn_out"), tr("residual"), tr("output")});
     q_->setTitle(r.rotary ? tr("Q (rotated by position)") : tr("Q = x W_Q + b_Q"));
     const bool cached = r.query.kind != AttentionKind::Encoder; // the encoder's are projected here
     k_->setTitle(cached ? (r.rotary ? tr("K (rotated; the decoder's cache)") : tr("K (the decoder's cache)"))
                         : (r.rotary ? tr("K (rotated by position)") : tr("K = x W_K + b_K")));
     v_->setTitle(r.query.kind == AttentionKind::Encoder ? tr("V = x W_V + b_V")
                                                         : tr("V (the decoder's cache)"));
+    if (r.recurrent) { // the seed's recurrent models: no projections of their own beyond the score's
+        q_->setTitle(r.x.empty() ? tr("query w (learned)") : tr("query W_h h + b"));
+        k_->setTitle(r.x.empty() ? tr("keys: BiLSTM out") : tr("keys W_e s_j"));
+        v_->setTitle(r.x.empty() ? tr("values: BiLSTM out") : tr("values s_j"));
+    }
     sampling_->setPipeline(inside_->pipeline);
     updateHighlights();
     updateLines();
@@ -332,7 +348,7 @@ void InsideView::hover(int key, int dim) {
 }
 
 void InsideView::updateHighlights() {
-    const int i = inside_->row.query.row;
+    const int i = inside_->row.queryIndex();
     x_->setHighlight(i, channel_);
     memory_->setHighlight(key_, -1);
     q_->setHighlight(i, dim_);

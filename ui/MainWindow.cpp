@@ -112,7 +112,7 @@ void MainWindow::buildWidgets() {
     tabs_->addTab(inside_, tr("&Inside"));
     align_ = new AlignmentPage(tabs_);
     align_->setModelsDirectory(modelsDir_);
-    tabs_->addTab(align_, tr("Side by &side"));
+    tabs_->addTab(align_, tr("Side b&y side"));
     tabs_->setTabToolTip(5,
                          tr("The sentence through two translation models, the seed's GRU translator beside "
                             "the Transformer: each output's attention over the source (Alt+6)"));

@@ -78,7 +78,7 @@ ViewMenu::ViewMenu(AttentionPage* attention, QLineEdit* source, QTabWidget* tabs
     addAction(tr("&Inside"), this, [showPage] {
         showPage(4);
     })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_5));
-    addAction(tr("Side by &Side"), this, [showPage] {
+    addAction(tr("Side b&y Side"), this, [showPage] {
         showPage(5);
     })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_6));
     addSeparator();

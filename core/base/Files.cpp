@@ -196,21 +196,33 @@ std::string readCorpusFile(const std::string& path) {
     if (!std::filesystem::exists(xz, ec))
         throw IoError("cannot read " + path + ": no such file");
     const std::string packed = readFile(xz);
-    lzma_stream stream = LZMA_STREAM_INIT;
-    if (lzma_stream_decoder(&stream, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+    // Ends the decoder whatever happens below (a failed allocation included).
+    struct Stream {
+        lzma_stream s = LZMA_STREAM_INIT;
+        ~Stream() { lzma_end(&s); }
+    } stream;
+    // xz -9 needs 65 MiB to decode; a file asking for far more is damaged or hostile.
+    constexpr uint64_t kMemoryLimit = uint64_t{1} << 30;
+    if (lzma_stream_decoder(&stream.s, kMemoryLimit, LZMA_CONCATENATED) != LZMA_OK)
         throw IoError("cannot read " + xz + ": the xz decoder could not start");
     std::string out;
     std::vector<uint8_t> chunk(1 << 16);
-    stream.next_in = reinterpret_cast<const uint8_t*>(packed.data());
-    stream.avail_in = packed.size();
+    stream.s.next_in = reinterpret_cast<const uint8_t*>(packed.data());
+    stream.s.avail_in = packed.size();
     lzma_ret ret = LZMA_OK;
-    while (ret == LZMA_OK) {
-        stream.next_out = chunk.data();
-        stream.avail_out = chunk.size();
-        ret = lzma_code(&stream, LZMA_FINISH);
-        out.append(reinterpret_cast<const char*>(chunk.data()), chunk.size() - stream.avail_out);
+    try {
+        while (ret == LZMA_OK) {
+            stream.s.next_out = chunk.data();
+            stream.s.avail_out = chunk.size();
+            ret = lzma_code(&stream.s, LZMA_FINISH);
+            out.append(reinterpret_cast<const char*>(chunk.data()), chunk.size() - stream.s.avail_out);
+        }
+    } catch (const std::bad_alloc&) {
+        throw IoError("cannot read " + xz + ": it unpacks to more than this machine's memory holds");
     }
-    lzma_end(&stream);
+    if (ret == LZMA_MEMLIMIT_ERROR)
+        throw IoError("cannot read " + xz + ": it asks for more than 1 GiB of memory to unpack; xz -dk " +
+                      xz + " unpacks it");
     if (ret != LZMA_STREAM_END)
         throw IoError("cannot read " + xz + " (kept compressed in place of " + path +
                       "): it is not whole xz data (lzma error " + std::to_string(static_cast<int>(ret)) +

@@ -27,6 +27,13 @@ struct InsideRow {
     int dModel = 0;
     int headSize = 0;    ///< d_k
     bool rotary = false; ///< queries and keys are rotated by their positions (RoPE) after projection
+    /// One of the seed's recurrent models: x (the decoder's hidden state; empty for a classifier) and q have
+    /// the one row of this query, the scores are sums of elementwise terms (products) plus shift, unscaled
+    /// and unmasked, the values are plain states, and nothing follows z (no W_O, no residual: concat,
+    /// attnOut, residual and output are empty).
+    bool recurrent = false;
+    /// The row of x and q that belongs to this query.
+    int queryIndex() const { return recurrent ? 0 : query.row; }
     std::vector<Token> queryTokens; ///< Tq labels of the rows of x and Q
     std::vector<Token> keyTokens;   ///< Tk labels of the rows of K and V
 

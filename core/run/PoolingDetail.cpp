@@ -32,21 +32,20 @@ PoolingDetail::Padded PoolingDetail::padded(int width) const {
     p.afterMask.assign(static_cast<std::size_t>(width), 0.0f);
     if (s == 0)
         return p;
-    // In double, shifted by the largest score, as softmax is computed.
-    double top = padScore;
-    for (float x : scores)
-        top = std::max<double>(top, x);
-    if (width == s)
-        top = *std::max_element(scores.begin(), scores.end());
-    double real = 0.0;
-    std::vector<double> e(static_cast<std::size_t>(s));
-    for (int j = 0; j < s; ++j)
+    // In double, each softmax shifted by its own largest score, as softmax is computed.
+    const double realTop = *std::max_element(scores.begin(), scores.end());
+    const double top = width > s ? std::max<double>(realTop, padScore) : realTop;
+    double real = 0.0, realAfter = 0.0;
+    std::vector<double> e(static_cast<std::size_t>(s)), after(static_cast<std::size_t>(s));
+    for (int j = 0; j < s; ++j) {
         real += e[j] = std::exp(scores[j] - top);
-    const double pad = std::exp(padScore - top), all = real + (width - s) * pad;
+        realAfter += after[j] = std::exp(scores[j] - realTop);
+    }
+    const double pad = width > s ? std::exp(padScore - top) : 0.0, all = real + (width - s) * pad;
     for (int j = 0; j < width; ++j)
         p.beforeMask[j] = static_cast<float>(j < s ? e[j] / all : pad / all);
     for (int j = 0; j < s; ++j)
-        p.afterMask[j] = static_cast<float>(e[j] / real);
+        p.afterMask[j] = static_cast<float>(after[j] / realAfter);
     return p;
 }
 

@@ -7,6 +7,7 @@ namespace core {
 
 void finishRecurrentRow(InsideRow& row) {
     const int keys = row.products.rows;
+    row.recurrent = true;
     row.scale = 1.0f; // no 1/√d: the seed's scores are not dot products of two projections
     row.scores.assign(keys, row.shift);
     for (int j = 0; j < keys; ++j)

@@ -78,7 +78,11 @@ InsideRow Session::inside(const InsideQuery& query) const {
     if (!decoder_)
         throw InputError("nothing to open: analyze a text first");
     auto row = decoder_->inside(query);
-    row.queryTokens = query.kind == AttentionKind::Encoder ? src_ : tgt_;
+    // The pooling row's query is the classifier's learned summary, "<pool>", as the snapshot labels it.
+    row.queryTokens = query.kind == AttentionKind::Pooling
+                          ? std::vector<Token>{Token{-1, "<pool>", false, true}}
+                      : query.kind == AttentionKind::Encoder ? src_
+                                                             : tgt_;
     row.keyTokens = query.kind == AttentionKind::Decoder ? tgt_ : src_;
     row.captured = capturedRow(query);
     return row;
