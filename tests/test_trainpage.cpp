@@ -1,7 +1,7 @@
 // The Train tab with the real widgets: a run starts, its loss curve grows, pausing holds the step,
 // the probe's attention is captured as frames the slider scrubs through, and the run is saved; the seed's
 // recurrent models train from their presets the same way. With ATTNSCOPE_TEST_SHOTS set, the presets' runs
-// are saved as train-reverse-gru.png and train-spam.png.
+// are saved as train-reverse-gru.png and train-spam.png (ATTNSCOPE_TEST_PRESET_STEPS=N trains them N steps).
 
 #include "ui/AttentionGrid.h"
 #include "ui/TrainPage.h"
@@ -125,11 +125,13 @@ void TestTrainPage::recurrentPresets() {
     auto* steps = page.findChild<QSpinBox*>(QStringLiteral("trainSteps"));
     QCOMPARE(steps->value(), recipeSteps);
     QVERIFY(!page.findChild<QComboBox*>(QStringLiteral("trainSize"))->isEnabled());
-    steps->setValue(40);
+    // ATTNSCOPE_TEST_PRESET_STEPS trains longer, for a picture of the preset learning.
+    const int run = qEnvironmentVariableIntValue("ATTNSCOPE_TEST_PRESET_STEPS");
+    steps->setValue(run > 0 ? run : 40);
     page.start();
     QVERIFY(page.training());
     QTRY_VERIFY_WITH_TIMEOUT(!page.training(), 180000);
-    QCOMPARE(page.lastStep(), int64_t(40));
+    QCOMPARE(page.lastStep(), int64_t(steps->value()));
     QVERIFY2(page.lossPoints() >= 4, qPrintable(QString::number(page.lossPoints())));
     QVERIFY2(page.frames() >= 20, qPrintable(QString::number(page.frames())));
     QCOMPARE(int(page.grid()->shown().kind), kind);

@@ -145,7 +145,7 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     col->addWidget(status_);
     col->addWidget(split, 1);
 
-    connect(task_, qOverload<int>(&QComboBox::currentIndexChanged), this, &TrainPage::fitToTask);
+    connect(task_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { fitToTask(true); });
     connect(start_, &QPushButton::clicked, this, &TrainPage::start);
     connect(continue_, &QPushButton::clicked, this, &TrainPage::chooseRunToContinue);
     connect(pause_, &QPushButton::clicked, this, &TrainPage::togglePause);
@@ -209,12 +209,12 @@ QString TrainPage::recipePath() const {
     return QDir(recipesDir_).filePath(task_->currentData().toString() + QStringLiteral(".json"));
 }
 
-void TrainPage::fitToTask() {
+void TrainPage::fitToTask(bool takeSteps) {
     // A recurrent preset has its own size, and trains for its recipe's steps (a few minutes here).
     try {
         const auto recipe = core::TrainRecipe::fromFile(recipePath().toStdString());
         size_->setEnabled(!training() && !recipe.model.recurrent());
-        if (recipe.model.recurrent())
+        if (takeSteps && recipe.model.recurrent())
             steps_->setValue(static_cast<int>(recipe.steps));
     } catch (const core::Error&) {
         size_->setEnabled(!training()); // Start says what is wrong with the recipe
@@ -466,7 +466,7 @@ void TrainPage::updateButtons() {
     task_->setEnabled(!on);
     size_->setEnabled(!on);
     if (!on)
-        fitToTask();
+        fitToTask(false); // the steps a run was given stay in the box after it
     steps_->setEnabled(!on);
     pause_->setEnabled(on);
     stop_->setEnabled(on);

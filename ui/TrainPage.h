@@ -68,7 +68,7 @@ private:
     void chooseRunToContinue();
     /// The chosen preset's recipe file, and what it fixes: a recurrent model's size and steps.
     QString recipePath() const;
-    void fitToTask();
+    void fitToTask(bool takeSteps);
     /// Clears the curve and frames and runs `worker` on a new thread.
     void launch(TrainingWorker* worker, const core::TrainRecipe& recipe, const QString& what);
 
