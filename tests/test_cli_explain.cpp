@@ -112,7 +112,7 @@ void TestCliExplain::badArguments_data() {
     QTest::newRow("explain kind") << explain({"--kind", "pooled", "--layer", "0", "--head", "0"})
                                   << "--kind \"pooled\" is not one of encoder, decoder, cross, pooling";
     QTest::newRow("explain no kind") << explain({"--layer", "0", "--head", "0"})
-                                     << "--kind encoder|decoder|cross is required";
+                                     << "--kind encoder|decoder|cross|pooling is required";
     QTest::newRow("explain no head") << explain({"--kind", "cross", "--layer", "0"}) << "--head is required";
     QTest::newRow("explain cross on lm")
         << QStringList{QStringLiteral("explain"), QStringLiteral("--model"), lm_,
