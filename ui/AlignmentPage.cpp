@@ -223,12 +223,16 @@ void AlignmentPage::request() {
         return;
     struct Ask {
         QString dir;
+        QString key; // the folder and when its weights were written: a folder saved again is loaded again
         int layer, head;
     };
     std::array<Ask, 2> asks;
-    for (std::size_t i = 0; i < 2; ++i)
-        asks[i] = {sides_[i].model->currentData().toString(), sides_[i].layer->currentData().toInt(),
-                   sides_[i].head->currentData().toInt()};
+    for (std::size_t i = 0; i < 2; ++i) {
+        const QString dir = sides_[i].model->currentData().toString();
+        const auto written = QFileInfo(dir + QStringLiteral("/model.safetensors")).lastModified();
+        asks[i] = {dir, dir + QLatin1Char('@') + QString::number(written.toMSecsSinceEpoch()),
+                   sides_[i].layer->currentData().toInt(), sides_[i].head->currentData().toInt()};
+    }
     const std::string text = text_.trimmed().toStdString();
     if (text.empty() || asks[0].dir.isEmpty() || asks[1].dir.isEmpty()) {
         job_->forget();
@@ -240,8 +244,10 @@ void AlignmentPage::request() {
     job_->start(
         [asks, text, cache = cache_] {
             std::array<core::Alignment, 2> out;
+            if (cache->size() > 4)
+                cache->clear(); // a few models at most stay loaded
             for (std::size_t i = 0; i < 2; ++i) {
-                auto& model = (*cache)[asks[i].dir];
+                auto& model = (*cache)[asks[i].key];
                 if (!model)
                     model = core::Model::load(asks[i].dir.toStdString());
                 out[i] = core::alignmentOf(model, text, asks[i].layer, asks[i].head);

@@ -77,7 +77,8 @@ private:
     double agreementValue_ = -1.0;
     LatestJob* job_ = nullptr;
     std::unique_ptr<ColorMap> colors_;
-    // The loaded models, shared with the worker (which alone touches it, one job at a time).
+    // The loaded models by folder and weights' time, shared with the worker (which alone touches it, one job
+    // at a time).
     std::shared_ptr<std::map<QString, std::shared_ptr<const core::Model>>> cache_;
 };
 
