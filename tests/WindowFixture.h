@@ -5,6 +5,8 @@
 #include "TestModels.h"
 
 #include "ui/AnalysisController.h"
+#include "ui/InsideResult.h"
+#include "ui/InsideView.h"
 #include "ui/MainWindow.h"
 #include "ui/ModelOpener.h"
 
@@ -44,6 +46,17 @@ inline std::unique_ptr<WindowFixture> openWindow(const QString& dir, const QStri
             return nullptr;
     }
     return f;
+}
+
+/// Alt+5 pressed in the Source field, as a user reaches the Inside tab after typing; the tab once it shows a
+/// row, or null when it did not within 30 s.
+inline ui::InsideView* showInsideFromSource(WindowFixture& f) {
+    f.edit->setFocus();
+    QTest::keyClick(f.edit, Qt::Key_5, Qt::AltModifier);
+    auto* inside = f.window.findChild<ui::InsideView*>();
+    if (!inside || !QTest::qWaitFor([inside] { return inside->isVisible() && inside->shownInside(); }, 30000))
+        return nullptr;
+    return inside;
 }
 
 /// A model of 3 layers × 5 heads saved under dir, so tests can tell shapes read from the model from

@@ -125,11 +125,8 @@ void TestClassifierView::answerTokenByToken() {
     QTRY_COMPARE(srcStrip->marked(), top);
 
     // The Inside tab opens the pooling row: a learned query, no input row x, the weights the view shows.
-    f->edit->setFocus();
-    QTest::keyClick(f->edit, Qt::Key_5, Qt::AltModifier);
-    auto* inside = f->window.findChild<ui::InsideView*>();
-    QTRY_VERIFY(inside->isVisible());
-    QTRY_VERIFY_WITH_TIMEOUT(inside->shownInside() != nullptr, 30000);
+    auto* inside = showInsideFromSource(*f);
+    QVERIFY(inside);
     const auto& row = inside->shownInside()->row;
     QVERIFY(row.recurrent && row.x.empty());
     for (std::size_t j = 0; j < row.weights.size(); ++j)

@@ -115,11 +115,8 @@ void TestGruTranslator::stepsLikeTheTransformer() {
 
     // The Inside tab (Alt+5 from the Source field) opens the GRU's row: its weights are the heatmap's,
     // and every key and dimension can be hovered.
-    f->edit->setFocus();
-    QTest::keyClick(f->edit, Qt::Key_5, Qt::AltModifier);
-    auto* inside = f->window.findChild<ui::InsideView*>();
-    QTRY_VERIFY(inside->isVisible());
-    QTRY_VERIFY_WITH_TIMEOUT(inside->shownInside() != nullptr, 30000);
+    auto* inside = showInsideFromSource(*f);
+    QVERIFY(inside);
     const auto& row = inside->shownInside()->row;
     QVERIFY(row.recurrent);
     QCOMPARE(row.weights.size(), row.captured.size());

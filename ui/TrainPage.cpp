@@ -7,6 +7,7 @@
 #include "ui/AppSettings.h"
 #include "ui/AttentionGrid.h"
 #include "ui/TrainCurve.h"
+#include "ui/TrainPresets.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -30,50 +31,12 @@
 
 namespace ui {
 
-namespace {
-
-// A source whose answer shows the task's alignment at a glance.
-QString probeFor(core::TaskKind kind) {
-    switch (kind) {
-    case core::TaskKind::Copy:
-    case core::TaskKind::Reverse:
-        return QStringLiteral("abcdefghij");
-    case core::TaskKind::Sort:
-        return QStringLiteral("5318026497");
-    case core::TaskKind::Addition:
-        return QStringLiteral("4721+385");
-    // Both are trained from the command line (an hour or more, not minutes); not offered here.
-    case core::TaskKind::Translation:
-        return QStringLiteral("the red car");
-    case core::TaskKind::LanguageModel:
-        return QStringLiteral("And God said");
-    case core::TaskKind::Classification:
-        return QStringLiteral("Win a free prize now");
-    }
-    return {};
-}
-
-} // namespace
-
 TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(parent), recipesDir_(recipesDir) {
     qRegisterMetaType<TrainProgress>();
     qRegisterMetaType<std::shared_ptr<const core::AttentionSnapshot>>();
     task_ = new QComboBox(this);
     task_->setObjectName(QStringLiteral("trainTask"));
-    // Each entry is a recipe of the recipes folder: the Transformer's tasks, then the seed's recurrent
-    // attention models where their recipes are there (a GRU translator reversing strings, the
-    // attention-pooling classifier on the spam corpus).
-    for (const char* t : {"reverse", "copy", "sort", "addition"})
-        task_->addItem(QString::fromLatin1(t), QString::fromLatin1(t));
-    const std::pair<const char*, QString> recurrent[] = {{"reverse-gru", tr("reverse (GRU + attention)")},
-                                                         {"spam", tr("spam (BiLSTM attention pooling)")}};
-    for (const auto& [file, label] : recurrent)
-        if (QFileInfo::exists(
-                QDir(recipesDir_).filePath(QString::fromLatin1(file) + QStringLiteral(".json"))))
-            task_->addItem(label, QString::fromLatin1(file));
-    task_->setToolTip(tr("What to learn: copy, reverse or sort a string, or add two numbers written "
-                         "least-significant digit first, with a Transformer; reverse with the seed's GRU "
-                         "translator; or tell spam from ham with its attention-pooling classifier"));
+    TrainPresets::fill(task_, recipesDir_);
     size_ = new QComboBox(this);
     size_->setObjectName(QStringLiteral("trainSize"));
     size_->addItem(tr("classroom (2+2 layers, d_model 64)"), QStringLiteral("classroom"));
@@ -169,23 +132,12 @@ void TrainPage::start() {
         return;
     core::TrainRecipe recipe;
     try {
-        recipe = core::TrainRecipe::fromFile(recipePath().toStdString());
-        if (!recipe.model.recurrent() && size_->currentData().toString() == QLatin1String("tiny")) {
-            recipe.model.encoderLayers = recipe.model.decoderLayers = 1;
-            recipe.model.dModel = 32;
-            recipe.model.heads = 2;
-            recipe.model.dFf = 64;
-        }
-        recipe.steps = steps_->value();
-        recipe.evalEvery = std::max<int64_t>(50, recipe.steps / 10);
-        recipe.evalExamples = 200; // quick enough to check often; the CLI's 1,000 are for the record
-        recipe.name = recipe.name + "-trained";
+        recipe = TrainPresets::forRun(recipePath(), size_->currentData().toString() == QLatin1String("tiny"),
+                                      steps_->value());
     } catch (const core::Error& e) {
         Q_EMIT message(tr("Cannot train: %1").arg(QString::fromStdString(e.what())));
         return;
     }
-    // Checkpoints often enough that a crash loses little of a classroom run (4,000 steps: every 200).
-    recipe.checkpointEvery = std::min(recipe.checkpointEvery, std::max<int64_t>(20, recipe.steps / 20));
     const QString base =
         QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
             .filePath(QStringLiteral("runs/%1-%2")
@@ -197,7 +149,7 @@ void TrainPage::start() {
         runDir_ = base + QStringLiteral("-%1").arg(n);
     // A frame every 1/40 of the run: enough to watch a pattern form, few enough to keep in memory.
     launch(
-        new TrainingWorker(recipe, runDir_, probeFor(recipe.task),
+        new TrainingWorker(recipe, runDir_, TrainPresets::probeFor(recipe.task),
                            static_cast<int>(std::max<int64_t>(1, recipe.steps / 40))),
         recipe,
         recipe.model.recurrent()
@@ -206,7 +158,7 @@ void TrainPage::start() {
 }
 
 QString TrainPage::recipePath() const {
-    return QDir(recipesDir_).filePath(task_->currentData().toString() + QStringLiteral(".json"));
+    return TrainPresets::recipePath(recipesDir_, task_->currentData().toString());
 }
 
 void TrainPage::fitToTask(bool takeSteps) {
@@ -261,7 +213,7 @@ void TrainPage::continueRun(const QString& dir) {
             task_->setCurrentIndex(task);
     }
     // To the run's own end; `attnscope train --resume --steps N` extends a run.
-    auto* worker = TrainingWorker::resuming(recipe, runDir_, probeFor(recipe.task),
+    auto* worker = TrainingWorker::resuming(recipe, runDir_, TrainPresets::probeFor(recipe.task),
                                             static_cast<int>(std::max<int64_t>(1, recipe.steps / 40)));
     launch(worker, recipe, tr("Continuing %1…").arg(QDir::toNativeSeparators(dir)));
 }

@@ -1,5 +1,6 @@
 #include "core/model/ModelConfig.h"
 
+#include "core/base/ConfigFields.h"
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
 #include "core/base/JsonText.h"
@@ -56,42 +57,6 @@ const char* enumName(Enum v, const std::pair<const char*, Enum> (&names)[N]) {
         if (value == v)
             return name;
     return "?";
-}
-
-int getInt(const json& j, const char* key, const std::string& source) {
-    if (!j.is_number_integer())
-        throw ConfigError(source + ": field '" + key + "' must be an integer");
-    const auto v = j.get<int64_t>();
-    if (v < INT32_MIN || v > INT32_MAX)
-        throw ConfigError(source + ": field '" + key + "' is out of range");
-    return static_cast<int>(v);
-}
-
-double getDouble(const json& j, const char* key, const std::string& source) {
-    if (!j.is_number())
-        throw ConfigError(source + ": field '" + key + "' must be a number");
-    return j.get<double>();
-}
-
-bool getBool(const json& j, const char* key, const std::string& source) {
-    if (!j.is_boolean())
-        throw ConfigError(source + ": field '" + key + "' must be true or false");
-    return j.get<bool>();
-}
-
-std::string getString(const json& j, const char* key, const std::string& source) {
-    if (!j.is_string())
-        throw ConfigError(source + ": field '" + key + "' must be a string");
-    return j.get<std::string>();
-}
-
-std::vector<std::string> getStrings(const json& j, const char* key, const std::string& source) {
-    if (!j.is_array())
-        throw ConfigError(source + ": field '" + key + "' must be a list of strings");
-    std::vector<std::string> out;
-    for (const auto& v : j)
-        out.push_back(getString(v, key, source));
-    return out;
 }
 
 // Fields that describe one family only: given for another, they would be ignored, and a config that says
@@ -155,13 +120,13 @@ void parseTokenizer(const json& t, ModelConfig& c, const std::string& source) {
         if (key == "type")
             c.tokenizer = parseEnum(v, "tokenizer.type", kTok, source);
         else if (key == "src_vocab")
-            c.srcVocabFile = getString(v, "tokenizer.src_vocab", source);
+            c.srcVocabFile = configString(v, "tokenizer.src_vocab", source);
         else if (key == "tgt_vocab")
-            c.tgtVocabFile = getString(v, "tokenizer.tgt_vocab", source);
+            c.tgtVocabFile = configString(v, "tokenizer.tgt_vocab", source);
         else if (key == "lowercase")
-            c.lowercase = getBool(v, "tokenizer.lowercase", source);
+            c.lowercase = configBool(v, "tokenizer.lowercase", source);
         else if (key == "merges")
-            c.mergesFile = getString(v, "tokenizer.merges", source);
+            c.mergesFile = configString(v, "tokenizer.merges", source);
         else
             throw ConfigError(source + ": unknown field 'tokenizer." + key + "'");
     }
@@ -204,55 +169,55 @@ ModelConfig ModelConfig::fromParsed(const json& j, const std::string& source) {
         const char* k = key.c_str();
         given.insert(key);
         if (key == "name")
-            c.name = getString(v, k, source);
+            c.name = configString(v, k, source);
         else if (key == "description")
-            c.description = getString(v, k, source);
+            c.description = configString(v, k, source);
         else if (key == "example")
-            c.example = getString(v, k, source);
+            c.example = configString(v, k, source);
         else if (key == "family")
             c.family = parseEnum(v, k, kFamily, source);
         else if (key == "embed_size")
-            c.embedSize = getInt(v, k, source);
+            c.embedSize = configInt(v, k, source);
         else if (key == "hidden_size")
-            c.hiddenSize = getInt(v, k, source);
+            c.hiddenSize = configInt(v, k, source);
         else if (key == "classes")
-            c.classes = getStrings(v, k, source);
+            c.classes = configStrings(v, k, source);
         else if (key == "attention_score")
             c.score = parseEnum(v, k, kScore, source);
         else if (key == "architecture")
             c.architecture = parseEnum(v, k, kArch, source);
         else if (key == "encoder_layers")
-            c.encoderLayers = getInt(v, k, source);
+            c.encoderLayers = configInt(v, k, source);
         else if (key == "decoder_layers")
-            c.decoderLayers = getInt(v, k, source);
+            c.decoderLayers = configInt(v, k, source);
         else if (key == "d_model")
-            c.dModel = getInt(v, k, source);
+            c.dModel = configInt(v, k, source);
         else if (key == "heads")
-            c.heads = getInt(v, k, source);
+            c.heads = configInt(v, k, source);
         else if (key == "d_ff")
-            c.dFf = getInt(v, k, source);
+            c.dFf = configInt(v, k, source);
         else if (key == "src_vocab_size")
-            c.srcVocabSize = getInt(v, k, source);
+            c.srcVocabSize = configInt(v, k, source);
         else if (key == "tgt_vocab_size")
-            c.tgtVocabSize = getInt(v, k, source);
+            c.tgtVocabSize = configInt(v, k, source);
         else if (key == "max_len")
-            c.maxLen = getInt(v, k, source);
+            c.maxLen = configInt(v, k, source);
         else if (key == "positional_encoding")
             c.positional = parseEnum(v, k, kPos, source);
         else if (key == "layer_norm")
             c.layerNorm = parseEnum(v, k, kNorm, source);
         else if (key == "norm_eps")
-            c.normEps = getDouble(v, k, source);
+            c.normEps = configNumber(v, k, source);
         else if (key == "activation")
             c.activation = parseEnum(v, k, kAct, source);
         else if (key == "scale_embeddings")
-            c.scaleEmbeddings = getBool(v, k, source);
+            c.scaleEmbeddings = configBool(v, k, source);
         else if (key == "share_embeddings")
-            c.shareEmbeddings = getBool(v, k, source);
+            c.shareEmbeddings = configBool(v, k, source);
         else if (key == "tie_output")
-            c.tieOutput = getBool(v, k, source);
+            c.tieOutput = configBool(v, k, source);
         else if (key == "rope_base")
-            c.ropeBase = getDouble(v, k, source);
+            c.ropeBase = configNumber(v, k, source);
         else if (key == "tokenizer")
             parseTokenizer(v, c, source);
         else

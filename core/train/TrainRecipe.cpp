@@ -1,5 +1,6 @@
 #include "core/train/TrainRecipe.h"
 
+#include "core/base/ConfigFields.h"
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
 #include "core/base/JsonText.h"
@@ -53,16 +54,10 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
     TrainRecipe r;
     r.baseDir = baseDir;
     bool haveModel = false;
-    auto text_ = [&](const json& v, const std::string& key) {
-        if (!v.is_string())
-            throw ConfigError(source + ": field '" + key + "' must be a string");
-        return v.get<std::string>();
-    };
+    auto text_ = [&](const json& v, const std::string& key) { return configString(v, key, source); };
     for (const auto& [key, v] : j.items()) {
         if (key == "name") {
-            if (!v.is_string())
-                throw ConfigError(source + ": field 'name' must be a string");
-            r.name = v.get<std::string>();
+            r.name = configString(v, key, source);
         } else if (key == "task") {
             if (!v.is_string())
                 throw ConfigError(source + ": field 'task' must be a string");
