@@ -20,7 +20,8 @@ usage: attnscope [--model DIR] [--src TEXT]
                                         open the window (default: the model used last)
        attnscope --screenshot FILE.png|svg|pdf [--model DIR] [--src TEXT] [--steps N] [--tab T] [--kind K]
                                         render the window offscreen to a picture (--help for all options)
-       attnscope dump --model DIR ...   write every attention weight of one run as JSON
+       attnscope dump --model DIR ...   write every attention weight of one run as JSON (--ablate L:H,…
+                                        with those heads switched off)
        attnscope explain --model DIR ... --kind K --layer L --head H [--row I]
                                         the computation behind one row of weights (Q, K, V, scores,
                                         mask, softmax, weighted sum, W_O) and the sampling pipeline
@@ -35,6 +36,11 @@ usage: attnscope [--model DIR] [--src TEXT]
        attnscope align --model DIR --model DIR --src TEXT [--layer L] [--head H]
                                         one sentence through two translation models: each output
                                         token's attention over the source, as JSON
+       attnscope rollout --model DIR --src TEXT [--kind K] [--flow]
+                                        attention rollout (and flow) through every layer, as JSON
+       attnscope ablate --model DIR --src TEXT (--ablate L:H,… | --sweep)
+                                        what switching heads off changes: KL of the next token,
+                                        the greedy output with and without; --sweep: each head alone
        attnscope heads --model DIR [--sort COLUMN] [--top N] [--json]
                                         score every decoder head: entropy, distance, first-token,
                                         previous-token and induction scores
@@ -87,6 +93,10 @@ int attnscope_main(int argc, char** argv) {
             return runHeads(rest);
         if (cmd == "align")
             return runAlign(rest);
+        if (cmd == "rollout")
+            return runRollout(rest);
+        if (cmd == "ablate")
+            return runAblate(rest);
         if (cmd == "train")
             return runTrain(rest);
         if (cmd.rfind("-", 0) != 0) {

@@ -13,6 +13,8 @@ int runEval(const std::vector<std::string>& args);
 int runInit(const std::vector<std::string>& args);
 int runHeads(const std::vector<std::string>& args);
 int runAlign(const std::vector<std::string>& args);
+int runRollout(const std::vector<std::string>& args);
+int runAblate(const std::vector<std::string>& args);
 /// 130/143 when stopped by SIGINT/SIGTERM (a checkpoint is saved first).
 int runTrain(const std::vector<std::string>& args);
 int runGui(int argc, char** argv, const std::vector<std::string>& args);

@@ -3,11 +3,9 @@
 #include "RunCommand.h"
 #include "SessionOptions.h"
 
-#include "core/base/Files.h"
 #include "core/run/InsideJson.h"
 
 #include <charconv>
-#include <iostream>
 #include <sstream>
 
 namespace {
@@ -43,9 +41,8 @@ Exit status: 0 on success, 2 on bad arguments or input (naming the bad value and
 )";
 
 core::AttentionKind parseKind(const std::string& s) {
-    for (auto kind : core::kAttentionKinds)
-        if (s == core::toString(kind))
-            return kind;
+    if (const auto kind = core::attentionKindNamed(s))
+        return *kind;
     throw UsageError("--kind \"" + s + "\" is not one of encoder, decoder, cross, pooling");
 }
 
@@ -116,10 +113,7 @@ int runExplain(const std::vector<std::string>& argv) {
         const auto pipeline = session.samplingPipeline(static_cast<int>(candidates));
         std::ostringstream json;
         core::writeInsideJson(json, started.model->config().name, row, pipeline);
-        if (a.has("--out"))
-            core::writeFileAtomically(a.get("--out"), json.str());
-        else
-            std::cout << json.str();
+        writeOutput(a, json.str());
         return 0;
     });
 }

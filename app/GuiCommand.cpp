@@ -62,18 +62,6 @@ paint and to the first analysis painted, and quits (scripts/bench-startup.sh run
 // built-in translation model with adjective–noun pairs to reorder ("el hombre viejo", "la casa blanca").
 const char* kFirstSentence = "The old man walked to the small white house.";
 
-std::optional<core::AttentionKind> parseKind(const std::string& s) {
-    if (s == "encoder")
-        return core::AttentionKind::Encoder;
-    if (s == "decoder")
-        return core::AttentionKind::Decoder;
-    if (s == "cross")
-        return core::AttentionKind::Cross;
-    if (s == "pooling")
-        return core::AttentionKind::Pooling;
-    return std::nullopt;
-}
-
 QtMessageHandler defaultHandler = nullptr;
 
 // The offscreen platform warns that it cannot pass size hints to a window manager it does not have; in a
@@ -190,7 +178,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
             throw UsageError("--tab must be attention, positional, heads, inside or side, not '" + tab + "'");
         if (a.has("--row") && row < 0)
             throw UsageError("--row must be 0 or more");
-        if (!kindName.empty() && !parseKind(kindName))
+        if (!kindName.empty() && !core::attentionKindNamed(kindName))
             throw UsageError("--kind must be encoder, decoder, cross or pooling, not '" + kindName + "'");
         for (const char* opt : {"--steps", "--tab", "--kind", "--size", "--layer", "--head", "--row",
                                 "--sample", "--scale", "--colormap"})
@@ -283,7 +271,7 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     if (!window.lastError().isEmpty())
         return fail(window.lastError().toStdString());
     if (!kindName.empty()) {
-        const auto kind = *parseKind(kindName);
+        const auto kind = *core::attentionKindNamed(kindName);
         if (kind != core::AttentionKind::Decoder && !window.model()->config().hasEncoder())
             return fail("--kind " + kindName + ": this model is decoder-only; it has decoder attention only");
         window.viewState()->setKind(kind);

@@ -1,5 +1,7 @@
 #include "RunCommand.h"
 
+#include "core/base/Files.h"
+
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -40,4 +42,11 @@ int runCommand(const std::string& name, const char* help, const CommandOptions& 
     } catch (...) {
         return fail("failed with an error of unknown type");
     }
+}
+
+void writeOutput(const Args& a, const std::string& text) {
+    if (a.has("--out"))
+        core::writeFileAtomically(a.get("--out"), text);
+    else
+        std::cout << text;
 }

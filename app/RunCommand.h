@@ -19,3 +19,6 @@ struct CommandOptions {
 
 int runCommand(const std::string& name, const char* help, const CommandOptions& options,
                const std::vector<std::string>& argv, const std::function<int(const Args&)>& body);
+
+/// A command's result: to the file --out names (atomically), or to standard output without it.
+void writeOutput(const Args& a, const std::string& text);

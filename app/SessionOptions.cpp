@@ -10,6 +10,9 @@ const char* const kSessionOptionsHelp =
   --tgt-ids LIST   target ids, used exactly as given
   --greedy N       decode up to N tokens greedily (stops at <eos>) and use the final state
   --device D       auto (CUDA when available), cpu or cuda
+  --ablate LIST    switch heads off (their output zeroed before W_O): LAYER:HEAD[,LAYER:HEAD…] of
+                   --ablate-kind, counting from 0; an item may name its own kind (cross:1:3)
+  --ablate-kind K  encoder, decoder (masked self-attention; the default) or cross
   --past-max-len   read up to 4 x max_len tokens where positions extend by formula (sinusoidal, rotary);
                    positions past max_len were never seen in training
 For decoder-only models --src/--src-ids is the prompt. A --src longer than the model reads is cut there;
@@ -47,6 +50,18 @@ StartedSession startSession(const Args& a) {
         throw UsageError("--past-max-len: this model's positions are learned and end at max_len " +
                          std::to_string(model->config().maxLen));
     session.setPastMaxLen(a.has("--past-max-len"));
+    if (a.has("--ablate-kind") && !a.has("--ablate"))
+        throw UsageError(
+            "--ablate-kind names the kind of the heads --ablate LIST switches off; --ablate is missing");
+    if (a.has("--ablate")) {
+        const auto kindName = a.get("--ablate-kind", "decoder");
+        const auto kind = core::attentionKindNamed(kindName);
+        if (!kind || *kind == core::AttentionKind::Pooling)
+            throw UsageError("--ablate-kind \"" + kindName + "\" is not one of encoder, decoder, cross");
+        core::HeadAblation ablation;
+        core::addAblation(ablation, a.get("--ablate"), *kind, model->config());
+        session.setAblation(ablation);
+    }
     s.srcText = a.get("--src");
     if (a.has("--src")) {
         if (s.srcText.empty())

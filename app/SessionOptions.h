@@ -11,8 +11,9 @@
 #include <string>
 
 /// Option names for CommandOptions::valued.
-inline const char* const kSessionOptions[] = {"--model",   "--src",    "--src-ids", "--tgt",
-                                              "--tgt-ids", "--greedy", "--device"};
+inline const char* const kSessionOptions[] = {"--model",  "--src",     "--src-ids",
+                                              "--tgt",    "--tgt-ids", "--greedy",
+                                              "--device", "--ablate",  "--ablate-kind"};
 
 /// Flags for CommandOptions::flags.
 inline const char* const kSessionFlags[] = {"--past-max-len"};
@@ -20,7 +21,8 @@ inline const char* const kSessionFlags[] = {"--past-max-len"};
 /// The help lines for those options.
 extern const char* const kSessionOptionsHelp;
 
-/// A model loaded and a session run as the options say: analysed, then decoded greedily --greedy N times.
+/// A model loaded and a session run as the options say: the heads of --ablate switched off, analysed, then
+/// decoded greedily --greedy N times.
 struct StartedSession {
     std::shared_ptr<const core::Model> model;
     std::unique_ptr<core::Session> session;

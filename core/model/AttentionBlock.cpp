@@ -31,6 +31,27 @@ std::atomic<std::size_t> denseLimitBytes{AttentionBlock::kDenseUpToBytes};
 
 } // namespace
 
+const char* toString(AttentionKind kind) {
+    switch (kind) {
+    case AttentionKind::Encoder:
+        return "encoder";
+    case AttentionKind::Decoder:
+        return "decoder";
+    case AttentionKind::Cross:
+        return "cross";
+    case AttentionKind::Pooling:
+        return "pooling";
+    }
+    return "?";
+}
+
+std::optional<AttentionKind> attentionKindNamed(const std::string& name) {
+    for (const auto kind : kAttentionKinds)
+        if (name == toString(kind))
+            return kind;
+    return std::nullopt;
+}
+
 std::size_t AttentionBlock::denseLimit() {
     return denseLimitBytes.load(std::memory_order_relaxed);
 }

@@ -4,9 +4,22 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace core {
+
+/// Which attention a block holds. A Transformer has the first three; the seed's recurrent models show their
+/// decoder's attention over the source as Cross (one layer, one head) and a classifier's attention pooling
+/// as Pooling.
+enum class AttentionKind { Encoder, Decoder, Cross, Pooling };
+/// Every kind, in the order dumps and selectors list them.
+inline constexpr AttentionKind kAttentionKinds[] = {AttentionKind::Encoder, AttentionKind::Decoder,
+                                                    AttentionKind::Cross, AttentionKind::Pooling};
+const char* toString(AttentionKind);
+/// The kind toString() names, or nothing for another string.
+std::optional<AttentionKind> attentionKindNamed(const std::string& name);
 
 /// The head index that stands for the mean over a layer's heads, wherever a head is chosen or written.
 inline constexpr int kMeanHead = -1;

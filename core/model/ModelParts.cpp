@@ -55,15 +55,17 @@ nn::TransformerImpl& ModelParts::transformer() const {
     return *net.ptr();
 }
 
-torch::Tensor ModelParts::encode(const torch::Tensor& src, const torch::Tensor& srcMask,
-                                 nn::Capture* capture) const {
-    return transformer().encode(src, srcMask, capture); // (B, S, C)
+torch::Tensor ModelParts::encode(const torch::Tensor& src, const torch::Tensor& srcMask, nn::Capture* capture,
+                                 const HeadAblation* ablation) const {
+    return transformer().encode(src, srcMask, capture, ablation); // (B, S, C)
 }
 
 torch::Tensor ModelParts::decode(const torch::Tensor& tgt, const torch::Tensor& memory,
                                  const torch::Tensor& srcMask, const torch::Tensor& tgtMask, int64_t pos0,
-                                 nn::DecodeCache* cache, nn::Capture* capture, bool lastOnly) const {
-    return transformer().decode(tgt, memory, srcMask, tgtMask, pos0, cache, capture, lastOnly); // (B, T|1, C)
+                                 nn::DecodeCache* cache, nn::Capture* capture, bool lastOnly,
+                                 const HeadAblation* ablation) const {
+    return transformer().decode(tgt, memory, srcMask, tgtMask, pos0, cache, capture, lastOnly,
+                                ablation); // (B, T|1, C)
 }
 
 torch::Tensor ModelParts::logits(const torch::Tensor& h) const {

@@ -54,13 +54,15 @@ struct ModelParts {
     // Forward passes for inference. LibTorch's forward() members are not const, but these change no
     // parameter and no buffer (the model is in eval mode for good), so a const model may run them. The
     // Transformer's three throw InputError for a model of another family.
-    torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& srcMask,
-                         nn::Capture* capture) const; // (B, S, C)
+    // ablation: heads whose output is zeroed before W_O, or null for none.
+    torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& srcMask, nn::Capture* capture,
+                         const HeadAblation* ablation = nullptr) const; // (B, S, C)
     torch::Tensor decode(const torch::Tensor& tgt, const torch::Tensor& memory, const torch::Tensor& srcMask,
                          const torch::Tensor& tgtMask, int64_t pos0, nn::DecodeCache* cache,
-                         nn::Capture* capture, bool lastOnly = false) const; // (B, T|1, C)
-    torch::Tensor logits(const torch::Tensor& h) const;                      // (B, T, V)
-    torch::Tensor logProbs(const torch::Tensor& h) const;                    // (B, T, V)
+                         nn::Capture* capture, bool lastOnly = false,
+                         const HeadAblation* ablation = nullptr) const; // (B, T|1, C)
+    torch::Tensor logits(const torch::Tensor& h) const;                 // (B, T, V)
+    torch::Tensor logProbs(const torch::Tensor& h) const;               // (B, T, V)
     /// The classifier on one text: tokens (1, T), every one read.
     nn::AttentionClassifierImpl::Output classify(const torch::Tensor& tokens) const;
     /// The GRU translator's encoder over src (1, S): its states (1, S, H) and last hidden state (1, 1, H).

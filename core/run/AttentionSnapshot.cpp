@@ -2,20 +2,6 @@
 
 namespace core {
 
-const char* toString(AttentionKind kind) {
-    switch (kind) {
-    case AttentionKind::Encoder:
-        return "encoder";
-    case AttentionKind::Decoder:
-        return "decoder";
-    case AttentionKind::Cross:
-        return "cross";
-    case AttentionKind::Pooling:
-        return "pooling";
-    }
-    return "?";
-}
-
 const AttentionBlock& AttentionSnapshot::block(AttentionKind kind) const {
     switch (kind) {
     case AttentionKind::Encoder:
@@ -32,6 +18,36 @@ const AttentionBlock& AttentionSnapshot::block(AttentionKind kind) const {
 
 AttentionBlock& AttentionSnapshot::block(AttentionKind kind) {
     return const_cast<AttentionBlock&>(static_cast<const AttentionSnapshot&>(*this).block(kind));
+}
+
+const KeyNorms& AttentionSnapshot::valueNorms(AttentionKind kind) const {
+    static const KeyNorms none;
+    switch (kind) {
+    case AttentionKind::Encoder:
+        return encoderNorms;
+    case AttentionKind::Decoder:
+        return decoderNorms;
+    case AttentionKind::Cross:
+        return crossNorms;
+    case AttentionKind::Pooling:
+        break;
+    }
+    return none;
+}
+
+const AttentionBlock& AttentionSnapshot::weighted(AttentionKind kind) const {
+    static const AttentionBlock none;
+    switch (kind) {
+    case AttentionKind::Encoder:
+        return encoderWeighted;
+    case AttentionKind::Decoder:
+        return decoderWeighted;
+    case AttentionKind::Cross:
+        return crossWeighted;
+    case AttentionKind::Pooling:
+        break;
+    }
+    return none;
 }
 
 const std::vector<Token>& queryTokens(const AttentionSnapshot& snap, AttentionKind kind) {

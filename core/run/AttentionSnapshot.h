@@ -12,14 +12,22 @@
 
 namespace core {
 
-/// Which attention a block holds. A Transformer has the first three; the seed's recurrent models show their
-/// decoder's attention over the source as Cross (one layer, one head) and a classifier's attention pooling
-/// as Pooling.
-enum class AttentionKind { Encoder, Decoder, Cross, Pooling };
-/// Every kind, in the order dumps and selectors list them.
-inline constexpr AttentionKind kAttentionKinds[] = {AttentionKind::Encoder, AttentionKind::Decoder,
-                                                    AttentionKind::Cross, AttentionKind::Pooling};
-const char* toString(AttentionKind);
+/// ‖v_j W_O^(h)‖ for every layer, head and key of one kind (Kobayashi et al., 2020): how large a vector key j
+/// hands to the layer's output through head h per unit of attention weight. [layer][head][key], row-major.
+struct KeyNorms {
+    int layers = 0;
+    int heads = 0;
+    int keys = 0;
+    std::vector<float> data;
+
+    bool empty() const { return data.empty(); }
+    const float* row(int layer, int head) const {
+        return data.data() + (static_cast<std::size_t>(layer) * static_cast<std::size_t>(heads) +
+                              static_cast<std::size_t>(head)) *
+                                 static_cast<std::size_t>(keys);
+    }
+    float at(int layer, int head, int key) const { return row(layer, head)[key]; }
+};
 
 struct AttentionSnapshot {
     std::string modelName;
@@ -30,8 +38,15 @@ struct AttentionSnapshot {
     AttentionBlock cross;         ///< [L][H][T][S]
     AttentionBlock pooling;       ///< [1][1][1][S]: one summary query over the source
     PoolingDetail pooled;         ///< a classifier's answer token by token; empty for other families
-    int textTokens = 0;           ///< tokens the analysed text had (source, or a decoder-only model's prompt)
-    int readTokens = 0;           ///< of them, those read: fewer when the text was cut at the model's limit
+    /// Each Transformer kind's value norms (KeyNorms); empty for the recurrent families.
+    KeyNorms encoderNorms, decoderNorms, crossNorms;
+    /// Each kind's weights coloured by what they carry: α_ij·‖v_j W_O^(h)‖, rows renormalised to sum to 1
+    /// (core::addValueWeighted fills them when asked; empty otherwise).
+    AttentionBlock encoderWeighted, decoderWeighted, crossWeighted;
+    std::string ablation =
+        "none";              ///< the heads switched off in the run that produced this (HeadAblation::text)
+    int textTokens = 0;      ///< tokens the analysed text had (source, or a decoder-only model's prompt)
+    int readTokens = 0;      ///< of them, those read: fewer when the text was cut at the model's limit
     int maxLen = 0;          ///< the model's max_len: a side longer than it went past the positions trained
     std::vector<int> forced; ///< target positions whose token the user chose (Force), not the sampler
     std::vector<float> nextTokenLogProbs; ///< log-probabilities of the token after the last target token
@@ -41,7 +56,10 @@ struct AttentionSnapshot {
     /// Bytes of attention as stored (dense or compact) and of the log-probabilities: what a snapshot costs.
     std::size_t bytes() const {
         return encoder.bytes() + decoder.bytes() + cross.bytes() + pooling.bytes() + pooled.bytes() +
-               nextTokenLogProbs.size() * sizeof(float);
+               encoderWeighted.bytes() + decoderWeighted.bytes() + crossWeighted.bytes() +
+               (encoderNorms.data.size() + decoderNorms.data.size() + crossNorms.data.size() +
+                nextTokenLogProbs.size()) *
+                   sizeof(float);
     }
 
     /// Whether the text was longer than the model reads, and was cut after readTokens.
@@ -51,6 +69,10 @@ struct AttentionSnapshot {
     AttentionBlock& block(AttentionKind kind);
     /// Whether this snapshot holds attention of that kind (a model without it leaves the block empty).
     bool has(AttentionKind kind) const { return !block(kind).empty(); }
+    /// The value norms of a kind (empty for Pooling and for what the model lacks).
+    const KeyNorms& valueNorms(AttentionKind kind) const;
+    /// The value-weighted block of a kind (empty unless filled, and for Pooling).
+    const AttentionBlock& weighted(AttentionKind kind) const;
 };
 
 /// The tokens that label the queries (rows) and keys (columns) of a kind: encoder self-attention is source

@@ -23,6 +23,9 @@ struct IncrementalDecoder::Impl {
     AttentionBlock encoder;
     std::vector<torch::Tensor> encoderInputs; // [L] (1, S, C), with capture: what the Inside view reads
     double encodeMs = 0.0;
+    HeadAblation ablation;
+
+    const HeadAblation* ablated() const { return ablation.empty() ? nullptr : &ablation; }
 
     // Throws InputError unless n tokens (ids of each row) may be fed now.
     void check(const std::vector<int64_t>& ids) const {
@@ -49,15 +52,18 @@ struct IncrementalDecoder::Impl {
         if (n > 1)
             mask = torch::ones({1, n, pos + n}, torch::TensorOptions().dtype(torch::kBool)).tril(pos);
         // Only the last token's distribution is kept: the last layer computes only its row past attention.
-        return m.decode(ids.to(m.device), memory, srcMask, mask, pos, &cache, cap, /*lastOnly=*/true);
+        return m.decode(ids.to(m.device), memory, srcMask, mask, pos, &cache, cap, /*lastOnly=*/true,
+                        ablated());
     }
 };
 
 IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
-                                       bool capture, int64_t positions)
+                                       bool capture, int64_t positions, const HeadAblation& ablation)
     : impl_(std::make_unique<Impl>()) {
+    checkAblation(ablation, model->config());
     impl_->model = std::move(model);
     impl_->capture = capture;
+    impl_->ablation = ablation;
     impl_->cache.keepInputs = capture;
     const auto& m = parts(*impl_->model);
     impl_->positions = positions > 0 ? positions : m.config.maxLen;
@@ -70,7 +76,7 @@ IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model, const
     impl_->srcMask = nn::sourceMask(s, m.srcPad());
     nn::Capture cap;
     cap.keepInputs = capture;
-    impl_->memory = m.encode(s, impl_->srcMask, capture ? &cap : nullptr); // (1, S, C)
+    impl_->memory = m.encode(s, impl_->srcMask, capture ? &cap : nullptr, impl_->ablated()); // (1, S, C)
     impl_->encoder = std::move(cap.encoderSelf);
     impl_->encoderInputs = std::move(cap.encoderInputs);
     impl_->encodeMs =
@@ -217,6 +223,61 @@ InsideRow IncrementalDecoder::inside(const InsideQuery& query) const {
     }
     auto out = computeInside(in, query.head, query.row);
     out.query = query;
+    return out;
+}
+
+namespace {
+
+// ‖W_O^(h) v‖ for the values v (H, Tk, hs) of one attention block: with G_h = W_O^(h)ᵀ W_O^(h) (hs × hs),
+// ‖W_O^(h) v‖² = v G_h vᵀ, which costs Tk·hs² a head instead of the Tk·hs·C of the products themselves.
+torch::Tensor valueNormsOf(nn::MultiHeadAttentionImpl& attention, const torch::Tensor& values) {
+    const auto h = attention.heads(), hs = attention.headSize();
+    const auto& w =
+        attention.linears[3]->as<torch::nn::Linear>()->weight;      // (C, C): x Wᵀ, x = heads side by side
+    const auto wh = w.view({w.size(0), h, hs}).permute({1, 0, 2});  // (H, C, hs)
+    const auto gram = torch::bmm(wh.transpose(1, 2), wh);           // (H, hs, hs)
+    const auto v = values.to(torch::kFloat32);                      // (H, Tk, hs)
+    return (torch::bmm(v, gram) * v).sum(-1).clamp_min(0.0).sqrt(); // (H, Tk)
+}
+
+} // namespace
+
+KeyNorms IncrementalDecoder::valueNorms(AttentionKind kind) const {
+    const auto& m = parts(*impl_->model);
+    const auto& c = m.config;
+    KeyNorms out;
+    if (kind == AttentionKind::Pooling || (kind != AttentionKind::Decoder && !c.hasEncoder()) ||
+        impl_->rows != 1)
+        return out;
+    const bool enc = kind == AttentionKind::Encoder;
+    if (enc && impl_->encoderInputs.empty())
+        return out; // a run without capture keeps no encoder values
+    if (!enc && impl_->cache.length() == 0)
+        return out;
+    torch::NoGradGuard noGrad;
+    auto& net = *m.net.ptr();
+    const int layers = enc ? c.encoderLayers : c.decoderLayers;
+    for (int l = 0; l < layers; ++l) {
+        const auto i = static_cast<std::size_t>(l);
+        nn::MultiHeadAttentionImpl* attention = nullptr;
+        torch::Tensor values; // (H, Tk, hs)
+        if (enc) {
+            auto& layer = *net.encoder->layers[i]->as<nn::EncoderLayerImpl>();
+            attention = layer.self_attn.get();
+            const auto normed = layer.sublayer[0]->as<nn::SublayerImpl>()->norm(impl_->encoderInputs[i]);
+            values = attention->project(2, normed)[0]; // (H, S, hs)
+        } else {
+            auto& layer = *net.decoder->layers[i]->as<nn::DecoderLayerImpl>();
+            const bool self = kind == AttentionKind::Decoder;
+            attention = self ? layer.self_attn.get() : layer.src_attn.get();
+            values = (self ? impl_->cache.self[i] : impl_->cache.cross[i]).values()[0]; // (H, Tk, hs)
+        }
+        const auto norms = valueNormsOf(*attention, values).to(torch::kCPU).contiguous(); // (H, Tk)
+        out.layers = l + 1;
+        out.heads = static_cast<int>(norms.size(0));
+        out.keys = static_cast<int>(norms.size(1));
+        out.data.insert(out.data.end(), norms.data_ptr<float>(), norms.data_ptr<float>() + norms.numel());
+    }
     return out;
 }
 

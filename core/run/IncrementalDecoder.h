@@ -13,9 +13,10 @@ namespace core {
 class IncrementalDecoder : public StepDecoder {
 public:
     /// Encodes src once (ignored for decoder-only). Each side may hold `positions` tokens (max_len when 0;
-    /// see ModelConfig::positions). Throws InputError as core::analyze does.
+    /// see ModelConfig::positions). The heads of `ablation` are switched off in every pass. Throws InputError
+    /// as core::analyze does, and as checkAblation.
     IncrementalDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
-                       bool capture = true, int64_t positions = 0);
+                       bool capture = true, int64_t positions = 0, const HeadAblation& ablation = {});
     /// Many rows decoded side by side, without capture (batched evaluation): the sources are padded to
     /// the longest and masked, so each row's answer is the one it would get alone. For decoder-only
     /// models `rows` gives the number of rows and the sources are ignored.
@@ -44,6 +45,7 @@ public:
     double encodeMs() const override;
     /// Needs a decoder made with capture (it keeps the residual rows); see StepDecoder::inside.
     InsideRow inside(const InsideQuery& query) const override;
+    KeyNorms valueNorms(AttentionKind kind) const override;
     const Model& model() const;
 
 private:

@@ -2,13 +2,15 @@
 
 #include "core/base/Errors.h"
 
+#include <algorithm>
+
 namespace core {
 
 Session::Session(std::shared_ptr<const Model> model)
-    : Session(std::move(model),
-              [](std::shared_ptr<const Model> m, const std::vector<int64_t>& src, int64_t positions) {
-                  return startDecoder(std::move(m), src, true, positions);
-              }) {}
+    : Session(std::move(model), [](std::shared_ptr<const Model> m, const std::vector<int64_t>& src,
+                                   int64_t positions, const HeadAblation& ablation) {
+          return startDecoder(std::move(m), src, true, positions, ablation);
+      }) {}
 
 Session::Session(std::shared_ptr<const Model> model, StepDecoderFactory start)
     : model_(std::move(model)), start_(std::move(start)) {}
@@ -47,7 +49,7 @@ void Session::start(std::vector<Token> src, std::vector<Token> tgtPrefix) {
         throw InputError("the text has " + std::to_string(tgtPrefix.size()) +
                          " tokens; this model takes at most " + std::to_string(positions()));
     // Build everything first, so a failure leaves the previous run intact.
-    auto decoder = start_(model_, srcIds, positions());
+    auto decoder = start_(model_, srcIds, positions(), ablation_);
     std::vector<int64_t> prefixIds;
     for (const auto& t : tgtPrefix)
         prefixIds.push_back(t.id);
@@ -60,6 +62,58 @@ void Session::start(std::vector<Token> src, std::vector<Token> tgtPrefix) {
     initial_ = tgt_.size();
     forced_.clear();
     textTokens_ = model_->config().hasEncoder() ? src_.size() : tgt_.size();
+}
+
+void Session::setAblation(const HeadAblation& ablation) {
+    checkAblation(ablation, model_->config());
+    if (ablation == ablation_)
+        return;
+    const auto before = ablation_;
+    ablation_ = ablation;
+    if (!decoder_)
+        return;
+    try {
+        replay();
+    } catch (...) {
+        ablation_ = before;
+        throw;
+    }
+}
+
+void Session::replay() {
+    auto decoder = start_(model_, sourceIds(), positions(), ablation_);
+    const auto prefix = prefixIds();
+    std::vector<StepDecoder::Step> steps;
+    steps.push_back(decoder->push(prefix));
+    for (std::size_t i = initial_; i < tgt_.size(); ++i)
+        steps.push_back(decoder->push({tgt_[i].id}));
+    decoder_ = std::move(decoder);
+    steps_ = std::move(steps);
+}
+
+const std::vector<float>& Session::nextTokenLogProbs() const {
+    static const std::vector<float> none;
+    return steps_.empty() ? none : steps_.back().logProbs;
+}
+
+std::vector<int64_t> Session::sourceIds() const {
+    std::vector<int64_t> ids;
+    for (const auto& t : src_)
+        ids.push_back(t.id);
+    return ids;
+}
+
+std::vector<int64_t> Session::targetIds() const {
+    std::vector<int64_t> ids;
+    for (const auto& t : tgt_)
+        ids.push_back(t.id);
+    return ids;
+}
+
+std::vector<int64_t> Session::prefixIds() const {
+    auto ids = targetIds();
+    ids.resize(std::min(ids.size(), initial_));
+    return ids;
 }
 
 int64_t Session::positions() const {
@@ -191,6 +245,10 @@ AttentionSnapshot Session::snapshot() const {
     if (const auto* detail = decoder_->poolingDetail())
         snap.pooled = *detail;
     snap.encodeMs = decoder_->encodeMs();
+    snap.ablation = ablation_.text();
+    snap.encoderNorms = decoder_->valueNorms(AttentionKind::Encoder);
+    snap.decoderNorms = decoder_->valueNorms(AttentionKind::Decoder);
+    snap.crossNorms = decoder_->valueNorms(AttentionKind::Cross);
     snap.nextTokenLogProbs = steps_.back().logProbs;
     snap.decodeMs = steps_.back().ms;
     const auto& front = steps_.front();

@@ -55,6 +55,13 @@ public:
     /// Tokens the analysed text had before it was cut to positions() (the side's size when not cut).
     std::size_t textTokens() const { return textTokens_; }
 
+    /// Switches off the heads `ablation` names (HeadAblation; an empty one switches every head back on). A
+    /// run under way is run again at once with them off: the same source and the same target tokens, pass by
+    /// pass as before, so the history, the step and the forced tokens stay and only the numbers change.
+    /// Throws InputError (checkAblation) for a head the model does not have; nothing changes then.
+    void setAblation(const HeadAblation& ablation);
+    const HeadAblation& ablation() const { return ablation_; }
+
     void setSampling(const SamplingSettings& s) { sampling_ = s; }
     const SamplingSettings& sampling() const { return sampling_; }
 
@@ -75,13 +82,25 @@ public:
     /// step() will draw.
     SamplingPipeline samplingPipeline(int shown = 20) const;
 
+    /// Log-probabilities of the token after the current target (what snapshot() also holds), without
+    /// assembling a snapshot; empty before analyze().
+    const std::vector<float>& nextTokenLogProbs() const;
+    /// Source and target ids of the current state, and the target's initial prefix (<bos> and any
+    /// teacher-forced tokens): what a second run of the same state starts from.
+    std::vector<int64_t> sourceIds() const;
+    std::vector<int64_t> targetIds() const;
+    std::vector<int64_t> prefixIds() const;
+
     /// Target tokens decoded after the initial prefix, as text.
     std::string decodedText() const;
     int64_t decodedCount() const; ///< tokens added since analyze()
     const Model& model() const { return *model_; }
+    const std::shared_ptr<const Model>& sharedModel() const { return model_; }
 
 private:
     void start(std::vector<Token> src, std::vector<Token> tgtPrefix);
+    // The passes of the current state run again on a fresh decoder (after the ablation changed).
+    void replay();
     void push(int64_t token);
     int64_t samplingStep() const; // the random stream of the next draw: step() and the pipeline agree
     std::vector<float> capturedRow(const InsideQuery& query) const; // checked by decoder_->inside first
@@ -97,6 +116,7 @@ private:
     std::vector<int> forced_;              // target positions of tokens chosen by force(), ascending
     std::size_t textTokens_ = 0;           // the text's tokens before the cut (see textTokens())
     bool pastMaxLen_ = false;
+    HeadAblation ablation_;
 };
 
 } // namespace core

@@ -34,6 +34,30 @@ void writeBlock(std::ostream& out, const AttentionBlock& b) {
     out << ']';
 }
 
+// "value_norms": {"<kind>": [L][H][K]} for the kinds that have them.
+void writeNorms(std::ostream& out, const AttentionSnapshot& snap) {
+    bool first = true;
+    for (auto kind : kAttentionKinds) {
+        const auto& n = snap.valueNorms(kind);
+        if (n.empty())
+            continue;
+        out << (first ? "\"value_norms\": {\n\"" : ",\n\"") << toString(kind) << "\": [";
+        for (int l = 0; l < n.layers; ++l) {
+            out << (l ? ",\n  [" : "\n  [");
+            for (int h = 0; h < n.heads; ++h) {
+                if (h)
+                    out << ',';
+                writeFloats(out, n.row(l, h), n.keys);
+            }
+            out << ']';
+        }
+        out << ']';
+        first = false;
+    }
+    if (!first)
+        out << "},\n";
+}
+
 std::string intList(const std::vector<int>& v) {
     std::string s = "[";
     for (std::size_t i = 0; i < v.size(); ++i)
@@ -126,7 +150,19 @@ void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const s
         writeBlock(out, b);
         first = false;
     }
-    out << "},\n";
+    out << "},\n\"ablated\": " << quoted(snap.ablation) << ",\n";
+    writeNorms(out, snap);
+    first = true;
+    for (auto kind : kAttentionKinds) {
+        const auto& b = snap.weighted(kind);
+        if (b.empty())
+            continue;
+        out << (first ? "\"value_weighted\": {\n" : ",\n") << '"' << toString(kind) << "\": ";
+        writeBlock(out, b);
+        first = false;
+    }
+    if (!first)
+        out << "},\n";
     if (!snap.pooled.empty())
         writePooled(out, snap.pooled);
     if (!extraFields.empty())

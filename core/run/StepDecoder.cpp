@@ -13,8 +13,13 @@ InsideRow StepDecoder::inside(const InsideQuery&) const {
                      "inside to open");
 }
 
+KeyNorms StepDecoder::valueNorms(AttentionKind) const {
+    return {};
+}
+
 std::unique_ptr<StepDecoder> startDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
-                                          bool capture, int64_t positions) {
+                                          bool capture, int64_t positions, const HeadAblation& ablation) {
+    checkAblation(ablation, model->config());
     // A recurrent family always captures: one row of S weights a step costs nothing worth saving.
     switch (model->config().family) {
     case Family::AttentionClassifier:
@@ -24,7 +29,7 @@ std::unique_ptr<StepDecoder> startDecoder(std::shared_ptr<const Model> model, co
     case Family::Transformer:
         break;
     }
-    return std::make_unique<IncrementalDecoder>(std::move(model), src, capture, positions);
+    return std::make_unique<IncrementalDecoder>(std::move(model), src, capture, positions, ablation);
 }
 
 } // namespace core

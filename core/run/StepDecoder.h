@@ -4,6 +4,7 @@
 // recurrent attention models (a GRU decoder attending over a BiLSTM encoder's states; an attention-pooling
 // classifier, which reads its source once and decodes nothing).
 
+#include "core/model/HeadAblation.h"
 #include "core/model/Model.h"
 #include "core/run/AttentionSnapshot.h"
 #include "core/run/InsideRow.h"
@@ -52,16 +53,25 @@ public:
     /// InputError for a kind, layer, head or row this model does not have, naming the valid range, and
     /// (the default) for a family without queries and keys.
     virtual InsideRow inside(const InsideQuery& query) const;
+
+    /// ‖v_j W_O^(h)‖ of every key of a kind in the current state (see KeyNorms): the source's for Encoder
+    /// and Cross, the target's up to length() for Decoder. Empty (the default) for a kind or a family
+    /// without values and an output projection, and for the encoder of a run started without capture.
+    virtual KeyNorms valueNorms(AttentionKind kind) const;
 };
 
 /// Starts decoding src with the decoder of the model's family (the Transformer's IncrementalDecoder); each
-/// side may hold `positions` tokens (max_len when 0). Throws InputError as IncrementalDecoder does.
+/// side may hold `positions` tokens (max_len when 0), and the heads `ablation` names are switched off.
+/// Throws InputError as IncrementalDecoder does, and as checkAblation for heads the model does not have.
 std::unique_ptr<StepDecoder> startDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
-                                          bool capture = true, int64_t positions = 0);
+                                          bool capture = true, int64_t positions = 0,
+                                          const HeadAblation& ablation = {});
 
-/// How a Session starts decoding a source, with each side limited to `positions` tokens; startDecoder unless
-/// a caller brings its own (a family run/ has no module for yet, or a hand-built model in a test).
+/// How a Session starts decoding a source, with each side limited to `positions` tokens and the heads of
+/// `ablation` switched off; startDecoder unless a caller brings its own (a family run/ has no module for
+/// yet, or a hand-built model in a test).
 using StepDecoderFactory = std::function<std::unique_ptr<StepDecoder>(
-    std::shared_ptr<const Model> model, const std::vector<int64_t>& src, int64_t positions)>;
+    std::shared_ptr<const Model> model, const std::vector<int64_t>& src, int64_t positions,
+    const HeadAblation& ablation)>;
 
 } // namespace core

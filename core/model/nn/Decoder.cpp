@@ -1,19 +1,22 @@
 #include "core/model/nn/Decoder.h"
 
+#include "core/model/HeadAblation.h"
+
 #include <torch/torch.h>
 
 namespace core::nn {
 
 DecoderImpl::DecoderImpl(const ModelConfig& c, bool withCross)
     : layers(register_module("layers", torch::nn::ModuleList())),
-      norm(register_module("norm", LayerNorm(c.dModel, c.layerNorm, c.normEps))) {
+      norm(register_module("norm", LayerNorm(c.dModel, c.layerNorm, c.normEps))), heads_(c.heads) {
     for (int i = 0; i < c.decoderLayers; ++i)
         layers->push_back(DecoderLayer(c, withCross));
 }
 
 torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& memory,
                                    const torch::Tensor& srcMask, const torch::Tensor& tgtMask, int64_t pos0,
-                                   DecodeCache* cache, Capture* capture, bool lastOnly) {
+                                   DecodeCache* cache, Capture* capture, bool lastOnly,
+                                   const HeadAblation* ablation) {
     if (cache && cache->self.size() != layers->size()) {
         cache->self.resize(layers->size());
         cache->cross.resize(layers->size());
@@ -29,10 +32,17 @@ torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
     auto h = x;
     for (std::size_t i = 0; i < layers->size(); ++i) {
         torch::Tensor selfProbs, crossProbs;
+        const int l = static_cast<int>(i);
+        const auto selfOff =
+            ablation ? ablation->layerMask(AttentionKind::Decoder, l, heads_) : std::vector<std::uint8_t>{};
+        const auto crossOff =
+            ablation ? ablation->layerMask(AttentionKind::Cross, l, heads_) : std::vector<std::uint8_t>{};
         h = layers[i]->as<DecoderLayerImpl>()->forward(
             h, memory, src, tgt, pos0, cache ? &cache->self[i] : nullptr, cache ? &cache->cross[i] : nullptr,
             capture ? &selfProbs : nullptr, capture ? &crossProbs : nullptr,
-            lastOnly && i + 1 == layers->size()); // (B, T, C), (B, 1, C) after the last with lastOnly
+            lastOnly && i + 1 == layers->size(), selfOff.empty() ? nullptr : selfOff.data(),
+            crossOff.empty() ? nullptr
+                             : crossOff.data()); // (B, T, C), (B, 1, C) after the last with lastOnly
         if (capture) {
             appendLayer(capture->decoderSelf, selfProbs, count); // selfProbs (1, H, T, Tk)
             if (crossProbs.defined())

@@ -6,6 +6,10 @@
 
 #include <vector>
 
+namespace core {
+class HeadAblation;
+}
+
 namespace core::nn {
 
 /// Keys and values of every decoder layer, so a step costs one token's work.
@@ -34,10 +38,13 @@ public:
     /// position's hidden state (B, 1, C), skipping the work no other output needs; capture is unchanged.
     torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& memory, const torch::Tensor& srcMask,
                           const torch::Tensor& tgtMask, int64_t pos0, DecodeCache* cache, Capture* capture,
-                          bool lastOnly = false);
+                          bool lastOnly = false, const HeadAblation* ablation = nullptr);
 
     torch::nn::ModuleList layers{nullptr};
     LayerNorm norm{nullptr};
+
+private:
+    int heads_; // each layer's, for the ablation masks
 };
 TORCH_MODULE(Decoder);
 

@@ -19,7 +19,8 @@ DecoderLayerImpl::DecoderLayerImpl(const ModelConfig& c, bool withCross) {
 torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& memory,
                                         const torch::Tensor& srcMask, const torch::Tensor& tgtMask,
                                         int64_t pos0, KvCache* selfCache, KvCache* crossCache,
-                                        torch::Tensor* selfProbs, torch::Tensor* crossProbs, bool lastOnly) {
+                                        torch::Tensor* selfProbs, torch::Tensor* crossProbs, bool lastOnly,
+                                        const std::uint8_t* selfOff, const std::uint8_t* crossOff) {
     const bool cross = !src_attn.is_empty();
     // Every position's self-attention output is a query of the cross-attention, whose probabilities a
     // capture records for every query; without a capture, the last row is all that is needed from here on.
@@ -30,7 +31,7 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Ten
     auto h = sublayer[i++]->as<SublayerImpl>()->forward(
         x,
         [&](const torch::Tensor& n) {
-            return self_attn->selfAttend(n, tgtMask, pos0, selfCache, selfProbs, selfLast);
+            return self_attn->selfAttend(n, tgtMask, pos0, selfCache, selfProbs, selfLast, selfOff);
         },
         selfLast); // (B, T|1, C)
     if (cross && crossCache) {
@@ -42,7 +43,7 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Ten
         h = sublayer[i++]->as<SublayerImpl>()->forward(
             h,
             [&](const torch::Tensor& n) {
-                return src_attn->crossAttend(n, memory, srcMask, crossCache, crossProbs, lastOnly);
+                return src_attn->crossAttend(n, memory, srcMask, crossCache, crossProbs, lastOnly, crossOff);
             },
             lastOnly); // (B, T|1, C)
     return sublayer[i]->as<SublayerImpl>()->forward(h,

@@ -14,9 +14,11 @@ public:
     DecoderLayerImpl(const ModelConfig& c, bool withCross);
     /// selfCache/crossCache may be null (full recompute). pos0 is the position of x's first token.
     /// lastOnly: return only the last position (B, 1, C); the probabilities still cover every position.
+    /// selfOff, crossOff: [H] flags of heads whose output is zeroed (see MultiHeadAttention), or null.
     torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& memory, const torch::Tensor& srcMask,
                           const torch::Tensor& tgtMask, int64_t pos0, KvCache* selfCache, KvCache* crossCache,
-                          torch::Tensor* selfProbs, torch::Tensor* crossProbs, bool lastOnly = false);
+                          torch::Tensor* selfProbs, torch::Tensor* crossProbs, bool lastOnly = false,
+                          const std::uint8_t* selfOff = nullptr, const std::uint8_t* crossOff = nullptr);
 
     MultiHeadAttention self_attn{nullptr};
     MultiHeadAttention src_attn{nullptr};

@@ -1,26 +1,33 @@
 #include "core/model/nn/Encoder.h"
 
+#include "core/model/HeadAblation.h"
+
 #include <torch/torch.h>
 
 namespace core::nn {
 
 EncoderImpl::EncoderImpl(const ModelConfig& c)
     : layers(register_module("layers", torch::nn::ModuleList())),
-      norm(register_module("norm", LayerNorm(c.dModel, c.layerNorm, c.normEps))) {
+      norm(register_module("norm", LayerNorm(c.dModel, c.layerNorm, c.normEps))), heads_(c.heads) {
     for (int i = 0; i < c.encoderLayers; ++i)
         layers->push_back(EncoderLayer(c));
 }
 
-torch::Tensor EncoderImpl::forward(const torch::Tensor& x, const torch::Tensor& mask, Capture* capture) {
+torch::Tensor EncoderImpl::forward(const torch::Tensor& x, const torch::Tensor& mask, Capture* capture,
+                                   const HeadAblation* ablation) {
     const auto count = static_cast<int>(layers->size());
     // Once per pass rather than in every layer (see additiveMask); autograd keeps the seed's masked_fill.
     const auto m = at::GradMode::is_enabled() ? mask : additiveMask(mask); // (B, 1, S)
     auto h = x;
+    int index = 0;
     for (const auto& layer : *layers) {
+        const auto off = ablation ? ablation->layerMask(AttentionKind::Encoder, index++, heads_)
+                                  : std::vector<std::uint8_t>{};
         torch::Tensor probs;
         if (capture && capture->keepInputs)
-            capture->encoderInputs.push_back(h);                                      // (B, S, C)
-        h = layer->as<EncoderLayerImpl>()->forward(h, m, capture ? &probs : nullptr); // (B, S, C)
+            capture->encoderInputs.push_back(h); // (B, S, C)
+        h = layer->as<EncoderLayerImpl>()->forward(h, m, capture ? &probs : nullptr,
+                                                   off.empty() ? nullptr : off.data()); // (B, S, C)
         if (capture)
             appendLayer(capture->encoderSelf, probs, count); // probs (1, H, S, S)
     }

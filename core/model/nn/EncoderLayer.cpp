@@ -19,9 +19,9 @@ EncoderLayerImpl::EncoderLayerImpl(const ModelConfig& c)
 }
 
 torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& mask,
-                                        torch::Tensor* probs) {
+                                        torch::Tensor* probs, const std::uint8_t* off) {
     auto h = sublayer[0]->as<SublayerImpl>()->forward(x, [&](const torch::Tensor& n) {
-        return self_attn->selfAttend(n, mask, 0, nullptr, probs);
+        return self_attn->selfAttend(n, mask, 0, nullptr, probs, false, off);
     }); // (B, S, C)
     return sublayer[1]->as<SublayerImpl>()->forward(h,
                                                     [&](const torch::Tensor& n) { return feed_forward(n); });

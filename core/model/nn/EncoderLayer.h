@@ -11,7 +11,9 @@ namespace core::nn {
 class EncoderLayerImpl : public torch::nn::Module {
 public:
     explicit EncoderLayerImpl(const ModelConfig& c);
-    torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& mask, torch::Tensor* probs);
+    /// off: [H] flags of heads whose output is zeroed (see MultiHeadAttention), or null.
+    torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& mask, torch::Tensor* probs,
+                          const std::uint8_t* off = nullptr);
 
     MultiHeadAttention self_attn{nullptr};
     FeedForward feed_forward{nullptr};

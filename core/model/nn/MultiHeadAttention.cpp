@@ -136,7 +136,7 @@ bool useBroadcastProducts(int64_t tq, int64_t tk, int64_t hs) {
 
 torch::Tensor MultiHeadAttentionImpl::attendWithAutograd(const torch::Tensor& q, const torch::Tensor& k,
                                                          const torch::Tensor& v, const torch::Tensor& mask,
-                                                         torch::Tensor* probs) {
+                                                         torch::Tensor* probs, const std::uint8_t* off) {
     const auto b = q.size(0);
     const bool broadcast = useBroadcastProducts(q.size(2), k.size(2), headSize_);
     auto scores = broadcast ? (q.unsqueeze(3) * k.unsqueeze(2)).sum(-1) // (B, H, Tq, 1, hs)·(B, H, 1, Tk, hs)
@@ -150,6 +150,12 @@ torch::Tensor MultiHeadAttentionImpl::attendWithAutograd(const torch::Tensor& q,
         *probs = p;
     auto x = broadcast ? (p.unsqueeze(-1) * v.unsqueeze(2)).sum(3) // (B, H, Tq, Tk, 1)·(B, H, 1, Tk, hs)
                        : torch::matmul(p, v);                      // (B, H, Tq, hs)
+    if (off) {
+        std::vector<float> keep(static_cast<std::size_t>(heads_));
+        for (int64_t h = 0; h < heads_; ++h)
+            keep[static_cast<std::size_t>(h)] = off[h] ? 0.0f : 1.0f;
+        x = x * torch::tensor(keep, x.options()).view({1, heads_, 1, 1}); // (B, H, Tq, hs)
+    }
     x = x.transpose(1, 2).contiguous().view({b, -1, heads_ * headSize_}); // (B, Tq, C)
     return linear(linearAt(linears, 3), x);                               // (B, Tq, C)
 }
@@ -161,9 +167,9 @@ torch::Tensor MultiHeadAttentionImpl::attendWithAutograd(const torch::Tensor& q,
 // for the scale or the mask. Default size at T = 1024: 297 -> 231 ms with capture, 143 -> 114 ms without.
 torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch::Tensor& k,
                                              const torch::Tensor& v, const torch::Tensor& mask,
-                                             torch::Tensor* probs, bool lastOnly) {
+                                             torch::Tensor* probs, bool lastOnly, const std::uint8_t* off) {
     if (at::GradMode::is_enabled()) {
-        const auto x = attendWithAutograd(q, k, v, mask, probs); // (B, Tq, C)
+        const auto x = attendWithAutograd(q, k, v, mask, probs, off); // (B, Tq, C)
         return lastOnly ? x.narrow(1, x.size(1) - 1, 1) : x;
     }
     const auto b = q.size(0), tk = k.size(2), bh = b * heads_;
@@ -193,7 +199,10 @@ torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch
                 at::mm_out(pi, q3[i], kt[i]); // (Tq, Tk)
             at::_softmax_out(pi, pi, -1, false);
             auto xi = x[seq].narrow(1, head * headSize_, headSize_); // (rows, hs), row stride C
-            at::mm_out(xi, rows < tq ? pi.narrow(0, tq - 1, 1) : pi, v3[i]);
+            if (off && off[head])
+                xi.zero_(); // an ablated head still attends (its weights are captured), but adds nothing
+            else
+                at::mm_out(xi, rows < tq ? pi.narrow(0, tq - 1, 1) : pi, v3[i]);
         }
     });
     if (probs)
@@ -203,7 +212,7 @@ torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch
 
 torch::Tensor MultiHeadAttentionImpl::selfAttend(const torch::Tensor& x, const torch::Tensor& mask,
                                                  int64_t pos0, KvCache* cache, torch::Tensor* probs,
-                                                 bool lastOnly) {
+                                                 bool lastOnly, const std::uint8_t* off) {
     const auto qkv = projectMany(0, 3, x); // 3 × (B, H, Tq, hs)
     const auto q = rotate(qkv[0], pos0);
     auto k = rotate(qkv[1], pos0);
@@ -213,20 +222,21 @@ torch::Tensor MultiHeadAttentionImpl::selfAttend(const torch::Tensor& x, const t
         k = cache->keys();   // (B, H, Tk, hs)
         v = cache->values(); // (B, H, Tk, hs)
     }
-    return attend(q, k, v, mask, probs, lastOnly);
+    return attend(q, k, v, mask, probs, lastOnly, off);
 }
 
 torch::Tensor MultiHeadAttentionImpl::crossAttend(const torch::Tensor& x, const torch::Tensor& memory,
                                                   const torch::Tensor& mask, KvCache* cache,
-                                                  torch::Tensor* probs, bool lastOnly) {
+                                                  torch::Tensor* probs, bool lastOnly,
+                                                  const std::uint8_t* off) {
     // Without capture only the last query matters, and its projection is one matrix-vector product.
     const auto q = project(0, lastOnly && !probs ? x.narrow(1, x.size(1) - 1, 1) : x); // (B, H, Tq, hs)
     if (cache && !cache->empty())
-        return attend(q, cache->keys(), cache->values(), mask, probs, lastOnly);
+        return attend(q, cache->keys(), cache->values(), mask, probs, lastOnly, off);
     const auto kv = projectMany(1, 2, memory); // 2 × (B, H, S, hs)
     if (cache)
         cache->set(kv[0], kv[1]);
-    return attend(q, kv[0], kv[1], mask, probs, lastOnly);
+    return attend(q, kv[0], kv[1], mask, probs, lastOnly, off);
 }
 
 } // namespace core::nn

@@ -7,6 +7,7 @@
 #include <torch/nn/modules/container/modulelist.h>
 #include <torch/nn/pimpl.h>
 
+#include <cstdint>
 #include <vector>
 
 namespace core::nn {
@@ -26,12 +27,14 @@ public:
     /// Self-attention of x over itself, or over the cache plus x when a cache is given (x is then
     /// appended to it). pos0 is the position of x's first token. mask is (B, 1|Tq, Tk), either bool with
     /// false = blocked or additive float (0 or -1e9, see additiveMask). lastOnly: return only the last
-    /// query's row (B, 1, C); probs still covers every query.
+    /// query's row (B, 1, C); probs still covers every query. off: [H] flags, nonzero where a head's output
+    /// is zeroed before linears[3] (head ablation); null for none.
     torch::Tensor selfAttend(const torch::Tensor& x, const torch::Tensor& mask, int64_t pos0, KvCache* cache,
-                             torch::Tensor* probs, bool lastOnly = false);
+                             torch::Tensor* probs, bool lastOnly = false, const std::uint8_t* off = nullptr);
     /// Attention of x over memory. With a cache, memory's keys and values are projected once and reused.
     torch::Tensor crossAttend(const torch::Tensor& x, const torch::Tensor& memory, const torch::Tensor& mask,
-                              KvCache* cache, torch::Tensor* probs, bool lastOnly = false);
+                              KvCache* cache, torch::Tensor* probs, bool lastOnly = false,
+                              const std::uint8_t* off = nullptr);
 
     torch::nn::ModuleList linears{nullptr};
 
@@ -49,9 +52,11 @@ private:
     /// Projections first .. first + count - 1 of x, each (B, H, T, hs).
     std::vector<torch::Tensor> projectMany(int first, int count, const torch::Tensor& x);
     torch::Tensor attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
-                         const torch::Tensor& mask, torch::Tensor* probs, bool lastOnly);
+                         const torch::Tensor& mask, torch::Tensor* probs, bool lastOnly,
+                         const std::uint8_t* off);
     torch::Tensor attendWithAutograd(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
-                                     const torch::Tensor& mask, torch::Tensor* probs);
+                                     const torch::Tensor& mask, torch::Tensor* probs,
+                                     const std::uint8_t* off);
 
     int64_t heads_, headSize_;
     double ropeBase_;

@@ -18,15 +18,16 @@ TransformerImpl::TransformerImpl(const ModelConfig& c) : config_(c) {
 }
 
 torch::Tensor TransformerImpl::encode(const torch::Tensor& src, const torch::Tensor& srcMask,
-                                      Capture* capture) {
-    return encoder->forward(src_embed->forward(src, 0), srcMask, capture); // (B, S, C)
+                                      Capture* capture, const HeadAblation* ablation) {
+    return encoder->forward(src_embed->forward(src, 0), srcMask, capture, ablation); // (B, S, C)
 }
 
 torch::Tensor TransformerImpl::decode(const torch::Tensor& tgt, const torch::Tensor& memory,
                                       const torch::Tensor& srcMask, const torch::Tensor& tgtMask,
-                                      int64_t pos0, DecodeCache* cache, Capture* capture, bool lastOnly) {
+                                      int64_t pos0, DecodeCache* cache, Capture* capture, bool lastOnly,
+                                      const HeadAblation* ablation) {
     return decoder->forward(tgt_embed->forward(tgt, pos0), memory, srcMask, tgtMask, pos0, cache, capture,
-                            lastOnly);
+                            lastOnly, ablation);
 }
 
 torch::Tensor sourceMask(const torch::Tensor& src, int64_t pad) {

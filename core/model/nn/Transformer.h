@@ -15,13 +15,14 @@ class TransformerImpl : public torch::nn::Module {
 public:
     explicit TransformerImpl(const ModelConfig& c);
 
-    torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& srcMask,
-                         Capture* capture); // (B, S, C)
+    /// ablation (here and in decode): heads whose output is zeroed, or null for none.
+    torch::Tensor encode(const torch::Tensor& src, const torch::Tensor& srcMask, Capture* capture,
+                         const HeadAblation* ablation = nullptr); // (B, S, C)
     /// Decoder hidden states after the final norm for tgt tokens starting at position pos0; with lastOnly
     /// only the last position's, (B, 1, C), for a caller that needs just the next-token distribution.
     torch::Tensor decode(const torch::Tensor& tgt, const torch::Tensor& memory, const torch::Tensor& srcMask,
                          const torch::Tensor& tgtMask, int64_t pos0, DecodeCache* cache, Capture* capture,
-                         bool lastOnly = false); // (B, T|1, C)
+                         bool lastOnly = false, const HeadAblation* ablation = nullptr); // (B, T|1, C)
 
     const ModelConfig& config() const { return config_; }
 

@@ -1,0 +1,190 @@
+// `attnscope dump --ablate`, `rollout` and `ablate` as a script reads them: heads switched off by the
+// command line change the run and are named in its JSON; rollout's and flow's rows cover the run's tokens;
+// the ablation's effect and the sweep; and heads, kinds and lengths the model does not have exit 2 naming
+// what was wrong.
+
+#include "CliRunner.h"
+#include "SkipReport.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+using nlohmann::json;
+
+namespace {
+
+const QString kReverse = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/reverse");
+const QString kGru = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/en-es-gru");
+const QString kLm = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-lm");
+
+double rowSumError(const json& rows) {
+    double worst = 0.0;
+    for (const auto& r : rows) {
+        double s = 0.0;
+        for (const auto& x : r)
+            s += x.get<double>();
+        worst = std::max(worst, std::abs(s - 1.0));
+    }
+    return worst;
+}
+
+} // namespace
+
+class TestCliAnalyses : public QObject, protected CliRunner {
+    Q_OBJECT
+private Q_SLOTS:
+    void dumpAblated();
+    void rollout();
+    void ablate();
+    void sweep();
+    void badArguments_data();
+    void badArguments();
+
+private:
+    json runJson(const QStringList& args) {
+        QByteArray out, err;
+        const int code = run(args, &out, &err);
+        if (code != 0)
+            qWarning("%s", err.constData());
+        return code == 0 ? json::parse(out.toStdString()) : json();
+    }
+};
+
+void TestCliAnalyses::dumpAblated() {
+    const QStringList base{QStringLiteral("dump"),  QStringLiteral("--model"), kReverse,
+                           QStringLiteral("--src"), QStringLiteral("abcdef"),  QStringLiteral("--greedy"),
+                           QStringLiteral("2")};
+    const auto full = runJson(base);
+    const auto off = runJson(base + QStringList{QStringLiteral("--ablate"), QStringLiteral("0:1,cross:1:2"),
+                                                QStringLiteral("--value-weighted")});
+    QVERIFY(!full.is_null() && !off.is_null());
+    QCOMPARE(full["ablated"].get<std::string>(), std::string("none"));
+    QCOMPARE(off["ablated"].get<std::string>(), std::string("decoder 0:1, cross 1:2"));
+    // The switched-off head still attends: its weights are there, rows summing to 1.
+    QVERIFY(rowSumError(off["attention"]["cross"][1][2]) < 1e-5);
+    const auto a = full["next_token_logprobs"].get<std::vector<double>>();
+    const auto b = off["next_token_logprobs"].get<std::vector<double>>();
+    double moved = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        moved = std::max(moved, std::abs(a[i] - b[i]));
+    QVERIFY(moved > 1e-4);
+    // The encoder runs before any decoder head, so switching decoder heads off leaves it exactly as it was.
+    QCOMPARE(off["attention"]["encoder"], full["attention"]["encoder"]);
+    QCOMPARE(off["value_norms"]["cross"].size(), std::size_t(2));
+    QCOMPARE(off["value_norms"]["cross"][0][0].size(), off["src_tokens"].size());
+    QVERIFY(rowSumError(off["value_weighted"]["decoder"][1][3]) < 1e-5);
+    QVERIFY(!full.contains("value_weighted"));
+}
+
+void TestCliAnalyses::rollout() {
+    const auto r = runJson({QStringLiteral("rollout"), QStringLiteral("--model"), kReverse,
+                            QStringLiteral("--src"), QStringLiteral("abcdefg"), QStringLiteral("--greedy"),
+                            QStringLiteral("3"), QStringLiteral("--flow")});
+    QVERIFY(!r.is_null());
+    QCOMPARE(r["kind"].get<std::string>(), std::string("cross")); // an encoder-decoder's default
+    QCOMPARE(r["rows"].size(), std::size_t(4));                   // <bos> and three outputs
+    QCOMPARE(r["cols"].size(), std::size_t(9));                   // <bos> a … g <eos>
+    QCOMPARE(r["rollout"]["weights"].size(), r["rows"].size());
+    QVERIFY(rowSumError(r["rollout"]["weights"]) < 1e-5);
+    QCOMPARE(r["rollout"]["current"], r["rollout"]["weights"].back());
+    QCOMPARE(r["flow"]["current"], r["flow"]["weights"].back());
+    for (const auto& row : r["flow"]["weights"])
+        for (const auto& x : row)
+            QVERIFY(x.get<double>() >= 0.0 && x.get<double>() <= 1.0 + 1e-6);
+    const auto lm = runJson({QStringLiteral("rollout"), QStringLiteral("--model"), kLm,
+                             QStringLiteral("--src"), QStringLiteral("the weather in the winter")});
+    QCOMPARE(lm["kind"].get<std::string>(), std::string("decoder"));
+    QCOMPARE(lm["rows"], lm["cols"]);
+    QVERIFY(!lm.contains("flow"));
+}
+
+void TestCliAnalyses::ablate() {
+    const auto e =
+        runJson({QStringLiteral("ablate"), QStringLiteral("--model"), kReverse, QStringLiteral("--src"),
+                 QStringLiteral("abcdefgh"), QStringLiteral("--greedy"), QStringLiteral("1"),
+                 QStringLiteral("--ablate"), QStringLiteral("1:0,1:1,1:2,1:3"),
+                 QStringLiteral("--ablate-kind"), QStringLiteral("cross")});
+    QVERIFY(!e.is_null());
+    QCOMPARE(e["ablated"].get<std::string>(), std::string("cross 1:0, cross 1:1, cross 1:2, cross 1:3"));
+    QVERIFY(e["kl"].get<double>() > 1e-3);
+    QCOMPARE(e["changes"].size(), std::size_t(5));
+    QCOMPARE(e["greedy"]["full_text"].get<std::string>(), std::string("hgfedcba"));
+    QVERIFY(e["greedy"]["ablated_text"] != e["greedy"]["full_text"]);
+    QVERIFY(e["greedy"]["first_difference"].get<int>() >= 0);
+}
+
+void TestCliAnalyses::sweep() {
+    const auto s = runJson({QStringLiteral("ablate"), QStringLiteral("--model"), kReverse,
+                            QStringLiteral("--src"), QStringLiteral("abc"), QStringLiteral("--sweep")});
+    QVERIFY(!s.is_null());
+    QCOMPARE(s["heads"].size(), std::size_t(24));
+    QCOMPARE(s["baseline"].get<std::string>(), std::string("cba"));
+    for (std::size_t i = 1; i < s["heads"].size(); ++i)
+        QVERIFY(s["heads"][i - 1]["mean_kl"].get<double>() >= s["heads"][i]["mean_kl"].get<double>());
+}
+
+void TestCliAnalyses::badArguments_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("fragment");
+    const QStringList dump{QStringLiteral("dump"), QStringLiteral("--model"), kReverse,
+                           QStringLiteral("--src"), QStringLiteral("abc")};
+    const QStringList roll{QStringLiteral("rollout"), QStringLiteral("--model"), kReverse,
+                           QStringLiteral("--src"), QStringLiteral("abc")};
+    QTest::newRow("head out of range")
+        << dump + QStringList{QStringLiteral("--ablate"), QStringLiteral("1:9")}
+        << "decoder 1:9: head 9 is out of range: each layer has heads 0–3";
+    QTest::newRow("layer out of range")
+        << dump + QStringList{QStringLiteral("--ablate"), QStringLiteral("encoder:5:0")}
+        << "encoder 5:0: layer 5 is out of range: the encoder attention has layers 0–1";
+    QTest::newRow("not a head") << dump + QStringList{QStringLiteral("--ablate"), QStringLiteral("one")}
+                                << "\"one\" is not a head";
+    QTest::newRow("bad kind") << dump + QStringList{QStringLiteral("--ablate"), QStringLiteral("0:0"),
+                                                    QStringLiteral("--ablate-kind"),
+                                                    QStringLiteral("pooling")}
+                              << "--ablate-kind \"pooling\" is not one of encoder, decoder, cross";
+    QTest::newRow("kind alone") << dump +
+                                       QStringList{QStringLiteral("--ablate-kind"), QStringLiteral("cross")}
+                                << "--ablate is missing";
+    QTest::newRow("no cross in a language model")
+        << QStringList{QStringLiteral("dump"),     QStringLiteral("--model"), kLm,
+                       QStringLiteral("--src"),    QStringLiteral("the"),     QStringLiteral("--ablate"),
+                       QStringLiteral("cross:0:0")}
+        << "this model has no cross attention";
+    QTest::newRow("recurrent")
+        << QStringList{QStringLiteral("dump"),     QStringLiteral("--model"),   kGru,
+                       QStringLiteral("--src"),    QStringLiteral("the house"), QStringLiteral("--ablate"),
+                       QStringLiteral("cross:0:0")}
+        << "head ablation needs a Transformer";
+    QTest::newRow("rollout kind") << roll + QStringList{QStringLiteral("--kind"), QStringLiteral("pooling")}
+                                  << "--kind \"pooling\" is not one of encoder, decoder, cross";
+    QTest::newRow("rollout of a GRU")
+        << QStringList{QStringLiteral("rollout"), QStringLiteral("--model"), kGru, QStringLiteral("--src"),
+                       QStringLiteral("the house")}
+        << "one map";
+    QTest::newRow("flow too long") << QStringList{QStringLiteral("rollout"),
+                                                  QStringLiteral("--model"),
+                                                  kLm,
+                                                  QStringLiteral("--src"),
+                                                  QStringLiteral("the cat sat on the mat. ").repeated(20),
+                                                  QStringLiteral("--flow")}
+                                   << "at most 64 tokens";
+    QTest::newRow("ablate needs heads")
+        << QStringList{QStringLiteral("ablate"), QStringLiteral("--model"), kReverse, QStringLiteral("--src"),
+                       QStringLiteral("abc")}
+        << "give --ablate LIST";
+}
+
+void TestCliAnalyses::badArguments() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, fragment);
+    QByteArray out, err;
+    QCOMPARE(run(args, &out, &err), 2);
+    QVERIFY2(err.contains(fragment.toUtf8()), err.constData());
+    QVERIFY(out.isEmpty());
+}
+
+ATTNSCOPE_GUILESS_MAIN(TestCliAnalyses)
+#include "test_cli_analyses.moc"
