@@ -1,6 +1,7 @@
 #include "Args.h"
 #include "BuiltinModels.h"
 #include "Commands.h"
+#include "ScreenshotResearch.h"
 #include "StartupProbe.h"
 
 #include "core/model/Model.h"
@@ -35,9 +36,11 @@ namespace {
 
 const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup-time]
        attnscope --screenshot FILE.png|svg|pdf [--model DIR] [--src TEXT] [--steps N]
-                 [--tab attention|positional|heads|inside|side] [--kind encoder|decoder|cross|pooling]
+                 [--tab attention|positional|heads|inside|side|rollout|ablation|compare]
+                 [--kind encoder|decoder|cross|pooling]
                  [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log]
-                 [--colormap NAME] [--size WxH] [--past-max-len]
+                 [--colormap NAME] [--size WxH] [--past-max-len] [--value-weighted]
+                 [--ablate LIST [--ablate-kind K]] [--pin-at N] [--flow] [--sweep]
                  [--figure heatmap|grid|candidates|curves [--dpi N] [--font-size PT] [--title TEXT]]
                  [--figure grid --heads all|LIST]
                  [--figure heads [--format pdf|svg|png]]
@@ -54,6 +57,9 @@ the positional tab's chosen dimensions (curves); --heads picks the grid's column
 PNG at --dpi (default 300), SVG and PDF with cells as vector rectangles; --font-size in points (default 9),
 --title above it. It prints what it wrote as one line of JSON. --figure heads treats FILE as a folder and
 writes every layer × head of the kind (and each layer's mean) as its own figure, plus one CSV of them all.
+--ablate switches heads off (as `attnscope dump --ablate`), --value-weighted colours by weight × value,
+--pin-at N pins the run after N of the --steps for the Compare page, --flow shows attention flow on the
+Rollout page and --sweep sweeps every head on the Ablation page (each waited for).
 --startup-time opens the window as usual, prints the milliseconds from the process's start to its first
 paint and to the first analysis painted, and quits (scripts/bench-startup.sh runs it repeatedly).
 )";
@@ -61,6 +67,18 @@ paint and to the first analysis painted, and quits (scripts/bench-startup.sh run
 // What the window shows on its very first start (later, the text of the last run): a sentence for the
 // built-in translation model with adjective–noun pairs to reorder ("el hombre viejo", "la casa blanca").
 const char* kFirstSentence = "The old man walked to the small white house.";
+
+std::optional<ui::MainWindow::Page> tabPage(const std::string& tab) {
+    using Page = ui::MainWindow::Page;
+    const std::pair<const char*, Page> pages[] = {
+        {"attention", Page::Attention}, {"positional", Page::Positional}, {"heads", Page::Heads},
+        {"inside", Page::Inside},       {"side", Page::SideBySide},       {"rollout", Page::Rollout},
+        {"ablation", Page::Ablation},   {"compare", Page::Compare}};
+    for (const auto& [name, page] : pages)
+        if (tab == name)
+            return page;
+    return std::nullopt;
+}
 
 QtMessageHandler defaultHandler = nullptr;
 
@@ -87,12 +105,22 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     bool startupTime = false, pastMaxLen = false;
     long long steps = 0, layer = 0, row = -1;
     std::optional<core::SamplingSettings> sampling;
+    ResearchShot research;
     try {
-        const Args a(argvList,
-                     {"--model", "--src", "--screenshot", "--steps", "--tab", "--kind", "--layer", "--head",
-                      "--row", "--sample", "--size", "--scale", "--colormap", "--figure", "--dpi",
-                      "--font-size", "--title", "--format", "--heads"},
-                     {"--help", "-h", "--startup-time", "--past-max-len"});
+        const Args a(
+            argvList, {"--model",    "--src",    "--screenshot",  "--steps",     "--tab",   "--kind",
+                       "--layer",    "--head",   "--row",         "--sample",    "--size",  "--scale",
+                       "--colormap", "--figure", "--dpi",         "--font-size", "--title", "--format",
+                       "--heads",    "--ablate", "--ablate-kind", "--pin-at"},
+            {"--help", "-h", "--startup-time", "--past-max-len", "--value-weighted", "--flow", "--sweep"});
+        research.ablate = a.get("--ablate");
+        research.ablateKind = a.get("--ablate-kind", "decoder");
+        research.valueWeighted = a.has("--value-weighted");
+        research.flow = a.has("--flow");
+        research.sweep = a.has("--sweep");
+        research.pinAt = a.getInt("--pin-at", -1);
+        if (a.has("--pin-at") && research.pinAt < 0)
+            throw UsageError("--pin-at must be 0 or more");
         startupTime = a.has("--startup-time");
         pastMaxLen = a.has("--past-max-len");
         if (startupTime && a.has("--screenshot"))
@@ -174,14 +202,17 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
                              colormap + "'");
         if (steps < 0)
             throw UsageError("--steps must be 0 or more");
-        if (tab != "attention" && tab != "positional" && tab != "heads" && tab != "inside" && tab != "side")
-            throw UsageError("--tab must be attention, positional, heads, inside or side, not '" + tab + "'");
+        if (!tabPage(tab))
+            throw UsageError("--tab must be attention, positional, heads, inside, side, rollout, ablation or "
+                             "compare, not '" +
+                             tab + "'");
         if (a.has("--row") && row < 0)
             throw UsageError("--row must be 0 or more");
         if (!kindName.empty() && !core::attentionKindNamed(kindName))
             throw UsageError("--kind must be encoder, decoder, cross or pooling, not '" + kindName + "'");
-        for (const char* opt : {"--steps", "--tab", "--kind", "--size", "--layer", "--head", "--row",
-                                "--sample", "--scale", "--colormap"})
+        for (const char* opt :
+             {"--steps", "--tab", "--kind", "--size", "--layer", "--head", "--row", "--sample", "--scale",
+              "--colormap", "--ablate", "--ablate-kind", "--pin-at", "--value-weighted", "--flow", "--sweep"})
             if (shot.empty() && a.has(opt))
                 throw UsageError(std::string(opt) + " goes with --screenshot");
     } catch (const UsageError& e) {
@@ -263,10 +294,13 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         controller->setPastMaxLen(true);
     if (!controller->waitUntilIdle())
         return fail("the analysis did not finish in time");
+    if (const auto error = prepareResearch(window, research); !error.empty())
+        return fail(error);
     for (long long i = 0; i < steps; ++i) {
         controller->step();
         if (!controller->waitUntilIdle())
             return fail("decoding did not finish in time");
+        pinIfDue(window, research, i + 1);
     }
     if (!window.lastError().isEmpty())
         return fail(window.lastError().toStdString());
@@ -298,12 +332,10 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         window.viewState()->setColorMap(QString::fromStdString(colormap));
     if (row >= 0)
         window.viewState()->setMarkedToken(Qt::Horizontal, static_cast<int>(row));
-    window.showPage(tab == "positional" ? ui::MainWindow::Page::Positional
-                    : tab == "heads"    ? ui::MainWindow::Page::Heads
-                    : tab == "inside"   ? ui::MainWindow::Page::Inside
-                    : tab == "side"     ? ui::MainWindow::Page::SideBySide
-                                        : ui::MainWindow::Page::Attention);
+    window.showPage(*tabPage(tab));
     QApplication::processEvents();
+    if (const auto error = finishResearch(window, research); !error.empty())
+        return fail(error);
     window.controller()->waitUntilIdle(); // the Inside page asks the worker for its row when it is shown
     QApplication::processEvents();
     // The side-by-side translations come from a background job too.

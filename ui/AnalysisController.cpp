@@ -1,5 +1,7 @@
 #include "ui/AnalysisController.h"
 
+#include "core/base/Errors.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QThread>
@@ -76,6 +78,7 @@ void AnalysisController::clearRun() {
 
 void AnalysisController::setModel(std::shared_ptr<const core::Model> model) {
     model_ = std::move(model);
+    ablation_.clear();   // the worker drops them too: they were the last model's heads
     pastMaxLen_ = false; // reading past max_len was accepted for the model it warned about, not the next
     clearRun();
     SessionWorker::Request r;
@@ -195,6 +198,9 @@ bool AnalysisController::showFromHistory(std::size_t step) {
     const auto inFlight = lastSent_ - lastProcessed_ - insideSent_.size();
     if (inFlight != servedFromHistory_.size() || step >= history_.size() || !history_[step])
         return false;
+    // A result of a request sent before the heads or the colour source changed is not what Back would show.
+    if (history_[step]->ablation != ablation_ || history_[step]->valueWeighted != valueWeighted_)
+        return false;
     show(history_[step]);
     return true;
 }
@@ -204,6 +210,36 @@ void AnalysisController::setSampling(const core::SamplingSettings& s) {
     SessionWorker::Request r;
     r.op = Op::SetSampling;
     r.sampling = s;
+    send(std::move(r));
+}
+
+void AnalysisController::setAblation(const core::HeadAblation& ablation) {
+    if (ablation == ablation_)
+        return;
+    if (model_) {
+        try {
+            core::checkAblation(ablation, model_->config());
+        } catch (const core::InputError& e) {
+            Q_EMIT failed(QString::fromStdString(e.what()));
+            return;
+        }
+    }
+    ablation_ = ablation;
+    history_.clear(); // computed with the heads as they were; Back recomputes
+    SessionWorker::Request r;
+    r.op = Op::SetAblation;
+    r.ablation = ablation;
+    send(std::move(r));
+}
+
+void AnalysisController::setValueWeighted(bool on) {
+    if (on == valueWeighted_)
+        return;
+    valueWeighted_ = on;
+    history_.clear();
+    SessionWorker::Request r;
+    r.op = Op::SetValueWeighted;
+    r.valueWeighted = on;
     send(std::move(r));
 }
 

@@ -48,6 +48,14 @@ public:
     /// Reads texts past max_len where the model's positions allow it (re-analysing the current text).
     void setPastMaxLen(bool past);
     bool pastMaxLen() const { return pastMaxLen_; }
+    /// Switches these heads off (their output zeroed before W_O) in the run on screen, which is run again at
+    /// once, and in every run after it until the model changes (which switches them all back on). Results
+    /// kept for Back were computed with the heads before and are dropped.
+    void setAblation(const core::HeadAblation& ablation);
+    const core::HeadAblation& ablation() const { return ablation_; }
+    /// Colours by weight × value norm: the worker adds the value-weighted blocks to each snapshot.
+    void setValueWeighted(bool on);
+    bool valueWeighted() const { return valueWeighted_; }
     /// Opens one row of attention (kind, layer, head, row) in the state the worker reaches after every
     /// request sent so far; insideReady() brings it. A newer request replaces one still waiting.
     void requestInside(const core::InsideQuery& query);
@@ -115,6 +123,8 @@ private:
     std::size_t historyBudget_ = std::size_t(512) << 20;
     bool lastBusy_ = false;
     bool pastMaxLen_ = false;
+    core::HeadAblation ablation_;
+    bool valueWeighted_ = false;
 };
 
 } // namespace ui

@@ -126,6 +126,13 @@ std::pair<int, int> AttentionGrid::tileAt(const QPoint& pos) const {
     return {-1, 0};
 }
 
+void AttentionGrid::setAblation(const core::HeadAblation& ablation) {
+    if (ablation == ablation_)
+        return;
+    ablation_ = ablation;
+    update();
+}
+
 QString AttentionGrid::tileToolTip(int layer, int head) const {
     const auto* b = block();
     if (b == nullptr || layer < 0 || layer >= b->layers || head < core::kMeanHead || head >= b->heads)
@@ -171,6 +178,11 @@ QString AttentionGrid::tileToolTip(int layer, int head) const {
                                     .arg(upTo(b->queries, shown.height()))
                                     .arg(upTo(b->keys, shown.width()));
     }
+    if (head != core::kMeanHead)
+        tip += QLatin1Char('\n') +
+               (ablation_.off({shown_.kind, layer, head})
+                    ? tr("Switched off: its output is zeroed (Ctrl+click switches it back on)")
+                    : tr("Ctrl+click switches this head off"));
     return tip;
 }
 
@@ -326,6 +338,20 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
     if (deferred && !poolTimer_.isActive())
         poolTimer_.start();
 
+    // A head switched off: its weights are still what it computed, but nothing it reads reaches the output.
+    p.setRenderHint(QPainter::Antialiasing, true);
+    for (int l = 0; l < b->layers; ++l)
+        for (int h = 0; h < b->heads; ++h) {
+            if (!ablation_.off({shown_.kind, l, h}))
+                continue;
+            const QRectF t = tileRect(l, h);
+            p.fillRect(t, QColor(0, 0, 0, 110));
+            p.setPen(QPen(QColor(230, 40, 40), 2.5));
+            p.drawLine(t.topLeft(), t.bottomRight());
+            p.drawLine(t.topRight(), t.bottomLeft());
+        }
+    p.setRenderHint(QPainter::Antialiasing, false);
+
     const QRect sel = tileRect(shown_.layer, shown_.head);
     if (!sel.isEmpty()) {
         const QColor c = palette().color(hasFocus() ? QPalette::Highlight : QPalette::WindowText);
@@ -373,7 +399,12 @@ void AttentionGrid::mousePressEvent(QMouseEvent* event) {
         QWidget::mousePressEvent(event);
         return;
     }
-    Q_EMIT tileClicked(layer, head);
+    if (event->modifiers() & Qt::ControlModifier) {
+        if (head != core::kMeanHead)
+            Q_EMIT tileToggled(layer, head);
+    } else {
+        Q_EMIT tileClicked(layer, head);
+    }
     event->accept();
 }
 

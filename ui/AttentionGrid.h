@@ -4,6 +4,7 @@
 // "mean over heads" column per layer. The images come from AttentionTiles, at the tiles' device pixels.
 
 #include "core/analysis/HeadAnalysis.h"
+#include "core/model/HeadAblation.h"
 #include "core/run/AttentionSnapshot.h"
 #include "ui/AttentionTiles.h"
 #include "ui/ColorMap.h"
@@ -44,6 +45,8 @@ public:
     /// The model's head scores on random repeated tokens (HeadTable), for the decoder tiles' tooltips;
     /// empty until they are computed.
     void setHeadScores(std::vector<core::HeadScores> scores) { headScores_ = std::move(scores); }
+    /// The heads switched off in the run shown: their tiles (of the kind shown) are crossed out.
+    void setAblation(const core::HeadAblation& ablation);
     /// A query row marked in every tile (the token being produced); -1 for none.
     void setHighlightedQuery(int query);
     /// The token marked in a strip, outlined in every tile: a query row (Horizontal) or a key column
@@ -66,6 +69,8 @@ public:
 
 Q_SIGNALS:
     void tileClicked(int layer, int head);
+    /// Ctrl+click on a head's tile (not a mean): switch that head off, or back on.
+    void tileToggled(int layer, int head);
     /// Keyboard navigation while the grid has focus: arrows move heads (←/→) and layers (↑/↓), PgUp/PgDn
     /// move layers.
     void navigate(int dLayer, int dHead);
@@ -98,6 +103,7 @@ private:
     QTimer resizeSettle_; // running while the widget's size is still changing
     QString message_;
     std::vector<core::HeadScores> headScores_;
+    core::HeadAblation ablation_;
     // Where things go, recomputed on resize and rebuild only, so painting does no layout work.
     QPoint origin_; // top-left of the first tile
     QSize tileSize_;

@@ -74,6 +74,18 @@ void AttentionPage::build() {
         tr("Show the selected head as lines between the tokens instead of a heatmap; with "
            "the mean selected, every head in its own colour (Ctrl+Shift+L)"));
     controls->addWidget(linesCheck_);
+    valueWeighted_ = new QCheckBox(tr("Weight \u00d7 value"), this);
+    valueWeighted_->setObjectName(QStringLiteral("valueWeightedCheck"));
+    valueWeighted_->setToolTip(
+        tr("Colour each weight by what it carries: weight \u00d7 \u2016v W_O\u2016 of its key, rows "
+           "renormalised. "
+           "A head can put most of its weight on a token whose value is nearly zero (Ctrl+Shift+V)"));
+    controls->addWidget(valueWeighted_);
+    ablated_ = new QLabel(this);
+    ablated_->setObjectName(QStringLiteral("ablatedLabel"));
+    ablated_->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold"));
+    ablated_->hide();
+    controls->addWidget(ablated_);
     controls->addStretch(1);
     col->addWidget(controlsRow_);
 
@@ -164,6 +176,14 @@ void AttentionPage::follow() {
     connect(logScale_, &QCheckBox::toggled, state_,
             [this](bool on) { state_->setScaleMode(on ? ScaleMode::Log : ScaleMode::Fixed); });
     connect(grid_, &AttentionGrid::tileClicked, state_, &ViewState::setSelection);
+    connect(grid_, &AttentionGrid::tileToggled, this, [this](int layer, int head) {
+        Q_EMIT headToggled({state_->kind(), layer, head});
+    });
+    connect(valueWeighted_, &QCheckBox::toggled, state_, &ViewState::setValueWeighted);
+    connect(state_, &ViewState::valueWeightedChanged, this, [this](bool on) {
+        const QSignalBlocker block(valueWeighted_);
+        valueWeighted_->setChecked(on);
+    });
     connect(decode_, &DecodePanel::samplingChanged, candidates_, &CandidatesChart::setSampling);
     connect(grid_, &AttentionGrid::navigate, state_, &ViewState::navigate);
     connect(heatmap_, &HeatmapView::navigate, state_, &ViewState::navigate);
@@ -296,6 +316,15 @@ void AttentionPage::showResult(const RunResultPtr& r) {
     updateStrips();
     candidates_->setResult(r);
     decode_->setState(r->step, r->finished, true, r->decodedText);
+    grid_->setAblation(r->ablation);
+    const auto off = static_cast<int>(r->ablation.size());
+    ablated_->setText(tr("%n head(s) off", nullptr, off));
+    ablated_->setToolTip(tr("Switched off (their output zeroed before W_O): %1. Ctrl+click a tile to switch "
+                            "one back on; Ctrl+Shift+H switches them all on")
+                             .arg(QString::fromStdString(r->ablation.text())));
+    ablated_->setVisible(off > 0);
+    // Value norms exist only where there are values and an output projection: a Transformer.
+    valueWeighted_->setEnabled(!snap->encoderNorms.empty() || !snap->decoderNorms.empty());
 }
 
 void AttentionPage::clear() {
@@ -324,7 +353,8 @@ void AttentionPage::showDetail() {
                                                          : heatmap_);
     for (QWidget* w : {static_cast<QWidget*>(decode_), static_cast<QWidget*>(tgtScroll_),
                        static_cast<QWidget*>(candidates_), static_cast<QWidget*>(linesCheck_),
-                       static_cast<QWidget*>(perHead_), static_cast<QWidget*>(logScale_)})
+                       static_cast<QWidget*>(perHead_), static_cast<QWidget*>(logScale_),
+                       static_cast<QWidget*>(valueWeighted_)})
         w->setVisible(!classifier);
 }
 

@@ -14,6 +14,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QScrollArea;
 class QSplitter;
 class QStackedWidget;
@@ -56,6 +57,9 @@ public:
     QCheckBox* logScaleCheck() const { return logScale_; }
     /// Lines instead of the heatmap in the detail pane.
     QCheckBox* linesCheck() const { return linesCheck_; }
+    /// Colour by weight × value norm instead of the weights.
+    QCheckBox* valueWeightedCheck() const { return valueWeighted_; }
+    AttentionGrid* grid() const { return grid_; }
     QComboBox* colorMapCombo() const { return colorMap_; }
     QSplitter* splitter() const { return splitter_; }
     HeatmapView* heatmap() const { return heatmap_; }
@@ -69,6 +73,8 @@ Q_SIGNALS:
     void hint(const QString& text);
     /// The selector offers other kinds (a snapshot of another model family, or another model).
     void kindsChanged(const std::vector<core::AttentionKind>& kinds);
+    /// Ctrl+click on a tile: switch that head of the shown kind off, or back on.
+    void headToggled(const core::HeadRef& head);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -95,6 +101,8 @@ private:
     QCheckBox* perHead_ = nullptr;
     QCheckBox* logScale_ = nullptr;
     QCheckBox* linesCheck_ = nullptr;
+    QCheckBox* valueWeighted_ = nullptr;
+    QLabel* ablated_ = nullptr; // how many heads are off, while any are
     QStackedWidget* detail_ = nullptr;
     LinesView* lines_ = nullptr;
     DecodePanel* decode_ = nullptr;

@@ -182,13 +182,35 @@ QString HeatmapView::cellToolTip(int query, int key) const {
     QString produced;
     if (shown_.rowsAreTarget() && query + 1 < int(qt.size()))
         produced = tr(" (produces \u201c%1\u201d)").arg(tokenDisplayText(qt[std::size_t(query) + 1]));
-    return tr("query %1: \u201c%2\u201d%3\nkey %4: \u201c%5\u201d\nweight %6")
-        .arg(query)
-        .arg(qText)
-        .arg(produced)
-        .arg(key)
-        .arg(kText)
-        .arg(QString::number(valueAt(query, key), 'g', 6));
+    const QString where = tr("query %1: \u201c%2\u201d%3\nkey %4: \u201c%5\u201d")
+                              .arg(query)
+                              .arg(qText)
+                              .arg(produced)
+                              .arg(key)
+                              .arg(kText);
+    if (!shown_.showsValueWeighted())
+        return where + tr("\nweight %1").arg(QString::number(valueAt(query, key), 'g', 6));
+    return where + QLatin1Char('\n') + valueWeightedText(query, key);
+}
+
+QString HeatmapView::valueWeightedText(int query, int key) const {
+    // Both numbers: the weight the head computed, and the share of what it carries that the key hands over.
+    const auto* w = shown_.weights();
+    const int l = shown_.layer, h = shown_.head;
+    double weight = 0.0;
+    if (h == core::kMeanHead) {
+        for (int i = 0; i < w->heads; ++i)
+            weight += w->at(l, i, query, key);
+        weight /= std::max(1, w->heads);
+    } else {
+        weight = w->at(l, h, query, key);
+    }
+    QString text = tr("weight %1").arg(QString::number(weight, 'g', 6));
+    const auto& norms = shown_.snapshot->valueNorms(shown_.kind);
+    if (h != core::kMeanHead && !norms.empty())
+        text += tr("\n\u2016v W_O\u2016 of the key %1").arg(QString::number(norms.at(l, h, key), 'g', 4));
+    return text +
+           tr("\nweight \u00d7 value, share of the row %1").arg(QString::number(valueAt(query, key), 'g', 6));
 }
 
 std::pair<double, double> HeatmapView::colorRange() const {
@@ -283,8 +305,13 @@ void HeatmapView::rebuild() {
     zoom_->setColors(shown_.colorMap, range_, shown_.scale == ScaleMode::Log);
 
     const QString which = head == core::kMeanHead ? tr("mean over heads") : tr("head %1").arg(head);
-    title_->setText(
-        tr("%1 \u00b7 layer %2 \u00b7 %3").arg(AttentionText::kindName(shown_.kind)).arg(layer).arg(which));
+    const bool weighted = shown_.showsValueWeighted();
+    title_->setText(tr("%1 \u00b7 layer %2 \u00b7 %3%4")
+                        .arg(AttentionText::kindName(shown_.kind))
+                        .arg(layer)
+                        .arg(which, weighted ? tr(" \u00b7 weight \u00d7 value") : QString()));
+    scale_->axis()->setLabel(weighted ? tr("weight \u00d7 \u2016v W_O\u2016, share of the row")
+                                      : tr("weight"));
 
     // Force a fresh thinning decision: the token count may have changed.
     xStep_ = yStep_ = 0;

@@ -48,7 +48,8 @@ public:
 
     /// The weight shown at (query, key); NaN outside the matrix.
     double valueAt(int query, int key) const;
-    /// The text hovering that cell shows: query token, key token, exact weight.
+    /// The text hovering that cell shows: query token, key token, exact weight (coloured by weight × value
+    /// norm: the weight, the key's value norm and the share both give).
     QString cellToolTip(int query, int key) const;
     /// The lower and upper ends of the colour scale now in use.
     std::pair<double, double> colorRange() const;
@@ -74,6 +75,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    QString valueWeightedText(int query, int key) const;
     /// The legend's and the map's scale: logarithmic for ScaleMode::Log.
     void setLogarithmic(bool log);
     void rebuild();

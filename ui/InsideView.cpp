@@ -24,13 +24,6 @@ using core::AttentionKind;
 
 namespace {
 
-QStringList labels(const std::vector<core::Token>& tokens) {
-    QStringList out;
-    for (const auto& t : tokens)
-        out << elided(tokenDisplayText(t), 12);
-    return out;
-}
-
 core::Matrix rowMatrix(const std::vector<std::vector<float>>& rows) {
     core::Matrix m(static_cast<int>(rows.size()), rows.empty() ? 0 : static_cast<int>(rows.front().size()));
     for (int r = 0; r < m.rows; ++r)
@@ -276,8 +269,8 @@ void InsideView::draw() {
     const int hs = r.headSize;
     // A recurrent row's x and q hold only its own query.
     const auto qLabels = r.recurrent ? QStringList{InsideText::quoted(r.queryTokens, r.query.row)}
-                                     : labels(r.queryTokens),
-               kLabels = labels(r.keyTokens);
+                                     : tokenLabels(r.queryTokens, -1, 12),
+               kLabels = tokenLabels(r.keyTokens, -1, 12);
     heading_->setText(heading());
     // x and the memory change with the step, the kind and the layer, not with the row or the head: at
     // T = 1,024 on GPT-2's shape x alone is 786,432 cells.

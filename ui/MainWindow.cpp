@@ -16,6 +16,7 @@
 #include "ui/ModelPicker.h"
 #include "ui/PositionalView.h"
 #include "ui/RecentMenu.h"
+#include "ui/ResearchPages.h"
 #include "ui/ShortcutPassThrough.h"
 #include "ui/TrainPage.h"
 #include "ui/ViewMenu.h"
@@ -113,6 +114,7 @@ void MainWindow::buildWidgets() {
     align_ = new AlignmentPage(tabs_);
     align_->setModelsDirectory(modelsDir_);
     tabs_->addTab(align_, tr("Side b&y side"));
+    research_ = new ResearchPages(tabs_, state_, controller_, attention_, this);
     tabs_->setTabToolTip(5,
                          tr("The sentence through two translation models, the seed's GRU translator beside "
                             "the Transformer: each output's attention over the source (Alt+6)"));
@@ -157,6 +159,11 @@ void MainWindow::buildMenus() {
         attention_, source_, tabs_, [this](int page) { showPage(Page(page)); }, this);
     menuBar()->addMenu(view);
     positionalAction_ = view->positionalAction();
+    view->addSeparator();
+    for (auto* a : research_->actions()) {
+        view->addAction(a);
+        addAction(a); // their keys work whichever page or widget has the focus
+    }
 
     auto* decode = menuBar()->addMenu(tr("&Decode"));
     const auto* panel = attention_->decodePanel();
@@ -193,7 +200,7 @@ void MainWindow::wire() {
     QList<QKeySequence> windowKeys;
     for (auto* a :
          QList<QAction*>{panel->stepAction(), panel->backAction(), panel->runAction(), panel->resetAction()} +
-             exports_->actions())
+             exports_->actions() + research_->actions())
         windowKeys += a->shortcuts();
     new ShortcutPassThrough(source_, windowKeys);
     connect(panel->stepAction(), &QAction::triggered, controller_, &AnalysisController::step);
@@ -237,6 +244,7 @@ void MainWindow::wire() {
         clearError();
         attention_->clear();
         inside_->setResult(nullptr);
+        research_->clear();
         exports_->updateEnabled();
     });
     connect(train_, &TrainPage::message, this,
@@ -341,6 +349,7 @@ void MainWindow::showResult(const RunResultPtr& r) {
         pendingSelection_.reset();
     }
     inside_->setResult(r);
+    research_->setResult(r);
     exports_->updateEnabled();
     heads_->ensureScores(); // after the first result, so scoring never delays it
     const auto& snap = *r->snapshot;

@@ -30,13 +30,14 @@ class AlignmentPage;
 class ModelOpener;
 class ModelPicker;
 class PositionalView;
+class ResearchPages;
 class TrainPage;
 class ViewState;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Page { Attention, Positional, Train, Heads, Inside, SideBySide };
+    enum class Page { Attention, Positional, Train, Heads, Inside, SideBySide, Rollout, Ablation, Compare };
 
     /// modelsDir: where the built-in models live (listed in the model picker).
     explicit MainWindow(const QString& modelsDir = QString(), QWidget* parent = nullptr);
@@ -56,6 +57,8 @@ public:
     void restoreSourceText(const QString& fallback);
     AnalysisController* controller() const { return controller_; }
     ViewState* viewState() const { return state_; }
+    /// The Rollout, Ablation and Compare pages.
+    ResearchPages* research() const { return research_; }
     /// Opens models into this window (now, in the background, at startup).
     ModelOpener* opener() const { return opener_; }
     std::shared_ptr<const core::Model> model() const;
@@ -101,6 +104,7 @@ private:
     HeadTable* heads_ = nullptr;
     InsideView* inside_ = nullptr;
     AlignmentPage* align_ = nullptr;
+    ResearchPages* research_ = nullptr;
     QLabel* timing_ = nullptr;
     QLabel* busy_ = nullptr;
 };

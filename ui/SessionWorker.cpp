@@ -1,5 +1,6 @@
 #include "ui/SessionWorker.h"
 
+#include "core/analysis/ValueWeighting.h"
 #include "core/base/Errors.h"
 #include "core/model/Model.h"
 #include "core/run/Session.h"
@@ -19,7 +20,8 @@ void SessionWorker::post(Request request) {
             // model and sampling changes must still apply.
             queue_.erase(std::remove_if(queue_.begin(), queue_.end(),
                                         [](const Request& r) {
-                                            return r.op != Op::SetModel && r.op != Op::SetSampling;
+                                            return r.op != Op::SetModel && r.op != Op::SetSampling &&
+                                                   r.op != Op::SetAblation && r.op != Op::SetValueWeighted;
                                         }),
                          queue_.end());
         } else if (request.op == Op::Inside) {
@@ -84,6 +86,7 @@ void SessionWorker::run(const Request& r) {
     case Op::SetModel:
         model_ = r.model;
         session_.reset();
+        ablation_.clear(); // another model's heads
         return;
     case Op::SetSampling:
         sampling_ = r.sampling;
@@ -96,6 +99,7 @@ void SessionWorker::run(const Request& r) {
         auto session = std::make_unique<core::Session>(model_);
         session->setSampling(sampling_);
         session->setPastMaxLen(r.pastMaxLen);
+        session->setAblation(ablation_);
         if (r.byIds)
             session->analyzeIds(r.srcIds, r.tgtIds);
         else
@@ -105,6 +109,20 @@ void SessionWorker::run(const Request& r) {
         emitResult(r);
         return;
     }
+    case Op::SetAblation:
+        if (model_)
+            core::checkAblation(r.ablation, model_->config());
+        ablation_ = r.ablation;
+        if (!session_)
+            return;
+        session_->setAblation(ablation_); // runs the run so far again with them off
+        emitResult(r);
+        return;
+    case Op::SetValueWeighted:
+        valueWeighted_ = r.valueWeighted;
+        if (session_)
+            emitResult(r);
+        return;
     default:
         break;
     }
@@ -145,10 +163,33 @@ void SessionWorker::emitInside(const Request& r) {
     Q_EMIT insideReady(openInside(*session_, r.inside, r.run));
 }
 
+std::shared_ptr<const core::AblationEffect> SessionWorker::ablationEffect(uint64_t run) {
+    auto effect = std::make_shared<core::AblationEffect>(core::nextTokenEffect(*session_));
+    const auto key = std::to_string(run) + "|" + ablation_.text();
+    if (key != greedyKey_) {
+        greedy_ = core::AblationEffect{};
+        core::addGreedyOutputs(greedy_, *session_);
+        greedyKey_ = key;
+    }
+    effect->greedyFull = greedy_.greedyFull;
+    effect->greedyAblated = greedy_.greedyAblated;
+    effect->textFull = greedy_.textFull;
+    effect->textAblated = greedy_.textAblated;
+    effect->firstDifference = greedy_.firstDifference;
+    return effect;
+}
+
 void SessionWorker::emitResult(const Request& r) {
     auto res = std::make_shared<RunResult>();
     res->model = model_;
-    res->snapshot = std::make_shared<const core::AttentionSnapshot>(session_->snapshot());
+    auto snap = session_->snapshot();
+    if (valueWeighted_)
+        core::addValueWeighted(snap);
+    res->valueWeighted = valueWeighted_;
+    res->snapshot = std::make_shared<const core::AttentionSnapshot>(std::move(snap));
+    res->ablation = ablation_;
+    if (!ablation_.empty())
+        res->effect = ablationEffect(r.run);
     res->sourceText = sourceText_;
     res->decodedText = QString::fromStdString(session_->decodedText());
     res->step = static_cast<int>(session_->decodedCount());

@@ -25,7 +25,19 @@ namespace ui {
 class SessionWorker : public QObject {
     Q_OBJECT
 public:
-    enum class Op { SetModel, Analyze, Step, Back, Force, RunToEnd, Reset, SetSampling, Inside };
+    enum class Op {
+        SetModel,
+        Analyze,
+        Step,
+        Back,
+        Force,
+        RunToEnd,
+        Reset,
+        SetSampling,
+        Inside,
+        SetAblation,
+        SetValueWeighted
+    };
     struct Request {
         Op op = Op::Step;
         std::shared_ptr<const core::Model> model; // SetModel
@@ -36,6 +48,8 @@ public:
         int64_t token = 0;                        // Force
         core::SamplingSettings sampling;          // SetSampling
         core::InsideQuery inside;                 // Inside
+        core::HeadAblation ablation;              // SetAblation: the heads to switch off from now on
+        bool valueWeighted = false;               // SetValueWeighted
         uint64_t run = 0;                         // the analysis this request belongs to
         uint64_t seq = 0;                         // increasing with every request sent
     };
@@ -65,6 +79,9 @@ private:
     void run(const Request& r);
     void emitResult(const Request& r);
     void emitInside(const Request& r);
+    /// The effect of the heads switched off at the current state, the greedy outputs decoded once per run and
+    /// set of heads.
+    std::shared_ptr<const core::AblationEffect> ablationEffect(uint64_t run);
     bool hasWaiting() const; ///< a request other than Inside waits
 
     mutable std::mutex mutex_;
@@ -75,7 +92,13 @@ private:
     std::shared_ptr<const core::Model> model_;
     std::unique_ptr<core::Session> session_;
     core::SamplingSettings sampling_;
+    core::HeadAblation ablation_;
+    bool valueWeighted_ = false;
     QString sourceText_;
+    // The greedy outputs with and without the heads off, for the run and heads they were decoded for: they
+    // depend on neither the step nor the tokens decoded since.
+    std::string greedyKey_;
+    core::AblationEffect greedy_;
 };
 
 } // namespace ui

@@ -12,10 +12,16 @@ const core::AttentionSnapshot& none() {
 
 } // namespace
 
-const core::AttentionBlock* ShownAttention::block() const {
+const core::AttentionBlock* ShownAttention::weights() const {
     if (!snapshot || !snapshot->has(kind))
         return nullptr;
     return &snapshot->block(kind);
+}
+
+const core::AttentionBlock* ShownAttention::block() const {
+    if (valueWeighted && snapshot && !snapshot->weighted(kind).empty())
+        return &snapshot->weighted(kind);
+    return weights();
 }
 
 const std::vector<core::Token>& ShownAttention::queryTokens() const {
@@ -36,7 +42,8 @@ const std::vector<core::Token>& ShownAttention::targetTokens() const {
 
 ShownAttention::Changes ShownAttention::diff(const ShownAttention& before) const {
     Changes changes;
-    if (snapshot != before.snapshot || kind != before.kind)
+    // Switching the colour source changes the block the views draw, as another snapshot would.
+    if (snapshot != before.snapshot || kind != before.kind || block() != before.block())
         changes |= Change::Block;
     if (layer != before.layer || head != before.head)
         changes |= Change::Selection;
@@ -44,6 +51,8 @@ ShownAttention::Changes ShownAttention::diff(const ShownAttention& before) const
         changes |= Change::Scale;
     if (colorMap.name() != before.colorMap.name())
         changes |= Change::Colours;
+    if (valueWeighted != before.valueWeighted)
+        changes |= Change::Source;
     return changes;
 }
 

@@ -21,9 +21,17 @@ struct ShownAttention {
     int head = 0; ///< or core::kMeanHead
     ScaleMode scale = ScaleMode::Fixed;
     ColorMap colorMap = ColorMap::byName(QString());
+    /// Colour by what the weights carry: α_ij·‖v_j W_O^(h)‖, rows renormalised (core::valueWeighted), where
+    /// the snapshot holds it.
+    bool valueWeighted = false;
 
-    /// The weights of the kind, or nullptr when there is no snapshot or it lacks the kind.
+    /// What the views colour: the value-weighted block when asked for and the snapshot holds it, else the
+    /// weights of the kind; nullptr when there is no snapshot or it lacks the kind.
     const core::AttentionBlock* block() const;
+    /// The attention weights themselves, whatever colours the views (tooltips give both).
+    const core::AttentionBlock* weights() const;
+    /// Whether block() is the value-weighted block.
+    bool showsValueWeighted() const { return block() != weights(); }
     /// The tokens that label the rows and the columns (core::queryTokens and core::keyTokens); empty
     /// without a snapshot.
     const std::vector<core::Token>& queryTokens() const;
@@ -45,6 +53,7 @@ struct ShownAttention {
         Selection = 2, ///< the layer or the head
         Scale = 4,     ///< the scale mode
         Colours = 8,   ///< the colour map
+        Source = 16,   ///< weights or weight × value norm
     };
     Q_DECLARE_FLAGS(Changes, Change)
     /// What differs from `before`; empty when both show the same.

@@ -5,8 +5,11 @@
 #include "core/text/Token.h"
 
 #include <QString>
+#include <QStringList>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace ui {
 
@@ -56,6 +59,18 @@ inline QString tokenDisplayText(const core::Token& t) {
     if (t.unknown)
         return QStringLiteral("\u27E8?%1\u27E9").arg(s); // ⟨?é⟩
     return s;
+}
+
+/// Axis labels for tokens: the first `count` of them (all when −1), each cut to maxChars when given.
+inline QStringList tokenLabels(const std::vector<core::Token>& tokens, int count = -1, int maxChars = 0) {
+    QStringList out;
+    const int n =
+        count < 0 ? static_cast<int>(tokens.size()) : std::min(count, static_cast<int>(tokens.size()));
+    for (int i = 0; i < n; ++i) {
+        const auto text = tokenDisplayText(tokens[static_cast<std::size_t>(i)]);
+        out << (maxChars > 0 ? elided(text, maxChars) : text);
+    }
+    return out;
 }
 
 } // namespace ui

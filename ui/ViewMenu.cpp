@@ -81,6 +81,15 @@ ViewMenu::ViewMenu(AttentionPage* attention, QLineEdit* source, QTabWidget* tabs
     addAction(tr("Side b&y Side"), this, [showPage] {
         showPage(5);
     })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_6));
+    addAction(tr("&Rollout and Flow"), this, [showPage] {
+        showPage(6);
+    })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_7));
+    addAction(tr("A&blation"), this, [showPage] {
+        showPage(7);
+    })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_8));
+    addAction(tr("C&ompare"), this, [showPage] {
+        showPage(8);
+    })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_9));
     addSeparator();
     auto* present = addAction(tr("P&resentation"));
     present->setObjectName(QStringLiteral("presentationAction"));

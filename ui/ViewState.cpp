@@ -63,6 +63,13 @@ void ViewState::setScaleMode(ScaleMode mode) {
     announce(Change::Scale);
 }
 
+void ViewState::setValueWeighted(bool on) {
+    if (on == shown_.valueWeighted)
+        return;
+    shown_.valueWeighted = on;
+    announce(Change::Source);
+}
+
 void ViewState::setColorMap(const QString& name) {
     auto map = ColorMap::byName(name);
     if (map.name() == shown_.colorMap.name())
@@ -82,6 +89,8 @@ void ViewState::announce(ShownAttention::Changes changes) {
         Q_EMIT scaleModeChanged(shown_.scale);
     if (changes.testFlag(Change::Colours))
         Q_EMIT colorMapChanged(shown_.colorMap);
+    if (changes.testFlag(Change::Source))
+        Q_EMIT valueWeightedChanged(shown_.valueWeighted);
     Q_EMIT shownChanged(shown_);
 }
 

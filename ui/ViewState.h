@@ -35,6 +35,9 @@ public:
     /// Moves the selection: heads run 0 … H−1 and then the mean, layers 0 … L−1; both stop at the ends.
     void navigate(int dLayer, int dHead);
     void setScaleMode(ScaleMode mode);
+    /// Colour by weight × value norm (see ShownAttention::valueWeighted) or by the weights.
+    void setValueWeighted(bool on);
+    bool valueWeighted() const { return shown_.valueWeighted; }
     void setColorMap(const QString& name);
     /// A token clicked in a strip: Horizontal marks a query row, Vertical a key column; −1 clears.
     void setMarkedToken(Qt::Orientation orientation, int index);
@@ -51,6 +54,7 @@ Q_SIGNALS:
     void kindChanged(core::AttentionKind kind);
     void selectionChanged(int layer, int head);
     void scaleModeChanged(ui::ScaleMode mode);
+    void valueWeightedChanged(bool on);
     void colorMapChanged(const ui::ColorMap& map);
     void markedTokenChanged(Qt::Orientation orientation, int index);
 

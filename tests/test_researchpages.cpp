@@ -1,0 +1,229 @@
+// The window past raw weights, used as a user uses it: Ctrl+Shift+V from the Source field colours by weight ×
+// value (the detail heatmap shows core::valueWeighted's numbers, its tooltip both); Ctrl+click on a tile
+// switches a head off (the run is the one core gives with that head off, the tile is crossed out, the
+// Ablation page gives the KL and both outputs) and Ctrl+Shift+H switches them all on; the sweep fills its
+// table and a double-click switches that head off; Alt+7 shows rollout and flow equal to core's, and a flow
+// can be cancelled; Ctrl+Shift+P pins a run and the Compare page shows B − A.
+
+#include "SkipReport.h"
+#include "WindowFixture.h"
+
+#include "core/analysis/AblationEffects.h"
+#include "core/analysis/AttentionFlow.h"
+#include "core/analysis/Rollout.h"
+#include "core/analysis/ValueWeighting.h"
+#include "core/run/Session.h"
+#include "ui/AblationPage.h"
+#include "ui/AttentionGrid.h"
+#include "ui/AttentionPage.h"
+#include "ui/ComparePage.h"
+#include "ui/HeatmapView.h"
+#include "ui/MatrixChart.h"
+#include "ui/ResearchPages.h"
+#include "ui/RolloutPage.h"
+#include "ui/SweepTable.h"
+#include "ui/ViewState.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QPushButton>
+#include <QTableView>
+#include <QTableWidget>
+#include <QtTest>
+
+namespace {
+
+const QString kReverse = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/reverse");
+const QString kLanguageModel = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/tiny-lm");
+
+bool waitFor(const std::function<bool()>& done) {
+    return QTest::qWaitFor(done, 60000);
+}
+
+} // namespace
+
+class TestResearchPages : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { isolateSettings(); }
+    void valueWeightedFromTheKeyboard();
+    void ctrlClickSwitchesAHeadOff();
+    void sweepAndChoose();
+    void rolloutAndFlow();
+    void pinAndCompare();
+};
+
+void TestResearchPages::valueWeightedFromTheKeyboard() {
+    auto f = openWindow(kReverse, QStringLiteral("abcdef"));
+    QVERIFY(f);
+    auto* state = f->window.viewState();
+    state->setKind(core::AttentionKind::Cross);
+    state->setSelection(1, 2);
+    f->edit->setFocus();
+    QTest::keyClick(f->edit, Qt::Key_V, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(f->controller->waitUntilIdle());
+    QVERIFY(state->valueWeighted());
+    const auto* page = f->window.findChild<ui::AttentionPage*>();
+    QVERIFY(page->valueWeightedCheck()->isChecked());
+    const auto snap = f->controller->current()->snapshot;
+    QVERIFY(!snap->crossWeighted.empty());
+    const auto expected = core::valueWeighted(snap->cross, snap->crossNorms);
+    auto* heat = page->heatmap();
+    double worst = 0.0;
+    for (int q = 0; q < expected.queries; ++q)
+        for (int k = 0; k < expected.keys; ++k)
+            worst = std::max(worst, std::abs(heat->valueAt(q, k) - expected.at(1, 2, q, k)));
+    qInfo("detail heatmap against core::valueWeighted: largest difference %.3g", worst);
+    QCOMPARE(worst, 0.0);
+    const auto tip = heat->cellToolTip(0, 3); // <bos>, the one query before the first step
+    QVERIFY2(tip.contains(QStringLiteral("weight ")) && tip.contains(QStringLiteral("\u2016v W_O\u2016")),
+             qPrintable(tip));
+    // Off again: the weights themselves.
+    QTest::keyClick(f->edit, Qt::Key_V, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(f->controller->waitUntilIdle());
+    QVERIFY(!state->valueWeighted());
+    QCOMPARE(heat->valueAt(0, 3), double(f->controller->current()->snapshot->cross.at(1, 2, 0, 3)));
+}
+
+void TestResearchPages::ctrlClickSwitchesAHeadOff() {
+    auto f = openWindow(kReverse, QStringLiteral("abcdefgh"));
+    QVERIFY(f);
+    auto* state = f->window.viewState();
+    state->setKind(core::AttentionKind::Cross);
+    f->controller->step();
+    QVERIFY(f->controller->waitUntilIdle());
+    auto* grid = f->window.findChild<ui::AttentionPage*>()->grid();
+    for (int h = 0; h < 4; ++h)
+        QTest::mouseClick(grid, Qt::LeftButton, Qt::ControlModifier, grid->tileRect(1, h).center());
+    QVERIFY(f->controller->waitUntilIdle());
+    const auto r = f->controller->current();
+    QCOMPARE(QString::fromStdString(r->ablation.text()),
+             QStringLiteral("cross 1:0, cross 1:1, cross 1:2, cross 1:3"));
+    QCOMPARE(state->layer(), 0); // a Ctrl+click switches, it does not select
+    QVERIFY(grid->tileToolTip(1, 2).contains(QStringLiteral("Switched off")));
+    // The window's run is core's with the same heads off, at the same step.
+    core::Session session(r->model);
+    session.setAblation(r->ablation);
+    session.analyze("abcdefgh");
+    session.step();
+    QCOMPARE(r->snapshot->nextTokenLogProbs, session.snapshot().nextTokenLogProbs);
+    QCOMPARE(r->step, 1);
+    // The Ablation page, reached with Alt+8 from the Source field.
+    f->edit->setFocus();
+    QTest::keyClick(f->edit, Qt::Key_8, Qt::AltModifier);
+    auto* page = f->window.findChild<ui::AblationPage*>();
+    QVERIFY(page->isVisible());
+    const auto expected = core::nextTokenEffect(session);
+    QVERIFY2(page->klText().contains(QString::number(expected.kl, 'g', 4)), qPrintable(page->klText()));
+    QCOMPARE(page->changes()->rowCount(), 5);
+    QVERIFY(page->outputsText().contains(QStringLiteral("heads off")));
+    QVERIFY(r->effect && r->effect->firstDifference >= 0);
+    // Every head back on from the keyboard, wherever the focus is.
+    QTest::keyClick(f->edit, Qt::Key_H, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(f->controller->waitUntilIdle());
+    QVERIFY(f->controller->current()->ablation.empty());
+    QVERIFY(!f->controller->current()->effect);
+}
+
+void TestResearchPages::sweepAndChoose() {
+    auto f = openWindow(kReverse, QStringLiteral("abc"));
+    QVERIFY(f);
+    f->window.showPage(ui::MainWindow::Page::Ablation);
+    auto* sweep = f->window.findChild<ui::SweepTable*>();
+    QTest::mouseClick(sweep->startButton(), Qt::LeftButton);
+    QVERIFY(waitFor([sweep] { return !sweep->busy(); }));
+    QCOMPARE(int(sweep->effects().size()), 24);
+    auto* view = sweep->view();
+    QCOMPARE(view->model()->rowCount(), 24);
+    QVERIFY2(sweep->status().contains(QStringLiteral("24 heads")), qPrintable(sweep->status()));
+    // Sorted by mean KL, largest first; a double-click switches the top head off alone.
+    const auto top = view->model()->index(0, ui::SweepTable::MeanKl).data(Qt::UserRole + 1).toDouble();
+    for (int r = 1; r < 24; ++r)
+        QVERIFY(view->model()->index(r, ui::SweepTable::MeanKl).data(Qt::UserRole + 1).toDouble() <= top);
+    const QRect cell = view->visualRect(view->model()->index(0, ui::SweepTable::Kind));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+    QVERIFY(f->controller->waitUntilIdle());
+    QCOMPARE(int(f->controller->ablation().size()), 1);
+    const auto chosen = f->controller->ablation().heads().front();
+    QCOMPARE(QString::fromUtf8(core::toString(chosen.kind)),
+             view->model()->index(0, ui::SweepTable::Kind).data().toString());
+}
+
+void TestResearchPages::rolloutAndFlow() {
+    auto f = openWindow(kReverse, QStringLiteral("abcdefg"));
+    QVERIFY(f);
+    f->controller->step();
+    f->controller->step();
+    QVERIFY(f->controller->waitUntilIdle());
+    f->edit->setFocus();
+    QTest::keyClick(f->edit, Qt::Key_7, Qt::AltModifier);
+    auto* page = f->window.findChild<ui::RolloutPage*>();
+    QVERIFY(page->isVisible());
+    QVERIFY(waitFor([page] { return !page->busy() && !page->shown().weights.empty(); }));
+    const auto snap = f->controller->current()->snapshot;
+    const auto rollout = core::attentionRollout(*snap, core::AttentionKind::Cross);
+    QCOMPARE(page->shown().kind, core::AttentionKind::Cross); // an encoder-decoder opens on cross
+    QCOMPARE(page->shown().weights.data, rollout.weights.data);
+    QCOMPARE(page->chart()->rows(), 3);
+    QCOMPARE(page->chart()->cols(), 9);
+    auto* method = page->findChild<QComboBox*>(QStringLiteral("rolloutMethod"));
+    method->setCurrentIndex(1);
+    QVERIFY(waitFor([page] { return !page->busy() && page->shown().flow; }));
+    QCOMPARE(page->shown().weights.data,
+             core::attentionFlow(*snap, core::AttentionKind::Cross)->weights.data);
+
+    // A longer flow, cancelled: the page says so and keeps what it showed.
+    auto g =
+        openWindow(kLanguageModel, QStringLiteral("the weather in the winter is cold and the days are short "
+                                                  "and the nights are long, so people stay in"));
+    QVERIFY(g);
+    g->window.showPage(ui::MainWindow::Page::Rollout);
+    auto* lm = g->window.findChild<ui::RolloutPage*>();
+    QVERIFY(waitFor([lm] { return !lm->busy(); }));
+    lm->choose(core::AttentionKind::Decoder, ui::RolloutPage::Method::Flow);
+    lm->cancel();
+    QVERIFY(waitFor([lm] { return !lm->busy(); }));
+    QVERIFY2(lm->statusText().startsWith(QStringLiteral("Cancelled")), qPrintable(lm->statusText()));
+    QVERIFY(!lm->shown().flow);
+}
+
+void TestResearchPages::pinAndCompare() {
+    auto f = openWindow(kReverse, QStringLiteral("abcdef"));
+    QVERIFY(f);
+    auto* state = f->window.viewState();
+    state->setKind(core::AttentionKind::Cross);
+    state->setSelection(1, core::kMeanHead);
+    f->edit->setFocus();
+    QTest::keyClick(f->edit, Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
+    auto* page = f->window.findChild<ui::ComparePage*>();
+    QVERIFY(page->pinned());
+    const auto a = f->controller->current()->snapshot;
+    // B: the same step with encoder layer 0 switched off.
+    core::HeadAblation off;
+    for (int h = 0; h < 4; ++h)
+        off.set({core::AttentionKind::Encoder, 0, h}, true);
+    f->controller->setAblation(off);
+    QVERIFY(f->controller->waitUntilIdle());
+    const auto b = f->controller->current()->snapshot;
+    QVERIFY(a != b);
+    const auto ma = core::meanOverHeads(a->cross, 1), mb = core::meanOverHeads(b->cross, 1);
+    auto* diff = page->chart(2);
+    QCOMPARE(diff->rows(), a->cross.queries);
+    double worst = 0.0, largest = 0.0;
+    for (int q = 0; q < diff->rows(); ++q)
+        for (int k = 0; k < diff->cols(); ++k) {
+            const double want =
+                double(mb[std::size_t(q * diff->cols() + k)] - ma[std::size_t(q * diff->cols() + k)]);
+            worst = std::max(worst, std::abs(diff->valueAt(q, k) - want));
+            largest = std::max(largest, std::abs(want));
+        }
+    qInfo("B − A against the two snapshots: largest difference %.3g; the largest change is %.3g", worst,
+          largest);
+    QCOMPARE(worst, 0.0);
+    QVERIFY(largest > 1e-3);
+    QVERIFY2(page->statusText().contains(QStringLiteral("largest change")), qPrintable(page->statusText()));
+}
+
+ATTNSCOPE_WIDGETS_MAIN(TestResearchPages)
+#include "test_researchpages.moc"

@@ -1,0 +1,51 @@
+#pragma once
+// The pages that go past raw weights: Rollout (rollout and flow), Ablation (heads switched off, their effect,
+// the sweep) and Compare (a pinned run beside the current one), with their window-wide actions (colour by
+// weight × value, switch every head on, pin). Built and wired here so MainWindow only adds the tabs and
+// hands over results.
+
+#include "ui/RunResult.h"
+
+#include <QList>
+#include <QObject>
+
+class QAction;
+class QTabWidget;
+
+namespace ui {
+
+class AblationPage;
+class AnalysisController;
+class AttentionPage;
+class ComparePage;
+class RolloutPage;
+class ViewState;
+
+class ResearchPages : public QObject {
+    Q_OBJECT
+public:
+    /// Adds the three pages to `tabs` (in that order, after the tabs already there) and wires them to the
+    /// view state, the controller and the Attention page's grid (Ctrl+click switches a head off).
+    ResearchPages(QTabWidget* tabs, ViewState* state, AnalysisController* controller,
+                  AttentionPage* attention, QObject* parent);
+
+    void setResult(const RunResultPtr& result);
+    void clear();
+
+    /// Colour by weight × value (Ctrl+Shift+V), Switch All Heads On (Ctrl+Shift+H), Pin Run (Ctrl+Shift+P):
+    /// for the View menu and the window, so their keys work wherever the focus is.
+    QList<QAction*> actions() const { return actions_; }
+
+    RolloutPage* rollout() const { return rollout_; }
+    AblationPage* ablation() const { return ablation_; }
+    ComparePage* compare() const { return compare_; }
+
+private:
+    AnalysisController* controller_;
+    RolloutPage* rollout_ = nullptr;
+    AblationPage* ablation_ = nullptr;
+    ComparePage* compare_ = nullptr;
+    QList<QAction*> actions_;
+};
+
+} // namespace ui
