@@ -5,6 +5,7 @@
 // the options, runs the sections and prints them.
 
 #include "Args.h"
+#include "BenchAnalyses.h"
 #include "BenchHelp.h"
 #include "BenchInside.h"
 #include "BenchKeystroke.h"
@@ -91,6 +92,7 @@ struct Options {
     bool longInput = true;
     bool soak = false;
     bool inside = true;
+    bool analyses = true;
     bool recurrent = true;
     std::string recurrentWeights; // empty: random weights
     int soakSteps = 10000;
@@ -128,10 +130,11 @@ Options parse(const Args& a) {
     o.longModel = a.get("--long-model", "");
     const auto only = a.get("--only", "");
     if (!only.empty() && only != "translation" && only != "table" && only != "keystroke" && only != "long" &&
-        only != "soak" && only != "inside" && only != "recurrent")
+        only != "soak" && only != "inside" && only != "recurrent" && only != "analyses")
         throw UsageError(
-            "--only expects translation, table, keystroke, long, inside, recurrent or soak, got '" + only +
-            "'");
+            "--only expects translation, table, keystroke, long, inside, analyses, recurrent or soak, "
+            "got '" +
+            only + "'");
     if ((only == "keystroke" || only == "long" || only == "inside") && !o.gui)
         throw UsageError("--only " + only + " paints widgets; it does not go with --no-gui");
     o.translation = only.empty() || only == "translation";
@@ -141,6 +144,7 @@ Options parse(const Args& a) {
     o.soak = only == "soak";
     o.inside = o.gui && (only.empty() || only == "inside");
     o.recurrent = only.empty() || only == "recurrent";
+    o.analyses = only.empty() || only == "analyses";
     o.recurrentWeights = a.get("--recurrent-weights");
     if (!o.recurrentWeights.empty() && !o.recurrent)
         throw UsageError("--recurrent-weights goes with the recurrent section");
@@ -200,7 +204,7 @@ void printHeader(const Machine& m, const Options& o) {
     std::printf("machine   %s (%s), %d threads, OpenBLAS %s, LibTorch %s, %s\n", m.cpu.c_str(),
                 m.device.c_str(), m.threads, m.openblas.empty() ? "not in use" : m.openblas.c_str(),
                 m.torch.c_str(), m.ompWait.c_str());
-    const bool others = o.translation || o.tables || o.keystroke || o.recurrent;
+    const bool others = o.translation || o.tables || o.keystroke || o.recurrent || o.inside || o.analyses;
     const bool samePlan = o.longPlan.runs == o.plan.runs && o.longPlan.warmup == o.plan.warmup;
     const auto& plan = others ? o.plan : o.longPlan;
     if (!others || !o.longInput || samePlan)
@@ -303,6 +307,18 @@ int runBench(const std::vector<std::string>& args) {
                     printText(*inside);
             }
 
+            std::optional<AnalysesReport> analyses;
+            if (o.analyses) {
+                if (!o.json) {
+                    std::printf("\n== Analyses: rollout, flow, heads switched off, value weighting\n");
+                    std::fflush(stdout);
+                }
+                analyses = measureAnalyses(o.modelDir, o.plan, o.threads, progress);
+                progress.done();
+                if (!o.json)
+                    printText(*analyses);
+            }
+
             std::optional<RecurrentReport> recurrent;
             if (o.recurrent) {
                 progress("the recurrent models");
@@ -332,7 +348,7 @@ int runBench(const std::vector<std::string>& args) {
                 j["machine"] = toJson(machine);
                 // A long section run alone follows its own plan; with others, its JSON carries it.
                 const bool longOnly =
-                    !o.translation && !o.tables && !o.keystroke && !o.inside && !o.recurrent;
+                    !o.translation && !o.tables && !o.keystroke && !o.inside && !o.recurrent && !o.analyses;
                 j["warmup"] = longOnly ? o.longPlan.warmup : o.plan.warmup;
                 j["runs"] = longOnly ? o.longPlan.runs : o.plan.runs;
                 if (translation)
@@ -350,6 +366,8 @@ int runBench(const std::vector<std::string>& args) {
                     j["long"] = toJson(*longInput);
                 if (inside)
                     j["inside"] = toJson(*inside);
+                if (analyses)
+                    j["analyses"] = toJson(*analyses);
                 if (recurrent)
                     j["recurrent"] = toJson(*recurrent);
                 if (soak)

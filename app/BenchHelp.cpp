@@ -5,7 +5,7 @@ const char* const kBenchHelp =
                        [--warmup W] [--quick] [--threads N] [--greedy N] [--long-length N] [--only PART]
                        [--no-gui] [--json]
 
-Times what the window does, in six sections. Loading and creating models is not timed. Every measure has
+Times what the window does, in seven sections. Loading and creating models is not timed. Every measure has
 W untimed warm-up runs, then N timed runs, and gives their median, min and max. Widgets are painted
 offscreen (QT_QPA_PLATFORM=offscreen unless that variable says otherwise).
 
@@ -43,6 +43,12 @@ inside       the Inside page following a change of row or (alternately) head: th
              repainted; cross-attention of the default size at T = 64 (a 64-token source and target) and
              decoder self-attention of GPT-2 small's shape at T = 1024 (a 1,024-token prompt), last layer.
              Targets for the median: 30 ms at T = 64, 100 ms at T = 1024
+analyses     what the Rollout, Ablation and Compare pages cost: a head switched off in a run of the default
+             model at T = 64 (64-token source and target): the run again with it off, its snapshot and the
+             next-token effect, as the worker does before the window repaints; the greedy outputs with and
+             without; value-weighted blocks; rollout, and attention flow of encoder and cross-attention at
+             64 x 64; a sweep of every head; rollout of GPT-2 small's shape at T = 1024 after its analysis.
+             Targets for the median: re-run 20 ms, rollout 100 ms
 recurrent    the seed's recurrent attention models, as modules: the attention-pooling classifier on a
              keystroke of 64 tokens (vocabulary 10,000, embeddings 100, 128 hidden units a direction, 2
              classes), and the GRU translator (256 hidden units, vocabularies 8,000) encoding a 64-token
@@ -75,7 +81,7 @@ soak         (only with --only soak: it takes minutes) --model and the shipped l
   --long-length N the long section's T, 2 to 4096 (default 2048)
   --long-model DIR  a decoder-only model for the long section instead of the random GPT-2 shape (a
                   GPT-2 checkpoint, say), its weights and max_len as they are
-  --only PART     translation, table, keystroke, long, inside, recurrent or soak: run that section alone
+  --only PART     translation, table, keystroke, long, inside, analyses, recurrent or soak: run that section alone
   --recurrent-weights DIR  the recurrent section's weights (classifier.safetensors, translator.safetensors
                   in the shapes above; scripts/bench-recurrent-vs-seed.sh writes them) instead of random
   --soak-steps N, --soak-analyses N  the soak's totals

@@ -83,6 +83,21 @@ void TestCliBench::bench() {
         QVERIFY2(row["median"].get<double>() > 0.0 && row["runs"].get<int>() == 3, row.dump().c_str());
     QCOMPARE(rec[2]["id"].get<std::string>(), std::string("translator_step"));
 
+    // Rollout, flow, heads switched off, value weighting: each row timed, each target reported.
+    const auto& analyses = j["analyses"]["cases"];
+    QCOMPARE(analyses.size(), std::size_t(2));
+    QCOMPARE(analyses[0]["id"].get<std::string>(), std::string("ablation-default"));
+    QCOMPARE(analyses[1]["id"].get<std::string>(), std::string("rollout-gpt2"));
+    QCOMPARE(analyses[1]["T"].get<int>(), 1024);
+    for (const auto& c : analyses) {
+        for (const auto& row : c["rows"])
+            QVERIFY2(row["median"].get<double>() > 0.0 &&
+                         row["min"].get<double>() <= row["max"].get<double>(),
+                     row.dump().c_str());
+        QCOMPARE(c["targets"].size(), std::size_t(1));
+        QCOMPARE(c["targets"][0]["value"], c["rows"][c["id"] == "rollout-gpt2" ? 1 : 0]["median"]);
+    }
+
     const auto& t = j["translation"];
     QCOMPARE(t["model"]["name"].get<std::string>(), std::string("reverse"));
     QCOMPARE(t["src_words"].get<int>(), 1);
@@ -324,7 +339,8 @@ void TestCliBench::benchBadArguments_data() {
                               << QStringLiteral("--sizes needs at least one entry");
     QTest::newRow("only what")
         << QStringList{QStringLiteral("--only"), QStringLiteral("paint")}
-        << QStringLiteral("--only expects translation, table, keystroke, long, inside, recurrent or soak");
+        << QStringLiteral(
+               "--only expects translation, table, keystroke, long, inside, analyses, recurrent or soak");
     QTest::newRow("recurrent weights elsewhere")
         << QStringList{QStringLiteral("--only"), QStringLiteral("table"),
                        QStringLiteral("--recurrent-weights"), QStringLiteral("/tmp")}
