@@ -57,7 +57,8 @@ the positional tab's chosen dimensions (curves); --heads picks the grid's column
 PNG at --dpi (default 300), SVG and PDF with cells as vector rectangles; --font-size in points (default 9),
 --title above it. It prints what it wrote as one line of JSON. --figure heads treats FILE as a folder and
 writes every layer × head of the kind (and each layer's mean) as its own figure, plus one CSV of them all.
---ablate switches heads off (as `attnscope dump --ablate`), --value-weighted colours by weight × value,
+--ablate switches heads off after the steps (as `attnscope dump --ablate`; the tokens decoded are kept and
+run again, as a Ctrl+click on a tile does), --value-weighted colours by weight × value,
 --pin-at N pins the run after N of the --steps for the Compare page, --flow shows attention flow on the
 Rollout page and --sweep sweeps every head on the Ablation page (each waited for).
 --startup-time opens the window as usual, prints the milliseconds from the process's start to its first

@@ -32,23 +32,10 @@ bool waitWhile(const std::function<bool()>& busy) {
 } // namespace
 
 std::string prepareResearch(ui::MainWindow& window, const ResearchShot& shot) {
-    auto* controller = window.controller();
-    if (!shot.ablate.empty()) {
-        const auto kind = core::attentionKindNamed(shot.ablateKind);
-        if (!kind || *kind == core::AttentionKind::Pooling)
-            return "--ablate-kind \"" + shot.ablateKind + "\" is not one of encoder, decoder, cross";
-        core::HeadAblation heads;
-        try {
-            core::addAblation(heads, shot.ablate, *kind, window.model()->config());
-        } catch (const core::InputError& e) {
-            return std::string("--ablate: ") + e.what();
-        }
-        controller->setAblation(heads);
-    }
     if (shot.valueWeighted)
         window.viewState()->setValueWeighted(true);
-    if (!controller->waitUntilIdle())
-        return "the run with the heads switched off did not finish in time";
+    if (!window.controller()->waitUntilIdle())
+        return "the value-weighted run did not finish in time";
     pinIfDue(window, shot, 0);
     return {};
 }
@@ -59,6 +46,22 @@ void pinIfDue(ui::MainWindow& window, const ResearchShot& shot, long long done) 
 }
 
 std::string finishResearch(ui::MainWindow& window, const ResearchShot& shot) {
+    // After the steps and the pin, as a Ctrl+click on a tile does: the tokens decoded so far are kept and
+    // run again with the heads off.
+    if (!shot.ablate.empty()) {
+        const auto kind = core::attentionKindNamed(shot.ablateKind);
+        if (!kind || *kind == core::AttentionKind::Pooling)
+            return "--ablate-kind \"" + shot.ablateKind + "\" is not one of encoder, decoder, cross";
+        core::HeadAblation heads;
+        try {
+            core::addAblation(heads, shot.ablate, *kind, window.model()->config());
+        } catch (const core::InputError& e) {
+            return std::string("--ablate: ") + e.what();
+        }
+        window.controller()->setAblation(heads);
+        if (!window.controller()->waitUntilIdle())
+            return "the run with the heads switched off did not finish in time";
+    }
     auto* research = window.research();
     auto* rollout = research->rollout();
     // The Rollout page takes the kind the window shows (--kind), where it has one to compose.

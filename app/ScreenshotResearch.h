@@ -18,9 +18,10 @@ struct ResearchShot {
     long long pinAt = -1;               ///< --pin-at N: pin the run after N steps (the Compare page's A)
 };
 
-/// Before the steps: switches the heads off and picks the colour source. An error message, or empty.
+/// Before the steps: picks the colour source, and pins at step 0 when asked. An error message, or empty.
 std::string prepareResearch(ui::MainWindow& window, const ResearchShot& shot);
 /// After `done` steps: pins the run when --pin-at asks for that step.
 void pinIfDue(ui::MainWindow& window, const ResearchShot& shot, long long done);
-/// After the page is shown: flow, the sweep, and their jobs waited for. An error message, or empty.
+/// After the steps: switches the heads off (the tokens decoded are kept, as a Ctrl+click keeps them); then,
+/// the page shown, flow and the sweep, their jobs waited for. An error message, or empty.
 std::string finishResearch(ui::MainWindow& window, const ResearchShot& shot);
