@@ -30,6 +30,7 @@ void TestRemembered::selectionSamplingAndRecentFolders() {
         f->window.viewState()->setKind(core::AttentionKind::Cross);
         f->window.viewState()->setSelection(2, 3);
         f->window.findChild<ui::DecodePanel*>()->setSampling(sampling);
+        f->window.viewState()->setValueWeighted(true); // the colour source, too
         QVERIFY(f->controller->waitUntilIdle());
     }
     // A new start: settings restored first, as the program does, then the model and a text.
@@ -52,6 +53,9 @@ void TestRemembered::selectionSamplingAndRecentFolders() {
     QCOMPARE(g.window.viewState()->kind(), core::AttentionKind::Cross);
     QCOMPARE(g.window.viewState()->layer(), 2);
     QCOMPARE(g.window.viewState()->head(), 3);
+    QVERIFY(g.window.viewState()->valueWeighted());
+    QVERIFY(g.window.controller()->current()->valueWeighted); // and the worker computes it
+    QVERIFY(!g.window.controller()->current()->snapshot->crossWeighted.empty());
     // File ▸ Open Recent lists the folder; choosing it opens it.
     auto* recent = g.window.findChild<QMenu*>(QStringLiteral("recentMenu"));
     QVERIFY(recent);

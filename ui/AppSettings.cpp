@@ -21,6 +21,7 @@ namespace {
 const QString kColorMap = QStringLiteral("view/colorMap");
 const QString kPerHeadScale = QStringLiteral("view/perHeadScale");
 const QString kLogScale = QStringLiteral("view/logScale");
+const QString kValueWeighted = QStringLiteral("view/valueWeighted");
 const QString kLastModel = QStringLiteral("model/last");
 const QString kSourceText = QStringLiteral("source/text");
 const QString kGeometry = QStringLiteral("window/geometry");
@@ -56,6 +57,7 @@ void AppSettings::restoreView(ViewState* state) {
     state->setScaleMode(s.value(kPerHeadScale, false).toBool() ? ScaleMode::PerHead
                         : s.value(kLogScale, false).toBool()   ? ScaleMode::Log
                                                                : ScaleMode::Fixed);
+    state->setValueWeighted(s.value(kValueWeighted, false).toBool());
 }
 
 void AppSettings::trackView(ViewState* state) {
@@ -66,6 +68,8 @@ void AppSettings::trackView(ViewState* state) {
     });
     QObject::connect(state, &ViewState::colorMapChanged, state,
                      [](const ColorMap& m) { QSettings().setValue(kColorMap, m.name()); });
+    QObject::connect(state, &ViewState::valueWeightedChanged, state,
+                     [](bool on) { QSettings().setValue(kValueWeighted, on); });
 }
 
 AppSettings::Selection AppSettings::selection() {
