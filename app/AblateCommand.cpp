@@ -83,12 +83,13 @@ int runAblate(const std::vector<std::string>& argv) {
         nlohmann::json out;
         if (a.has("--sweep")) {
             const ProgressLine line;
-            const auto sweep = core::ablationSweep(started.model, session.sourceIds(), session.prefixIds(),
-                                                   static_cast<int>(maxTokens), [&](int done, int total) {
-                                                       line.show("sweep: head " + std::to_string(done) +
-                                                                 " of " + std::to_string(total));
-                                                       return true;
-                                                   });
+            const auto sweep = core::ablationSweep(
+                started.model, session.sourceIds(), session.prefixIds(), static_cast<int>(maxTokens),
+                [&](int done, int total) {
+                    line.show("sweep: head " + std::to_string(done) + " of " + std::to_string(total));
+                    return true;
+                },
+                session.positions());
             line.clear();
             out = sweepJson(*started.model, *sweep);
         } else {
@@ -107,7 +108,7 @@ int runAblate(const std::vector<std::string>& argv) {
                              {"ablated_text", effect.textAblated},
                              {"first_difference", effect.firstDifference}};
         }
-        const auto text = out.dump() + "\n";
+        const auto text = jsonText(out) + "\n";
         writeOutput(a, text);
         return 0;
     });

@@ -79,7 +79,7 @@ int runAlign(const std::vector<std::string>& argv) {
                               const double g = core::argmaxAgreement(all[0], all[i]);
                               out["agreement"].push_back(g < 0 ? nlohmann::json() : nlohmann::json(g));
                           }
-                          std::printf("%s\n", out.dump(1).c_str());
+                          std::printf("%s\n", jsonText(out, 1).c_str());
                           return 0;
                       });
 }

@@ -126,7 +126,7 @@ int classifyLabelled(const core::Model& model, const std::string& path, int64_t 
                                     {"recall", c.recall},
                                     {"f1", c.f1}});
         j["confusion"] = r.confusion; // [label][answer], both in the order of "classes"
-        std::printf("%s\n", j.dump(2).c_str());
+        std::printf("%s\n", jsonText(j, 2).c_str());
     } else {
         std::printf("%-12s %7s %9s %9s %7s %7s\n", "class", "texts", "predicted", "precision", "recall",
                     "F1");

@@ -21,7 +21,8 @@ writes every stage as JSON (to stdout without --out): for query row I of head H 
   x (tokens × d_model, after the sublayer's norm), q, k, v (tokens × d_k; the decoder's cached keys and
   values), products (q_i ⊙ k_j), scores, scaled (÷ √d_k), mask (0, or null for −∞), weights (softmax),
   captured_weights (the row the heatmap shows), weighted_values, z (this head's output), concat (all
-  heads), attn_out (after W_O), residual and output (residual + attn_out); memory (the encoder output) for
+  heads; zeros where --ablate switched a head off), heads_off (this layer's heads switched off), attn_out
+  (after W_O), residual and output (residual + attn_out); memory (the encoder output) for
   cross; and "sampling": how the next token is drawn (logits ÷ temperature, top-k, top-p, the
   renormalised distribution and the token drawn with the seed).
 

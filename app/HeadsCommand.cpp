@@ -96,7 +96,7 @@ int runHeads(const std::vector<std::string>& argv) {
                                           {"first_token", s.firstTokenWeight},
                                           {"previous_token", s.previousTokenScore},
                                           {"induction", s.inductionScore}});
-                std::cout << j.dump(2) << "\n";
+                std::cout << jsonText(j, 2) << "\n";
                 return 0;
             }
             std::printf("%s: decoder self-attention heads on %d random sequences of <bos> + 2 x %d tokens "

@@ -93,7 +93,7 @@ int runRollout(const std::vector<std::string>& argv) {
                            {"current", std::vector<float>(f.row(f.rows - 1), f.row(f.rows - 1) + f.cols)},
                            {"ms", msSince(t0)}};
         }
-        const auto text = out.dump() + "\n";
+        const auto text = jsonText(out) + "\n";
         writeOutput(a, text);
         return 0;
     });

@@ -2,6 +2,8 @@
 
 #include "core/base/Files.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -49,4 +51,8 @@ void writeOutput(const Args& a, const std::string& text) {
         core::writeFileAtomically(a.get("--out"), text);
     else
         std::cout << text;
+}
+
+std::string jsonText(const nlohmann::json& j, int indent) {
+    return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -5,6 +5,8 @@
 
 #include "Args.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <functional>
 #include <set>
 #include <string>
@@ -22,3 +24,7 @@ int runCommand(const std::string& name, const char* help, const CommandOptions& 
 
 /// A command's result: to the file --out names (atomically), or to standard output without it.
 void writeOutput(const Args& a, const std::string& text);
+
+/// JSON as the commands print it: a token that is not valid UTF-8 (a byte-level BPE piece of a character)
+/// is written with U+FFFD for its bad bytes instead of failing the whole result.
+std::string jsonText(const nlohmann::json& j, int indent = -1);

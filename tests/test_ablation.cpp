@@ -288,6 +288,18 @@ void TestAblation::sweepFindsTheHeadsThatMatter() {
     const auto stopped = core::ablationSweep(model, session.sourceIds(), session.prefixIds(), 0,
                                              [](int done, int) { return done < 3; });
     QVERIFY(!stopped.has_value());
+    // The positions the run may use bound both sides: a source longer than them is refused, naming them.
+    const auto src = session.sourceIds();
+    try {
+        core::ablationSweep(model, src, session.prefixIds(), 0, {}, 6);
+        QFAIL("a source of more tokens than the positions given was swept");
+    } catch (const core::InputError& e) {
+        qInfo("sweep within 6 positions: %s", e.what());
+        QVERIFY(QString::fromUtf8(e.what()).contains(QStringLiteral("6")));
+    }
+    const auto bounded = core::ablationSweep(model, src, session.prefixIds(), 0, {}, int64_t(src.size()));
+    QVERIFY(bounded.has_value());
+    QCOMPARE(bounded->baseline, sweep->baseline); // the output fits in the source's length here
 }
 
 void TestAblation::valueWeightedRowsSumToOne() {
@@ -323,6 +335,22 @@ void TestAblation::valueWeightedRowsSumToOne() {
     QVERIFY(worstSum < 1e-5);
     QVERIFY(worstValue < 1e-6);
     QVERIFY(snap.encoderWeighted.empty()); // a decoder-only model has no encoder
+
+    // A dense block past the dense limit (built by hand) gets compact storage of its own, filled right.
+    const auto limit = core::AttentionBlock::denseLimit();
+    core::AttentionBlock::setDenseLimit(1);
+    const auto compact = core::valueWeighted(a, n);
+    core::AttentionBlock::setDenseLimit(limit);
+    QVERIFY(!a.compact() && compact.compact() && compact.triangular);
+    double worstCompact = 0.0;
+    for (int l = 0; l < w.layers; ++l)
+        for (int h = 0; h < w.heads; ++h)
+            for (int q = 0; q < w.queries; ++q)
+                for (int k = 0; k < w.keys; ++k)
+                    worstCompact =
+                        std::max(worstCompact, double(std::abs(compact.at(l, h, q, k) - w.at(l, h, q, k))));
+    qInfo("a dense block weighted into compact storage: within %.3g of the dense result", worstCompact);
+    QVERIFY(worstCompact < 1e-3); // float16: three significant digits
 }
 
 ATTNSCOPE_GUILESS_MAIN(TestAblation)

@@ -58,7 +58,7 @@ void TestCliAnalyses::dumpAblated() {
                            QStringLiteral("--src"), QStringLiteral("abcdef"),  QStringLiteral("--greedy"),
                            QStringLiteral("2")};
     const auto full = runJson(base);
-    const auto off = runJson(base + QStringList{QStringLiteral("--ablate"), QStringLiteral("0:1,cross:1:2"),
+    const auto off = runJson(base + QStringList{QStringLiteral("--ablate"), QStringLiteral("0:1, cross:1:2 "),
                                                 QStringLiteral("--value-weighted")});
     QVERIFY(!full.is_null() && !off.is_null());
     QCOMPARE(full["ablated"].get<std::string>(), std::string("none"));

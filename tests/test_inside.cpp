@@ -239,13 +239,21 @@ void TestInside::seedIntermediatesMatch() {
     // Stage by stage against the seed's tensors: residual, x, q, k, v, weights, concat, attn_out (and
     // memory).
     std::map<std::string, double> worst;
-    long rows = 0;
+    long rows = 0, offRows = 0;
+    int ablated = 0;
     for (const auto& cs : ref["cases"]) {
         const auto src = cs["src_ids"].get<std::vector<int64_t>>();
         const auto tgt = cs["tgt_ids"].get<std::vector<int64_t>>();
+        // The heads the seed's run switched off (their columns of W_O's input zeroed), switched off here.
+        core::HeadAblation off;
+        for (const auto& [kindName, pairs] : cs["ablate"].items())
+            for (const auto& p : pairs)
+                off.set({*core::attentionKindNamed(kindName), p[0].get<int>(), p[1].get<int>()}, true);
+        ablated += off.empty() ? 0 : 1;
         // Both roads: the target teacher-forced in one pass, and fed a token at a time through the cache.
         for (const bool stepwise : {false, true}) {
             core::Session session(m);
+            session.setAblation(off);
             if (stepwise) {
                 session.analyzeIds(src, {tgt.front()});
                 for (std::size_t t = 1; t < tgt.size(); ++t)
@@ -262,6 +270,15 @@ void TestInside::seedIntermediatesMatch() {
                         for (int i = 0; i < session.queryRows(kind); ++i) {
                             const auto r = session.inside({kind, l, h, i});
                             const int hs = r.headSize;
+                            // A head off is flagged, and its slice of what W_O reads is zero.
+                            QCOMPARE(r.headsOff.size(), std::size_t(m->config().heads));
+                            for (int k = 0; k < m->config().heads; ++k) {
+                                QCOMPARE(bool(r.headsOff[std::size_t(k)]), off.off({kind, l, k}));
+                                if (off.off({kind, l, k}))
+                                    for (int d = 0; d < hs; ++d)
+                                        QCOMPARE(r.concat[std::size_t(k * hs + d)], 0.0f);
+                            }
+                            offRows += off.off({kind, l, h}) ? 1 : 0;
                             const auto at = [&](const char* k) { return json(b[k][std::size_t(i)]); };
                             auto& wst = worst;
                             wst["x"] = std::max(wst["x"], worstDiff(r.x, b["x"]));
@@ -289,8 +306,11 @@ void TestInside::seedIntermediatesMatch() {
     QString line;
     for (const auto& [k, v] : worst)
         line += QStringLiteral(" %1 %2;").arg(QString::fromStdString(k)).arg(v, 0, 'g', 3);
-    qInfo("seed's intermediates, %ld rows (3 cases, one pass and stepwise), largest relative difference:%s",
-          rows, qPrintable(line));
+    qInfo("seed's intermediates, %ld rows (%d cases, %d of them with heads off; one pass and stepwise; %ld "
+          "rows "
+          "of a head off), largest relative difference:%s",
+          rows, int(ref["cases"].size()), ablated, offRows, qPrintable(line));
+    QVERIFY(ablated > 0 && offRows > 0);
     QCOMPARE(worst.size(), std::size_t(10));
     for (const auto& [k, v] : worst)
         QVERIFY2(v <= 1e-5, k.c_str());

@@ -31,6 +31,7 @@ private Q_SLOTS:
     void rowHeadAndMean();
     void exports();
     void runToEndBranchesAndSampling();
+    void headSwitchedOff();
 };
 
 namespace {
@@ -163,6 +164,36 @@ void TestInsideView::rowHeadAndMean() {
     QVERIFY(!r.visible[1]);
     QVERIFY(std::isnan(view->chart("scores")->valueAt(1, 2)));
     QCOMPARE(view->chart("scores")->valueAt(1, 3), 0.0);
+}
+
+void TestInsideView::headSwitchedOff() {
+    auto f = openOnInside(2);
+    QVERIFY(f);
+    QVERIFY(settled(*f));
+    auto* view = insideOf(*f);
+    const auto isOff = [view](bool off) {
+        const auto& r = view->shownInside();
+        return r && r->row.headsOff.size() == 4 && r->row.headsOff[2] == off;
+    };
+    // The shown head switched off (as a Ctrl+click does): the page opens the row of the run with it off.
+    core::HeadAblation off;
+    off.set({core::AttentionKind::Cross, 1, 2}, true);
+    f->controller->setAblation(off);
+    QVERIFY(QTest::qWaitFor([&] { return isOff(true); }, 30000));
+    const auto& r = view->shownInside()->row;
+    const int hs = r.headSize;
+    bool attends = false;
+    for (int d = 0; d < hs; ++d) {
+        QCOMPARE(r.concat[std::size_t(2 * hs + d)], 0.0f); // W_O reads zeros in its place
+        attends = attends || r.z[std::size_t(d)] != 0.0f;  // while the head itself still attends
+    }
+    QVERIFY(attends);
+    QVERIFY2(view->formulaLine(5).contains(QStringLiteral("This head is switched off")),
+             qPrintable(view->formulaLine(5)));
+    // Every head on again: the line says nothing of it.
+    f->controller->setAblation({});
+    QVERIFY(QTest::qWaitFor([&] { return isOff(false); }, 30000));
+    QVERIFY(!view->formulaLine(5).contains(QStringLiteral("switched off")));
 }
 
 void TestInsideView::exports() {

@@ -14,6 +14,7 @@
 #include "core/analysis/ValueWeighting.h"
 #include "core/run/Session.h"
 #include "ui/AblationPage.h"
+#include "ui/AttentionFigure.h"
 #include "ui/AttentionGrid.h"
 #include "ui/AttentionPage.h"
 #include "ui/ComparePage.h"
@@ -78,10 +79,17 @@ void TestResearchPages::valueWeightedFromTheKeyboard() {
     const auto tip = heat->cellToolTip(0, 3); // <bos>, the one query before the first step
     QVERIFY2(tip.contains(QStringLiteral("weight ")) && tip.contains(QStringLiteral("\u2016v W_O\u2016")),
              qPrintable(tip));
+    // An exported figure says what it is coloured by; the numbers exported stay the weights.
+    const auto& shown = state->shown();
+    QVERIFY2(ui::AttentionFigure::title(shown).contains(QStringLiteral("weight \u00d7 value")),
+             qPrintable(ui::AttentionFigure::title(shown)));
+    QVERIFY(ui::AttentionFigure::head(shown).barLabel.contains(QStringLiteral("\u2016v W_O\u2016")));
     // Off again: the weights themselves.
     QTest::keyClick(f->edit, Qt::Key_V, Qt::ControlModifier | Qt::ShiftModifier);
     QVERIFY(f->controller->waitUntilIdle());
     QVERIFY(!state->valueWeighted());
+    QVERIFY(!ui::AttentionFigure::title(state->shown()).contains(QStringLiteral("value")));
+    QCOMPARE(ui::AttentionFigure::head(state->shown()).barLabel, QStringLiteral("weight"));
     QCOMPARE(heat->valueAt(0, 3), double(f->controller->current()->snapshot->cross.at(1, 2, 0, 3)));
 }
 

@@ -28,6 +28,9 @@ QString marked(const std::vector<core::Token>& tokens, int from) {
             (from >= 0 && i >= from ? QStringLiteral("<span style=\"color:#c62828\"><b>%1</b></span>").arg(t)
                                     : t);
     }
+    // The window decodes kGreedyTokens at most: an output that long without <eos> goes on.
+    if (static_cast<int>(tokens.size()) >= kGreedyTokens && !tokens.back().special)
+        out += QStringLiteral(" \u2026");
     return out;
 }
 
@@ -113,7 +116,8 @@ void AblationPage::setResult(const RunResultPtr& r) {
     const auto initial = snap.tgtTokens.size() - static_cast<std::size_t>(r->step);
     for (std::size_t i = 0; i < initial; ++i)
         prefix.push_back(snap.tgtTokens[i].id);
-    sweep_->setRun(r->model, std::move(src), std::move(prefix));
+    sweep_->setRun(r->model, std::move(src), std::move(prefix),
+                   r->model ? r->model->config().positions(r->pastMaxLen) : 0);
 }
 
 void AblationPage::showEffect(const core::AblationEffect* e) {

@@ -85,6 +85,7 @@ void AnalysisController::setModel(std::shared_ptr<const core::Model> model) {
     r.op = Op::SetModel;
     r.model = model_;
     send(std::move(r));
+    ablationSent_ = lastSent_;
     if (!text_.isEmpty())
         analyzeNow();
 }
@@ -230,6 +231,7 @@ void AnalysisController::setAblation(const core::HeadAblation& ablation) {
     r.op = Op::SetAblation;
     r.ablation = ablation;
     send(std::move(r));
+    ablationSent_ = lastSent_;
 }
 
 void AnalysisController::setValueWeighted(bool on) {
@@ -262,6 +264,12 @@ void AnalysisController::requestInside(const core::InsideQuery& query) {
 }
 
 void AnalysisController::onResult(const RunResultPtr& r) {
+    // The worker applies heads in order: from the last change sent on, its results carry the heads it
+    // really has, which differ from ours only when it could not switch them (and said why).
+    if (r->request >= ablationSent_ && r->ablation != ablation_) {
+        ablation_ = r->ablation;
+        history_.clear();
+    }
     if (r->run != run_)
         return; // a superseded text or model
     const auto step = static_cast<std::size_t>(r->step);

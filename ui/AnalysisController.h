@@ -124,6 +124,7 @@ private:
     bool lastBusy_ = false;
     bool pastMaxLen_ = false;
     core::HeadAblation ablation_;
+    uint64_t ablationSent_ = 0; ///< the last request that changed the worker's heads (SetAblation, SetModel)
     bool valueWeighted_ = false;
 };
 

@@ -68,7 +68,9 @@ MatrixFigure matrix(const ShownAttention& shown, int layer, int head, int side, 
         m.colLabels = labels(shown.keyTokens(), m.cols);
         m.rowAxis = QObject::tr("query");
         m.colAxis = QObject::tr("key");
-        m.barLabel = QObject::tr("weight");
+        // A figure coloured by weight × value must not pass for one of the weights.
+        m.barLabel = shown.showsValueWeighted() ? QObject::tr("weight × ‖v W_O‖, share of the row")
+                                                : QObject::tr("weight");
     }
     return m;
 }
@@ -78,10 +80,10 @@ MatrixFigure matrix(const ShownAttention& shown, int layer, int head, int side, 
 QString AttentionFigure::title(const ShownAttention& shown) {
     const QString which = shown.head == core::kMeanHead ? QObject::tr("mean over heads")
                                                         : QObject::tr("head %1").arg(shown.head);
-    return QObject::tr("%1 · layer %2 · %3")
+    return QObject::tr("%1 · layer %2 · %3%4")
         .arg(AttentionText::kindName(shown.kind))
         .arg(shown.layer)
-        .arg(which);
+        .arg(which, shown.showsValueWeighted() ? QObject::tr(" · weight × value") : QString());
 }
 
 MatrixFigure AttentionFigure::head(const ShownAttention& shown) {

@@ -96,6 +96,19 @@ std::array<QString, 5> InsideText::lines(const core::InsideRow& r, int j, int d,
             .arg(r.heads)
             .arg(c)
             .arg(num(r.attnOut[cc]), num(r.residual[cc]), num(r.output[cc]));
+    QStringList off;
+    for (std::size_t h = 0; h < r.headsOff.size(); ++h)
+        if (r.headsOff[h])
+            off << QString::number(h);
+    if (!off.isEmpty()) {
+        const bool self = r.query.head < int(r.headsOff.size()) && r.headsOff[std::size_t(r.query.head)];
+        out[4] +=
+            QLatin1Char(' ') +
+            (self ? tr("This head is switched off: it attends as shown, but W_O reads zeros in its place "
+                       "(switched off in this layer: head %1).")
+                  : tr("Switched off in this layer: head %1 (W_O reads zeros in their place)."))
+                .arg(off.join(QStringLiteral(", ")));
+    }
     return out;
 }
 

@@ -88,6 +88,10 @@ RolloutPage::RolloutPage(QWidget* parent) : QWidget(parent), job_(new LatestJob(
 RolloutPage::~RolloutPage() {
     if (stop_)
         stop_->store(true);
+    // The job's thread emits this page's signal: it must be over before the page is half destroyed, which
+    // the child's own destructor (after this one) would be too late for.
+    delete job_;
+    job_ = nullptr;
 }
 
 void RolloutPage::clear() {
@@ -163,9 +167,20 @@ void RolloutPage::request() {
     if (stop_)
         stop_->store(true); // a flow still running is of the state before
     if (!result_ || kind_->count() == 0) {
-        if (result_)
+        if (result_) {
+            // What is on screen was another run's: it must not be read as this model's.
+            job_->forget();
+            computedFor_.reset();
+            shown_ = core::Rollout{};
+            chart_->setMatrix({}, {});
+            bars_->data()->clear();
+            barsPlot_->replot();
+            progress_->setVisible(false);
+            cancel_->setVisible(false);
             status_->setText(tr("This model's attention is one map over its source: there are no layers to "
                                 "compose."));
+            Q_EMIT updated();
+        }
         return;
     }
     const auto kind = static_cast<AttentionKind>(kind_->currentData().toInt());
@@ -182,8 +197,10 @@ void RolloutPage::request() {
                 return core::attentionRollout(*snap, kind);
             // Runs on the job's thread: progress is queued to the page; stop_ ends it between rows.
             return core::attentionFlow(*snap, kind, [stop, this](int done, int total) {
+                if (stop->load())
+                    return false; // the page may be going: nothing more is sent to it
                 Q_EMIT progressed(done, total);
-                return !stop->load();
+                return true;
             });
         },
         [this, result](const std::optional<core::Rollout>& r, const QString& error) {

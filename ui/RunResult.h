@@ -46,6 +46,10 @@ struct RunResult {
 
 using RunResultPtr = std::shared_ptr<const RunResult>;
 
+/// Greedy outputs the window decodes beside a run (the Ablation page's and the sweep's) stop after this many
+/// tokens: enough to see where two outputs part, and a model of 1,024 positions stays interactive.
+constexpr int kGreedyTokens = 64;
+
 } // namespace ui
 
 Q_DECLARE_METATYPE(ui::RunResultPtr)

@@ -110,12 +110,20 @@ void SessionWorker::run(const Request& r) {
         return;
     }
     case Op::SetAblation:
-        if (model_)
-            core::checkAblation(r.ablation, model_->config());
-        ablation_ = r.ablation;
-        if (!session_)
+        if (!session_) {
+            if (model_)
+                core::checkAblation(r.ablation, model_->config());
+            ablation_ = r.ablation;
             return;
-        session_->setAblation(ablation_); // runs the run so far again with them off
+        }
+        try {
+            session_->setAblation(r.ablation); // runs the run so far again with them off
+        } catch (...) {
+            // The session keeps the heads it had; a result says which, so the window shows them again.
+            emitResult(r);
+            throw;
+        }
+        ablation_ = r.ablation;
         emitResult(r);
         return;
     case Op::SetValueWeighted:
@@ -168,7 +176,7 @@ std::shared_ptr<const core::AblationEffect> SessionWorker::ablationEffect(uint64
     const auto key = std::to_string(run) + "|" + ablation_.text();
     if (key != greedyKey_) {
         greedy_ = core::AblationEffect{};
-        core::addGreedyOutputs(greedy_, *session_);
+        core::addGreedyOutputs(greedy_, *session_, kGreedyTokens);
         greedyKey_ = key;
     }
     effect->greedyFull = greedy_.greedyFull;

@@ -2,6 +2,7 @@
 
 #include "core/model/Model.h"
 #include "ui/LatestJob.h"
+#include "ui/RunResult.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -41,7 +42,8 @@ SweepTable::SweepTable(QWidget* parent) : QWidget(parent), job_(new LatestJob(th
     start_ = new QPushButton(tr("S&weep Every Head"), this);
     start_->setObjectName(QStringLiteral("sweepButton"));
     start_->setToolTip(tr("Switch each head off alone and measure what changes: the KL of the next token "
-                          "along the greedy output, and the output itself"));
+                          "along the greedy output (its first %1 tokens), and the output itself")
+                           .arg(kGreedyTokens));
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setEnabled(false);
     cancel_->setToolTip(tr("Stop the sweep; the table keeps the last complete one"));
@@ -112,10 +114,13 @@ SweepTable::SweepTable(QWidget* parent) : QWidget(parent), job_(new LatestJob(th
 SweepTable::~SweepTable() {
     if (stop_)
         stop_->store(true);
+    // The job's thread emits this table's signal: it must be over before the table is half destroyed.
+    delete job_;
+    job_ = nullptr;
 }
 
 void SweepTable::setRun(std::shared_ptr<const core::Model> model, std::vector<int64_t> src,
-                        std::vector<int64_t> prefix) {
+                        std::vector<int64_t> prefix, int64_t positions) {
     if (model != model_) {
         cancel();
         effects_.clear();
@@ -125,6 +130,7 @@ void SweepTable::setRun(std::shared_ptr<const core::Model> model, std::vector<in
     model_ = std::move(model);
     src_ = std::move(src);
     prefix_ = std::move(prefix);
+    positions_ = positions;
     start_->setEnabled(model_ && !model_->config().recurrent());
 }
 
@@ -147,13 +153,18 @@ void SweepTable::start() {
     cancel_->setEnabled(true);
     status_->setText(tr("Sweeping…"));
     job_->start(
-        [model = model_, src = src_, prefix = prefix_, stop = stop_, this] {
-            return core::ablationSweep(model, src, prefix, 0, [stop, this](int done, int total) {
-                // This runs on the job's thread: the signal is queued to the bar's. The job is waited for
-                // before this widget goes (LatestJob's destructor), and stop_ ends it early.
-                Q_EMIT progressed(done, total);
-                return !stop->load();
-            });
+        [model = model_, src = src_, prefix = prefix_, positions = positions_, stop = stop_, this] {
+            return core::ablationSweep(
+                model, src, prefix, kGreedyTokens,
+                [stop, this](int done, int total) {
+                    // This runs on the job's thread: the signal is queued to the bar's. The destructor stops
+                    // the job and waits for it before this widget goes.
+                    if (stop->load())
+                        return false;
+                    Q_EMIT progressed(done, total);
+                    return true;
+                },
+                positions);
         },
         [this](const std::optional<core::AblationSweep>& sweep, const QString& error) {
             bar_->setVisible(false);

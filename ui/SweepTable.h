@@ -33,10 +33,11 @@ public:
     explicit SweepTable(QWidget* parent = nullptr);
     ~SweepTable() override;
 
-    /// What a sweep starts from: the model, the source and the target's initial prefix (core::ablationSweep).
-    /// A change of model drops the table (its heads are another model's).
+    /// What a sweep starts from: the model, the source and the target's initial prefix (core::ablationSweep),
+    /// and the positions the run may use (0: max_len). A change of model drops the table (its heads are
+    /// another model's).
     void setRun(std::shared_ptr<const core::Model> model, std::vector<int64_t> src,
-                std::vector<int64_t> prefix);
+                std::vector<int64_t> prefix, int64_t positions = 0);
     /// Starts the sweep in the background (a running one is stopped first).
     void start();
     /// Stops a running sweep; the table keeps what it showed before.
@@ -62,6 +63,7 @@ private:
     std::shared_ptr<std::atomic<bool>> stop_;
     std::shared_ptr<const core::Model> model_;
     std::vector<int64_t> src_, prefix_;
+    int64_t positions_ = 0;
     std::vector<core::HeadEffect> effects_;
     QLabel* status_ = nullptr;
     QPushButton* start_ = nullptr;

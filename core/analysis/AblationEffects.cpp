@@ -138,14 +138,14 @@ void addGreedyOutputs(AblationEffect& effect, const Session& session, int maxTok
 std::optional<AblationSweep> ablationSweep(std::shared_ptr<const Model> model,
                                            const std::vector<int64_t>& src,
                                            const std::vector<int64_t>& prefix, int maxTokens,
-                                           const SweepProgress& progress) {
+                                           const SweepProgress& progress, int64_t positions) {
     const auto& c = model->config();
     if (c.recurrent())
         throw InputError("head ablation needs a Transformer: '" + c.name + "' is of the " +
                          toString(c.family) + " family, whose attention has no heads to switch off");
     const auto& tok = model->targetTokenizer();
-    const auto baseline = greedyContinuation(model, src, prefix, {}, maxTokens);
-    const auto reference = distributionsAlong(model, src, prefix, baseline, {}, 0);
+    const auto baseline = greedyContinuation(model, src, prefix, {}, maxTokens, positions);
+    const auto reference = distributionsAlong(model, src, prefix, baseline, {}, positions);
     AblationSweep sweep;
     sweep.baseline = tok.detokenize(baseline);
     sweep.positions = static_cast<int>(reference.size());
@@ -153,7 +153,7 @@ std::optional<AblationSweep> ablationSweep(std::shared_ptr<const Model> model,
     for (std::size_t i = 0; i < heads.size(); ++i) {
         HeadAblation off;
         off.set(heads[i], true);
-        const auto along = distributionsAlong(model, src, prefix, baseline, off, 0);
+        const auto along = distributionsAlong(model, src, prefix, baseline, off, positions);
         HeadEffect e;
         e.head = heads[i];
         for (std::size_t p = 0; p < along.size(); ++p) {
@@ -163,7 +163,7 @@ std::optional<AblationSweep> ablationSweep(std::shared_ptr<const Model> model,
         }
         if (!along.empty())
             e.meanKl /= static_cast<double>(along.size());
-        const auto output = greedyContinuation(model, src, prefix, off, maxTokens);
+        const auto output = greedyContinuation(model, src, prefix, off, maxTokens, positions);
         e.firstDifference = firstDifference(baseline, output);
         e.changed = e.firstDifference >= 0;
         e.output = tok.detokenize(output);

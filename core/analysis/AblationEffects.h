@@ -80,11 +80,12 @@ struct AblationSweep {
 using SweepProgress = std::function<bool(int done, int total)>;
 
 /// Switches every head of every kind off alone and measures what changes (see HeadEffect), from the source
-/// and prefix given (as greedyContinuation reads them), outputs up to maxTokens (0: as greedyContinuation).
-/// Nothing when `progress` stopped it. Throws InputError for a model without heads (a recurrent family).
+/// and prefix given (as greedyContinuation reads them), outputs up to maxTokens (0: as greedyContinuation)
+/// within `positions` (max_len when 0; a run reading past max_len passes its own). Nothing when `progress`
+/// stopped it. Throws InputError for a model without heads (a recurrent family).
 std::optional<AblationSweep> ablationSweep(std::shared_ptr<const Model> model,
                                            const std::vector<int64_t>& src,
                                            const std::vector<int64_t>& prefix, int maxTokens = 0,
-                                           const SweepProgress& progress = {});
+                                           const SweepProgress& progress = {}, int64_t positions = 0);
 
 } // namespace core

@@ -7,6 +7,31 @@
 
 namespace core {
 
+namespace {
+
+// Any storage in, any storage out, a row at a time through the block's own accessors: for a block whose
+// storage is not what its shape gives (a dense block built by hand past the dense limit).
+void weighRows(const AttentionBlock& weights, const KeyNorms& norms, AttentionBlock& out) {
+    std::vector<float> scratch, row(static_cast<std::size_t>(weights.keys));
+    for (int l = 0; l < weights.layers; ++l)
+        for (int h = 0; h < weights.heads; ++h)
+            for (int q = 0; q < weights.queries; ++q) {
+                const float* a = weights.row(l, h, q, scratch);
+                const float* n = norms.row(l, h);
+                double total = 0.0;
+                for (int k = 0; k < weights.keys; ++k) {
+                    row[static_cast<std::size_t>(k)] = a[k] * n[k];
+                    total += row[static_cast<std::size_t>(k)];
+                }
+                const float scale = total > 0.0 ? static_cast<float>(1.0 / total) : 0.0f;
+                for (auto& v : row)
+                    v *= scale;
+                out.setRow(l, h, q, row.data(), weights.keys);
+            }
+}
+
+} // namespace
+
 AttentionBlock valueWeighted(const AttentionBlock& weights, const KeyNorms& norms) {
     AttentionBlock out;
     if (weights.empty() || norms.empty() || norms.layers != weights.layers || norms.heads != weights.heads ||
@@ -15,6 +40,10 @@ AttentionBlock valueWeighted(const AttentionBlock& weights, const KeyNorms& norm
     out.causal = weights.causal;
     out.allocate(weights.layers, weights.heads, weights.queries, weights.keys);
     const bool compact = weights.compact();
+    if (out.compact() != compact || out.triangular != weights.triangular) {
+        weighRows(weights, norms, out);
+        return out;
+    }
     const std::uint16_t* inHalf = weights.halfData();
     std::uint16_t* outHalf = out.mutableHalf(); // before the threads: a shared block is copied here
     const int heads = weights.heads;

@@ -117,6 +117,10 @@ void addAblation(HeadAblation& into, const std::string& list, AttentionKind kind
                           "(as 1:3 or cross:1:3; KIND is encoder, decoder or cross)");
     };
     while (std::getline(items, item, ',')) {
+        // "0:1, 1:2" as people type lists: the spaces around an item are not part of it.
+        const auto first = item.find_first_not_of(" \t");
+        item = first == std::string::npos ? std::string()
+                                          : item.substr(first, item.find_last_not_of(" \t") - first + 1);
         auto rest = item;
         auto itemKind = kind;
         if (std::count(rest.begin(), rest.end(), ':') == 2) {

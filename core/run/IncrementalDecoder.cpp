@@ -221,6 +221,7 @@ InsideRow IncrementalDecoder::inside(const InsideQuery& query) const {
         if (!self)
             in.memory = impl_->memory[0]; // (S, C)
     }
+    in.off = impl_->ablation.layerMask(kind, query.layer, c.heads);
     auto out = computeInside(in, query.head, query.row);
     out.query = query;
     return out;

@@ -55,7 +55,15 @@ InsideRow computeInside(const InsideInputs& in, int head, int row) {
     const auto scoresAll = torch::matmul(keys, qRow.unsqueeze(-1)).squeeze(-1);  // (H, Tk)
     const auto weightsAll = (scoresAll * scale + maskRow).softmax(-1);           // (H, Tk)
     const auto zAll = torch::matmul(weightsAll.unsqueeze(1), values).squeeze(1); // (H, hs)
-    const auto concat = zAll.reshape({H * hs});                                  // (C)
+    // A head switched off still attends (its stages are shown as computed) but hands W_O zeros.
+    auto zIn = zAll;
+    if (!in.off.empty()) {
+        std::vector<float> keep(in.off.size());
+        for (std::size_t k = 0; k < keep.size(); ++k)
+            keep[k] = in.off[k] ? 0.0f : 1.0f;
+        zIn = zAll * torch::tensor(keep, zAll.options()).unsqueeze(1); // (H, hs)
+    }
+    const auto concat = zIn.reshape({H * hs}); // (C)
     const auto& wo = *att.linears[3]->as<torch::nn::Linear>();
     const auto attnOut = nn::linear(concat.unsqueeze(0), wo.weight, wo.bias).squeeze(0); // (C)
     const auto residual = in.residual[i];                                                // (C)
@@ -81,6 +89,9 @@ InsideRow computeInside(const InsideInputs& in, int head, int row) {
     out.weighted = hostMatrix(weights.unsqueeze(1) * vh); // (Tk, hs)
     out.z = hostFloats(zAll[h]);
     out.concat = hostFloats(concat);
+    out.headsOff.assign(static_cast<std::size_t>(H), false);
+    for (std::size_t k = 0; k < in.off.size() && k < out.headsOff.size(); ++k)
+        out.headsOff[k] = in.off[k] != 0;
     out.attnOut = hostFloats(attnOut);
     out.residual = hostFloats(residual);
     out.output = hostFloats(residual + attnOut);

@@ -10,6 +10,7 @@
 
 #include <torch/types.h>
 
+#include <cstdint>
 #include <vector>
 
 namespace core {
@@ -25,6 +26,9 @@ struct InsideInputs {
     torch::Tensor memory;      ///< (Tk, C), cross-attention: the encoder output keys and values come from
     std::vector<bool> visible; ///< Tk, false for a padding key every query is kept from; empty: none
     bool causal = false;       ///< key j is hidden from query i when j > i
+    /// H flags, nonzero for a head switched off (HeadAblation::layerMask): its z is zeroed before W_O, as the
+    /// forward pass does. Empty: every head on.
+    std::vector<std::uint8_t> off;
 };
 
 /// Recomputes stage by stage what the block did for query `row` of head `head` (both checked by the

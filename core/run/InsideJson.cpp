@@ -76,6 +76,16 @@ void writeInsideJson(std::ostream& out, const std::string& modelName, const Insi
     matrix("weighted_values", row.weighted);
     vector("z", row.z);
     vector("concat", row.concat);
+    if (!row.headsOff.empty()) {
+        out << ",\n\"heads_off\": [";
+        bool first = true;
+        for (std::size_t h = 0; h < row.headsOff.size(); ++h)
+            if (row.headsOff[h]) {
+                out << (first ? "" : ",") << h;
+                first = false;
+            }
+        out << ']';
+    }
     vector("attn_out", row.attnOut);
     vector("residual", row.residual);
     vector("output", row.output);

@@ -54,7 +54,10 @@ struct InsideRow {
     std::vector<float> captured; ///< Tk: the weights the decode captured for this row: the heatmap's row
     Matrix weighted;             ///< Tk × d_k: weight_j · v_j
     std::vector<float> z;        ///< d_k: this head's output, Σ_j weight_j v_j
-    std::vector<float> concat;   ///< C: every head's z_i side by side, the input of W_O
+    std::vector<float> concat;   ///< C: every head's z_i side by side, the input of W_O (0 for a head off)
+    /// H: heads switched off in this run, whose part of concat is zero (z above is what the head computed);
+    /// empty for a recurrent model.
+    std::vector<bool> headsOff;
     std::vector<float> attnOut;  ///< C: concat W_O + b_O
     std::vector<float> residual; ///< C: the residual row i entering the sublayer (before its norm)
     std::vector<float> output;   ///< C: residual + attnOut, what the sublayer hands on

@@ -5,8 +5,10 @@ for its cases, records with forward hooks what each MultiHeadedAttention compute
 the sublayer, the normed inputs of the query and key sides, the projections Q, K, V (before the heads are
 split), the probabilities, the heads' outputs side by side (the input of linears[3]) and its output. Writes
 inside.json: {"cases": [{"src_ids", "tgt_ids", "encoder"|"decoder"|"cross": [per layer {"residual", "x",
-"memory", "q", "k", "v", "attn", "concat", "attn_out"}]}]}, matrices as (tokens, d_model) and attn as
-(heads, queries, keys).
+"memory", "q", "k", "v", "attn", "concat", "attn_out"}], "ablate": {kind: [[layer, head], ...]}}]},
+matrices as (tokens, d_model) and attn as (heads, queries, keys). Each case is recorded once with every
+head on and once with some heads switched off as seed_ablation.py switches them (their columns of
+linears[3]'s input zeroed), so "concat" holds zeros where they were and every later block sees the change.
 """
 import argparse
 import json
@@ -16,6 +18,10 @@ import seed_runner  # first: it turns a missing PyTorch or NumPy into a skip
 import torch  # noqa: E402
 
 import make_seed_reference  # noqa: E402
+from seed_ablation import modules, zero_heads  # noqa: E402
+
+# Heads of every kind, in both layers: the Inside view must show what the run with them off computed.
+ABLATE = {"encoder": [[0, 1]], "decoder": [[1, 2]], "cross": [[0, 0], [1, 3]]}
 
 
 def hook_block(sublayer, attn, record):
@@ -47,9 +53,15 @@ def main():
     out = Path(args.out)
     model, _ = make_seed_reference.write_model(seed, out, 0)
     cases = []
-    for case in make_seed_reference.CASES:
+    mods = modules(model)
+    for case, ablate in [(c, a) for a in ({}, ABLATE) for c in make_seed_reference.CASES]:
         blocks = {"encoder": [], "decoder": [], "cross": []}
         handles = []
+        for kind, pairs in ablate.items():
+            for layer, attn in enumerate(mods[kind]):
+                heads = [h for l_, h in pairs if l_ == layer]
+                if heads:
+                    handles.append(zero_heads(attn, heads))
         for layer in model.encoder.layers:
             blocks["encoder"].append({})
             handles += hook_block(layer.sublayer[0], layer.self_attn, blocks["encoder"][-1])
@@ -72,7 +84,7 @@ def main():
                 blocks[kind][i]["attn"] = layer.self_attn.attn[0].tolist()
         for i, layer in enumerate(model.decoder.layers):
             blocks["cross"][i]["attn"] = layer.src_attn.attn[0].tolist()
-        cases.append({"src_ids": case["src_ids"], "tgt_ids": case["tgt_ids"], **blocks})
+        cases.append({"src_ids": case["src_ids"], "tgt_ids": case["tgt_ids"], "ablate": ablate, **blocks})
     (out / "inside.json").write_text(json.dumps({"cases": cases}))
     print(f"wrote the seed's attention internals of {len(cases)} cases to {out / 'inside.json'}")
 
