@@ -231,6 +231,46 @@ void TestResearchPages::pinAndCompare() {
     QCOMPARE(worst, 0.0);
     QVERIFY(largest > 1e-3);
     QVERIFY2(page->statusText().contains(QStringLiteral("largest change")), qPrintable(page->statusText()));
+
+    // B − A of the mean over heads, against the snapshots A (pinned) and B (on screen) hold now.
+    const auto differenceMatches = [&] {
+        const auto snapB = f->controller->current()->snapshot;
+        const auto mA = core::meanOverHeads(a->cross, 1), mB = core::meanOverHeads(snapB->cross, 1);
+        const int rows = std::min(a->cross.queries, snapB->cross.queries);
+        const int cols = std::min(a->cross.keys, snapB->cross.keys);
+        if (diff->rows() != rows || diff->cols() != cols)
+            return false;
+        for (int q = 0; q < rows; ++q)
+            for (int k = 0; k < cols; ++k)
+                if (diff->valueAt(q, k) != double(mB[std::size_t(q * snapB->cross.keys + k)] -
+                                                  mA[std::size_t(q * a->cross.keys + k)]))
+                    return false;
+        return true;
+    };
+    // Another step of the same text: B has a row more, compared where both have rows.
+    f->controller->setAblation({});
+    f->controller->step();
+    QVERIFY(f->controller->waitUntilIdle());
+    QVERIFY(differenceMatches());
+    QVERIFY2(page->statusText().contains(QStringLiteral("covers the first 1 rows")),
+             qPrintable(page->statusText()));
+    // Another text: the tokens that differ are counted.
+    f->edit->selectAll();
+    QTest::keyClicks(f->edit, QStringLiteral("abcxef"));
+    QVERIFY(f->controller->waitUntilIdle());
+    QVERIFY(differenceMatches());
+    QVERIFY2(page->statusText().contains(QStringLiteral("1 token(s) of the overlap differ")),
+             qPrintable(page->statusText()));
+    // Another model with the same tokenizer (sort shares reverse's characters): A stays pinned.
+    QVERIFY(f->window.opener()->open(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/sort")));
+    QVERIFY(f->controller->waitUntilIdle());
+    QVERIFY(QTest::qWaitFor([&] { return f->controller->current() != nullptr; }, 30000));
+    QVERIFY(differenceMatches());
+    QVERIFY2(page->aText().contains(QStringLiteral("reverse")) &&
+                 page->bText().contains(QStringLiteral("sort")),
+             qPrintable(page->aText() + QStringLiteral(" | ") + page->bText()));
+    qInfo("pinned %s; on screen %s; %s", qPrintable(page->aText()), qPrintable(page->bText()),
+          qPrintable(page->statusText()));
 }
 
 ATTNSCOPE_WIDGETS_MAIN(TestResearchPages)

@@ -77,6 +77,12 @@ MatrixChart* ComparePage::chart(int which) const {
 QString ComparePage::statusText() const {
     return status_->text();
 }
+QString ComparePage::aText() const {
+    return a_->text();
+}
+QString ComparePage::bText() const {
+    return b_->text();
+}
 
 void ComparePage::pin() {
     if (!current_)

@@ -31,6 +31,8 @@ public:
     bool pinned() const { return pinned_ != nullptr; }
     MatrixChart* chart(int which) const; ///< 0: A, 1: B, 2: B − A
     QString statusText() const;
+    QString aText() const; ///< what A is: model, text, step, heads off
+    QString bText() const;
     QPushButton* pinButton() const { return pinButton_; }
 
 private:
