@@ -41,6 +41,9 @@ usage: attnscope [--model DIR] [--src TEXT]
        attnscope ablate --model DIR --src TEXT (--ablate L:H,… | --sweep)
                                         what switching heads off changes: KL of the next token,
                                         the greedy output with and without; --sweep: each head alone
+       attnscope lesson --file LESSON.json [--play [--shots DIR]]
+                                        a lesson's steps as JSON; --play replays them in the window
+                                        offscreen, each step's state and caption with live numbers
        attnscope heads --model DIR [--sort COLUMN] [--top N] [--json]
                                         score every decoder head: entropy, distance, first-token,
                                         previous-token and induction scores
@@ -97,6 +100,8 @@ int attnscope_main(int argc, char** argv) {
             return runRollout(rest);
         if (cmd == "ablate")
             return runAblate(rest);
+        if (cmd == "lesson")
+            return runLesson(rest);
         if (cmd == "train")
             return runTrain(rest);
         if (cmd.rfind("-", 0) != 0) {

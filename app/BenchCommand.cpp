@@ -19,6 +19,7 @@
 #include "BenchTranslation.h"
 #include "BuiltinModels.h"
 #include "Commands.h"
+#include "OffscreenApp.h"
 #include "ProgressLine.h"
 #include "RunCommand.h"
 
@@ -171,32 +172,6 @@ private:
     ProgressLine out_;
     bool json_;
 };
-
-QtMessageHandler defaultHandler = nullptr;
-
-// The offscreen platform warns, each time a window is shown, that it cannot pass size hints to a window
-// manager it does not have; between the tables that line is noise, everything else still goes through.
-void offscreenMessages(QtMsgType type, const QMessageLogContext& context, const QString& message) {
-    if (message.contains(QLatin1String("propagateSizeHints")))
-        return;
-    if (defaultHandler)
-        defaultHandler(type, context, message);
-}
-
-// The paint rows and the keystroke section paint real widgets, which need an application object; offscreen,
-// as for the window's screenshots, unless the caller chose a platform.
-std::unique_ptr<QApplication> offscreenApplication() {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    defaultHandler = qInstallMessageHandler(offscreenMessages);
-    static int argc = 1;
-    static char name[] = "attnscope";
-    static char* argv[] = {name, nullptr};
-    auto app = std::make_unique<QApplication>(argc, argv);
-    // Qt set the C locale from the environment; the tables print their numbers with printf.
-    std::setlocale(LC_NUMERIC, "C");
-    return app;
-}
 
 // The plan every section but the long one follows; the long one's is printed beside it when it differs.
 void printHeader(const Machine& m, const Options& o) {

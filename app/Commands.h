@@ -15,6 +15,8 @@ int runHeads(const std::vector<std::string>& args);
 int runAlign(const std::vector<std::string>& args);
 int runRollout(const std::vector<std::string>& args);
 int runAblate(const std::vector<std::string>& args);
+/// 1 when --play could not reach a step.
+int runLesson(const std::vector<std::string>& args);
 /// 130/143 when stopped by SIGINT/SIGTERM (a checkpoint is saved first).
 int runTrain(const std::vector<std::string>& args);
 int runGui(int argc, char** argv, const std::vector<std::string>& args);

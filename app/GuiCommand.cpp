@@ -36,7 +36,7 @@ namespace {
 
 const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup-time]
        attnscope --screenshot FILE.png|svg|pdf [--model DIR] [--src TEXT] [--steps N]
-                 [--tab attention|positional|heads|inside|side|rollout|ablation|compare]
+                 [--tab attention|positional|train|heads|inside|side|rollout|ablation|compare]
                  [--kind encoder|decoder|cross|pooling]
                  [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log]
                  [--colormap NAME] [--size WxH] [--past-max-len] [--value-weighted]
@@ -70,15 +70,7 @@ paint and to the first analysis painted, and quits (scripts/bench-startup.sh run
 const char* kFirstSentence = "The old man walked to the small white house.";
 
 std::optional<ui::MainWindow::Page> tabPage(const std::string& tab) {
-    using Page = ui::MainWindow::Page;
-    const std::pair<const char*, Page> pages[] = {
-        {"attention", Page::Attention}, {"positional", Page::Positional}, {"heads", Page::Heads},
-        {"inside", Page::Inside},       {"side", Page::SideBySide},       {"rollout", Page::Rollout},
-        {"ablation", Page::Ablation},   {"compare", Page::Compare}};
-    for (const auto& [name, page] : pages)
-        if (tab == name)
-            return page;
-    return std::nullopt;
+    return ui::pageNamed(QString::fromStdString(tab));
 }
 
 QtMessageHandler defaultHandler = nullptr;
@@ -204,8 +196,8 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         if (steps < 0)
             throw UsageError("--steps must be 0 or more");
         if (!tabPage(tab))
-            throw UsageError("--tab must be attention, positional, heads, inside, side, rollout, ablation or "
-                             "compare, not '" +
+            throw UsageError("--tab must be attention, positional, train, heads, inside, side, rollout, "
+                             "ablation or compare, not '" +
                              tab + "'");
         if (a.has("--row") && row < 0)
             throw UsageError("--row must be 0 or more");

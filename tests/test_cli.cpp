@@ -205,7 +205,7 @@ void TestCli::badArguments_data() {
     const auto shot = QStringLiteral("--screenshot");
     const auto png = QStringLiteral("never-written.png");
     QTest::newRow("shot tab") << QStringList{shot, png, QStringLiteral("--tab"), QStringLiteral("plots")}
-                              << "--tab must be attention, positional, heads, inside, side, rollout, "
+                              << "--tab must be attention, positional, train, heads, inside, side, rollout, "
                                  "ablation or compare, not 'plots'";
     QTest::newRow("shot kind") << QStringList{shot, png, QStringLiteral("--kind"), QStringLiteral("self")}
                                << "--kind must be encoder, decoder, cross or pooling";

@@ -40,6 +40,7 @@ private Q_SLOTS:
     void rollout();
     void ablate();
     void sweep();
+    void lesson();
     void badArguments_data();
     void badArguments();
 
@@ -126,6 +127,38 @@ void TestCliAnalyses::sweep() {
         QVERIFY(s["heads"][i - 1]["mean_kl"].get<double>() >= s["heads"][i]["mean_kl"].get<double>());
 }
 
+void TestCliAnalyses::lesson() {
+    const QString file = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/lessons/02-translation.json");
+    // Read: every step whole.
+    const auto read = runJson({QStringLiteral("lesson"), QStringLiteral("--file"), file});
+    QVERIFY(!read.is_null());
+    QCOMPARE(read["format"].get<std::string>(), std::string("attnscope-lesson"));
+    const auto& steps = read["steps"];
+    QVERIFY(steps.size() >= 8);
+    QCOMPARE(steps[3]["model"].get<std::string>(), std::string("en-es")); // kept from the first step
+    // Played in the window offscreen: one line a step, each reached with its state and its numbers.
+    QByteArray out, err;
+    QCOMPARE(
+        run({QStringLiteral("lesson"), QStringLiteral("--file"), file, QStringLiteral("--play")}, &out, &err),
+        0);
+    const auto lines = out.trimmed().split('\n');
+    QCOMPARE(std::size_t(lines.size()), steps.size());
+    for (int i = 0; i < lines.size(); ++i) {
+        const auto line = json::parse(lines[i].toStdString());
+        const auto& want = steps[std::size_t(i)];
+        QVERIFY2(line["reached"].get<bool>(), lines[i].constData());
+        QCOMPARE(line["step"], want["step"]);
+        QCOMPARE(line["layer"], want["layer"]);
+        QCOMPARE(line["head"], want["head"]);
+        QCOMPARE(line["kind"], want["kind"]);
+        QCOMPARE(line["tab"], want["tab"]);
+        QVERIFY2(line["missing"].empty(), lines[i].constData());
+        QVERIFY(line["caption"].get<std::string>().find('{') == std::string::npos);
+    }
+    qInfo("lesson --play, step 6: %s",
+          json::parse(lines[5].toStdString())["caption"].get<std::string>().c_str());
+}
+
 void TestCliAnalyses::badArguments_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("fragment");
@@ -175,6 +208,17 @@ void TestCliAnalyses::badArguments_data() {
         << QStringList{QStringLiteral("ablate"), QStringLiteral("--model"), kReverse, QStringLiteral("--src"),
                        QStringLiteral("abc")}
         << "give --ablate LIST";
+    QTest::newRow("lesson missing") << QStringList{QStringLiteral("lesson"), QStringLiteral("--file"),
+                                                   QStringLiteral("no-such-lesson.json")}
+                                    << "cannot read the lesson no-such-lesson.json";
+    QTest::newRow("lesson malformed")
+        << QStringList{QStringLiteral("lesson"), QStringLiteral("--file"),
+                       QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/en-es/config.json")}
+        << "config.json: \"format\" must be \"attnscope-lesson\"";
+    QTest::newRow("lesson shots without play")
+        << QStringList{QStringLiteral("lesson"), QStringLiteral("--file"), QStringLiteral("x.json"),
+                       QStringLiteral("--shots"), QStringLiteral("d")}
+        << "--shots, --present and --size go with --play";
 }
 
 void TestCliAnalyses::badArguments() {

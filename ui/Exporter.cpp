@@ -47,6 +47,11 @@ void paintView(QWidget* view, QCPPainter& p, bool vector) {
     for (auto* plot : plots) {
         if (plot != view && !plot->isVisibleTo(view))
             continue;
+        // A plot partly scrolled out of a scroll area keeps the pixels render() drew, clipped at the area's
+        // edge: QCustomPlot sets its own clip rectangles while it draws, so it would spill over its
+        // neighbours.
+        if (plot != view && plot->visibleRegion() != QRegion(plot->rect()))
+            continue;
         p.save();
         p.translate(plot->mapTo(view, QPoint(0, 0)));
         p.setClipRect(QRect(QPoint(0, 0), plot->size()));
@@ -54,6 +59,10 @@ void paintView(QWidget* view, QCPPainter& p, bool vector) {
         plot->toPainter(&p, plot->width(), plot->height());
         p.restore();
     }
+    // Widgets laid over a plot (a lesson's frame around a cell) would be under it now: drawn again on top.
+    for (auto* overlay : view->findChildren<QWidget*>())
+        if (overlay->property("overlay").toBool() && overlay->isVisibleTo(view))
+            overlay->render(&p, overlay->mapTo(view, QPoint(0, 0)), QRegion(), QWidget::RenderFlags());
 }
 
 QByteArray pictureBytes(QWidget* view, const QString& suffix, double scale, QString* error) {

@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
@@ -75,7 +76,7 @@ void InsideView::build() {
     status_->setVisible(false);
     col->addWidget(status_);
 
-    auto* scroll = new QScrollArea(this);
+    auto* scroll = scroll_ = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     auto* body = new QWidget(scroll);
@@ -89,6 +90,7 @@ void InsideView::build() {
             h->addWidget(c, 1);
         v->addLayout(h, 1);
         if (n > 0) {
+            stages_[std::size_t(n - 1)] = box;
             auto* line = new QLabel(box);
             line->setObjectName(QStringLiteral("insideLine%1").arg(n));
             line->setWordWrap(true);
@@ -356,6 +358,22 @@ void InsideView::updateLines() {
     const auto text = InsideText::lines(inside_->row, key_, dim_, channel_);
     for (std::size_t n = 0; n < text.size(); ++n)
         lines_[n]->setText(text[n]);
+}
+
+void InsideView::setStage(int stage) {
+    stage_ = stage >= 1 && stage <= 5 ? stage : 0;
+    for (std::size_t i = 0; i < stages_.size(); ++i)
+        stages_[i]->setStyleSheet(
+            int(i) + 1 == stage_
+                ? QStringLiteral("QGroupBox { border: 3px solid #e67e22; border-radius: 4px; "
+                                 "margin-top: 1.2em; } QGroupBox::title { color: #b9570b; }")
+                : QString());
+    if (stage_ > 0) {
+        // Down to the stage, never sideways: the page reads from its left edge.
+        const int left = scroll_->horizontalScrollBar()->value();
+        scroll_->ensureWidgetVisible(stages_[std::size_t(stage_ - 1)], 0, 0);
+        scroll_->horizontalScrollBar()->setValue(left);
+    }
 }
 
 QString InsideView::formulaLine(int stage) const {

@@ -18,7 +18,9 @@
 #include <array>
 
 class QComboBox;
+class QGroupBox;
 class QLabel;
+class QScrollArea;
 
 namespace ui {
 
@@ -50,6 +52,9 @@ public:
     MatrixChart* chart(const char* name) const;
     SamplingChart* samplingChart() const { return sampling_; }
     QComboBox* rowCombo() const { return rowCombo_; }
+    /// Brings stage 1–5 into view and frames it, for a lesson pointing at it (0: no stage framed).
+    void setStage(int stage);
+    int stage() const { return stage_; }
 
 Q_SIGNALS:
     void requested(const core::InsideQuery& query);
@@ -93,6 +98,9 @@ private:
     MatrixChart* vectors_ = nullptr;
     SamplingChart* sampling_ = nullptr;
     std::array<QLabel*, 5> lines_{};
+    std::array<QGroupBox*, 5> stages_{};
+    QScrollArea* scroll_ = nullptr;
+    int stage_ = 0;
 };
 
 } // namespace ui

@@ -12,6 +12,8 @@
 #include "ui/HelpText.h"
 #include "ui/InsideView.h"
 #include "ui/LengthBanner.h"
+#include "ui/LessonPanel.h"
+#include "ui/LessonPlayer.h"
 #include "ui/ModelOpener.h"
 #include "ui/ModelPicker.h"
 #include "ui/PositionalView.h"
@@ -54,6 +56,25 @@ MainWindow::MainWindow(const QString& modelsDir, QWidget* parent)
     opener_ = new ModelOpener(modelsDir, this);
     buildWidgets();
     exports_ = new ExportActions(this, state_, controller_, [this] { return tabs_->currentWidget(); });
+    // The shipped lessons sit beside the built-in models, as the recipes do.
+    LessonWindow driven;
+    driven.owner = this;
+    driven.opener = opener_;
+    driven.controller = controller_;
+    driven.state = state_;
+    driven.attention = attention_;
+    driven.inside = inside_;
+    driven.heads = heads_;
+    driven.modelsDir = modelsDir_;
+    driven.sourceText = [this] { return sourceText(); };
+    driven.setSourceText = [this](const QString& text) { setSourceText(text); };
+    driven.currentPage = [this] { return currentPage(); };
+    driven.showPage = [this](Page page) { showPage(page); };
+    driven.lastError = [this] { return lastError(); };
+    lessons_ = new LessonPanel(
+        new LessonPlayer(std::move(driven)),
+        modelsDir_.isEmpty() ? QString() : QDir(modelsDir_).filePath(QStringLiteral("../lessons")), this);
+    addDockWidget(Qt::RightDockWidgetArea, lessons_);
     buildMenus();
     wire();
     AppSettings::trackView(state_);
@@ -148,6 +169,7 @@ void MainWindow::buildMenus() {
     auto* recent = new RecentMenu(file);
     file->addMenu(recent);
     connect(recent, &RecentMenu::folderChosen, this, &MainWindow::openInBackground);
+    file->addAction(lessons_->openAction());
     file->addSeparator();
     for (auto* a : exports_->actions())
         file->addAction(a);
@@ -159,6 +181,7 @@ void MainWindow::buildMenus() {
         attention_, source_, tabs_, [this](int page) { showPage(Page(page)); }, this);
     menuBar()->addMenu(view);
     positionalAction_ = view->positionalAction();
+    lessons_->setPresentation(view->presentation());
     view->addSeparator();
     for (auto* a : research_->actions()) {
         view->addAction(a);
@@ -171,6 +194,8 @@ void MainWindow::buildMenus() {
         decode->addAction(a);
         addAction(a); // shortcuts work whichever page or widget has the focus
     }
+
+    menuBar()->addMenu(lessons_->menu());
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this,
@@ -339,6 +364,10 @@ void MainWindow::showPage(Page page) {
         tabs_->setCurrentIndex(index);
 }
 
+MainWindow::Page MainWindow::currentPage() const {
+    return Page(tabs_->currentIndex());
+}
+
 void MainWindow::showResult(const RunResultPtr& r) {
     clearError();
     attention_->showResult(r);
@@ -422,7 +451,7 @@ QString MainWindow::sourceText() const {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (!train_->confirmClose(this)) {
+    if (!train_->confirmClose(this) || !lessons_->confirmClose()) {
         event->ignore();
         return;
     }

@@ -3,6 +3,7 @@
 // state and the analysis controller. It holds no logic of its own beyond that wiring.
 
 #include "ui/AppSettings.h"
+#include "ui/Pages.h"
 #include "ui/RunResult.h"
 
 #include <QMainWindow>
@@ -26,6 +27,7 @@ class AttentionPage;
 class ExportActions;
 class HeadTable;
 class InsideView;
+class LessonPanel;
 class AlignmentPage;
 class ModelOpener;
 class ModelPicker;
@@ -37,7 +39,7 @@ class ViewState;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Page { Attention, Positional, Train, Heads, Inside, SideBySide, Rollout, Ablation, Compare };
+    using Page = ui::Page;
 
     /// modelsDir: where the built-in models live (listed in the model picker).
     explicit MainWindow(const QString& modelsDir = QString(), QWidget* parent = nullptr);
@@ -49,6 +51,7 @@ public:
     QString sourceText() const;
     /// Shows page, unless it is hidden because the model lacks what it shows (positions, say).
     void showPage(Page page);
+    Page currentPage() const;
     /// Restores the colour map, scale and window layout remembered from the last run.
     void restoreSettings();
     /// Puts the source text of the last run back in the field, or on a first start the model's example
@@ -62,6 +65,12 @@ public:
     /// Opens models into this window (now, in the background, at startup).
     ModelOpener* opener() const { return opener_; }
     std::shared_ptr<const core::Model> model() const;
+    /// Where the built-in models live (empty when they were not found).
+    QString modelsDirectory() const { return modelsDir_; }
+    AttentionPage* attentionPage() const { return attention_; }
+    InsideView* insideView() const { return inside_; }
+    HeadTable* headTable() const { return heads_; }
+    LessonPanel* lessonPanel() const { return lessons_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -92,6 +101,7 @@ private:
     AnalysisController* controller_ = nullptr;
     ModelOpener* opener_ = nullptr;
     ExportActions* exports_ = nullptr;
+    LessonPanel* lessons_ = nullptr;
 
     ModelPicker* picker_ = nullptr;
     QLineEdit* source_ = nullptr;

@@ -97,7 +97,8 @@ ViewMenu::ViewMenu(AttentionPage* attention, QLineEdit* source, QTabWidget* tabs
     present->setShortcut(QKeySequence(Qt::Key_F11));
     present->setToolTip(
         tr("Full screen, large fonts, only the views and the step controls (F11 or Esc leaves)"));
-    auto* presentation = new PresentationMode(window, {tabs->tabBar(), attention->controlsRow()});
+    auto* presentation = presentation_ =
+        new PresentationMode(window, {tabs->tabBar(), attention->controlsRow()});
     // The grid of every head gets about half the width: its tiles are what a room reads from afar.
     presentation->setPaneWeights(attention->splitter(), {48, 31, 21});
     connect(present, &QAction::toggled, presentation, &PresentationMode::setActive);

@@ -13,6 +13,7 @@ class QTabWidget;
 namespace ui {
 
 class AttentionPage;
+class PresentationMode;
 
 class ViewMenu : public QMenu {
     Q_OBJECT
@@ -24,9 +25,11 @@ public:
 
     /// Disabled for a model without a positional table.
     QAction* positionalAction() const { return positional_; }
+    PresentationMode* presentation() const { return presentation_; }
 
 private:
     QAction* positional_ = nullptr;
+    PresentationMode* presentation_ = nullptr;
 };
 
 } // namespace ui

@@ -1,0 +1,143 @@
+#include "BuiltinModels.h"
+#include "Commands.h"
+#include "OffscreenApp.h"
+#include "RunCommand.h"
+
+#include "core/model/Model.h"
+#include "ui/AnalysisController.h"
+#include "ui/AppSettings.h"
+#include "ui/Exporter.h"
+#include "ui/Lesson.h"
+#include "ui/LessonPanel.h"
+#include "ui/LessonPlayer.h"
+#include "ui/MainWindow.h"
+#include "ui/ViewState.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+
+#include <nlohmann/json.hpp>
+
+#include <clocale>
+#include <iostream>
+
+namespace {
+
+const char* kLessonHelp =
+    R"(usage: attnscope lesson --file LESSON.json [--play [--shots DIR] [--present] [--size WxH]]
+
+Reads a lesson and prints it as JSON, every step whole as the player restores it: {"title", "version",
+"steps": [{"caption", "model", "text", "step", "tab", "kind", "layer", "head", "mark", "scale",
+"value_weighted", "inside_stage", "highlight"}]}. A malformed lesson exits 2 naming the step and the field.
+
+  --play       plays the lesson in the window, offscreen: each step is reached as the Next key reaches it,
+               and printed as one line of JSON {"index", "reached", "model", "step", "tab", "kind",
+               "layer", "head", "caption" (with the live model's numbers), "missing" (placeholders the
+               window could not fill), "error"}; exit 1 when a step could not be reached
+  --shots DIR  with --play: a picture of the window at each step, DIR/step-01.png …
+  --present    with --play: in the presentation mode (full screen, large fonts)
+  --size WxH   with --play: the window's size (default 1500x950)
+Exit status: 0 on success, 1 when a step could not be reached, 2 on bad arguments or a malformed lesson.
+)";
+
+int play(const QString& path, const Args& a) {
+    int width = 1500, height = 950;
+    if (a.has("--size")) {
+        const auto size = QString::fromStdString(a.get("--size")).split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        if (size.size() == 2) {
+            width = size[0].toInt(&okW);
+            height = size[1].toInt(&okH);
+        }
+        if (!okW || !okH || width < 200 || height < 200 || width > 8000 || height > 8000)
+            throw UsageError("--size expects WxH between 200x200 and 8000x8000, not " + a.get("--size"));
+    }
+    const auto app = offscreenApplication();
+    if (!ui::AppSettings::keepNothing()) // a batch run leaves the user's remembered settings alone
+        throw std::runtime_error(
+            "cannot make a temporary folder for the run's settings (is TMPDIR writable?)");
+    const auto models = builtinModelsDir();
+    ui::MainWindow window(QString::fromStdString(models));
+    window.resize(width, height);
+    window.show();
+    auto* panel = window.lessonPanel();
+    QString error;
+    if (!panel->openFile(path, &error))
+        throw std::runtime_error(error.toStdString());
+    auto* player = panel->player();
+    if (a.has("--present"))
+        if (auto* present = window.findChild<QAction*>(QStringLiteral("presentationAction")))
+            present->setChecked(true);
+    QString failure;
+    QObject::connect(player, &ui::LessonPlayer::failed, &window,
+                     [&failure](int, const QString& message) { failure = message; });
+    const QString shots = a.has("--shots") ? QString::fromStdString(a.get("--shots")) : QString();
+    if (!shots.isEmpty() && !QDir().mkpath(shots))
+        throw std::runtime_error("cannot make the folder " + shots.toStdString());
+    int unreached = 0;
+    for (int i = 0; i < player->count(); ++i) {
+        failure.clear();
+        player->go(i);
+        QElapsedTimer waited;
+        waited.start();
+        while (!player->arrived() && waited.elapsed() < 300000)
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        QCoreApplication::processEvents();
+        const bool reached = player->arrived() && failure.isEmpty();
+        unreached += reached ? 0 : 1;
+        QStringList missing;
+        const auto caption = player->captionPlain(&missing);
+        const auto r = window.controller()->current();
+        const auto* state = window.viewState();
+        nlohmann::json line{{"index", i + 1},
+                            {"reached", reached},
+                            {"model", window.model() ? window.model()->config().name : std::string()},
+                            {"step", r ? r->step : -1},
+                            {"tab", ui::pageName(window.currentPage()).toStdString()},
+                            {"kind", core::toString(state->kind())},
+                            {"layer", state->layer()},
+                            {"head", state->head() == core::kMeanHead ? nlohmann::json("mean")
+                                                                      : nlohmann::json(state->head())},
+                            {"caption", caption.toStdString()},
+                            {"missing", nlohmann::json::array()}};
+        for (const auto& m : missing)
+            line["missing"].push_back(m.toStdString());
+        if (!reached)
+            line["error"] = (failure.isEmpty() ? QStringLiteral("the step was not reached in time") : failure)
+                                .toStdString();
+        if (!shots.isEmpty()) {
+            const QString file =
+                QDir(shots).filePath(QStringLiteral("step-%1.png").arg(i + 1, 2, 10, QLatin1Char('0')));
+            QString why;
+            if (!ui::Exporter::savePicture(&window, file, 1.0, &why))
+                throw std::runtime_error(why.toStdString());
+            line["picture"] = QFileInfo(file).absoluteFilePath().toStdString();
+        }
+        std::cout << jsonText(line) << "\n" << std::flush;
+    }
+    return unreached == 0 ? 0 : 1;
+}
+
+} // namespace
+
+int runLesson(const std::vector<std::string>& argv) {
+    CommandOptions options{{"--file", "--shots", "--size"}, {"--play", "--present"}};
+    return runCommand("lesson", kLessonHelp, options, argv, [&](const Args& a) {
+        if (!a.has("--file"))
+            throw UsageError("--file LESSON.json is required");
+        if ((a.has("--shots") || a.has("--present") || a.has("--size")) && !a.has("--play"))
+            throw UsageError("--shots, --present and --size go with --play");
+        const QString path = QString::fromStdString(a.get("--file"));
+        QString error;
+        const auto lesson = ui::LessonFile::read(path, &error);
+        if (!lesson)
+            throw std::runtime_error(error.toStdString());
+        if (a.has("--play"))
+            return play(path, a);
+        std::cout << ui::LessonFile::toJson(*lesson).toStdString();
+        return 0;
+    });
+}

@@ -1,0 +1,34 @@
+#pragma once
+// The live numbers a lesson's captions quote (LessonCaption's placeholders), read from what the window shows
+// now: the run on screen, the head shown, the step's highlighted cell, the Inside page's row and the Heads
+// page's scores. Nothing is stored: a caption shows the model's own numbers at the moment it is read.
+
+#include "core/analysis/HeadAnalysis.h"
+#include "ui/InsideResult.h"
+#include "ui/Lesson.h"
+#include "ui/RunResult.h"
+#include "ui/ShownAttention.h"
+
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace ui {
+
+struct LessonNumbers {
+    RunResultPtr result;                                   ///< the run on screen
+    ShownAttention shown;                                  ///< the kind, layer and head shown
+    LessonHighlight highlight;                             ///< the step's cell and tile
+    InsideResultPtr inside;                                ///< the Inside page's row (null off that page)
+    const std::vector<core::HeadScores>* scores = nullptr; ///< the Heads page's (null or empty: none yet)
+
+    /// A placeholder's value as the caption shows it; nothing when it cannot be read now (no cell
+    /// highlighted, no Inside row, a cell out of range, scores still being computed).
+    std::optional<QString> value(const QString& name, const std::vector<int>& args) const;
+
+    /// A token as a caption quotes it: “casa”, the tokenizer's word-start mark dropped.
+    static QString quoted(const std::string& text);
+};
+
+} // namespace ui

@@ -1,0 +1,356 @@
+#include "ui/LessonPanel.h"
+
+#include "ui/AppSettings.h"
+#include "ui/LessonPlayer.h"
+#include "ui/PresentationMode.h"
+
+#include <QAbstractSpinBox>
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTextEdit>
+#include <QVBoxLayout>
+
+namespace ui {
+
+LessonPanel::LessonPanel(LessonPlayer* player, const QString& lessonsDir, QWidget* window)
+    : QDockWidget(tr("Lesson"), window), player_(player) {
+    setObjectName(QStringLiteral("lessonPanel"));
+    setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    build();
+    buildMenu(lessonsDir);
+    connect(player_, &LessonPlayer::lessonChanged, this, &LessonPanel::refresh);
+    connect(player_, &LessonPlayer::moving, this, [this](int) {
+        refresh();
+        status_->setText(tr("Getting the window there…"));
+    });
+    connect(player_, &LessonPlayer::arrivedAt, this, [this](int) {
+        refresh();
+        showCaption();
+    });
+    connect(player_, &LessonPlayer::failed, this, [this](int, const QString& message) {
+        refresh();
+        status_->setText(message);
+    });
+    refresh();
+    hide(); // until a lesson is opened or recorded
+}
+
+void LessonPanel::build() {
+    auto* body = new QWidget(this);
+    auto* col = new QVBoxLayout(body);
+    title_ = new QLabel(body);
+    title_->setObjectName(QStringLiteral("lessonTitle"));
+    title_->setWordWrap(true);
+    title_->setTextFormat(Qt::RichText);
+    position_ = new QLabel(body);
+    position_->setObjectName(QStringLiteral("lessonPosition"));
+    caption_ = new QLabel(body);
+    caption_->setObjectName(QStringLiteral("lessonCaption"));
+    caption_->setWordWrap(true);
+    caption_->setTextFormat(Qt::RichText);
+    caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    caption_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    // The window's font, so the presentation mode's larger one reaches the caption a room reads.
+    caption_->setMinimumWidth(260);
+    status_ = new QLabel(body);
+    status_->setObjectName(QStringLiteral("lessonStatus"));
+    status_->setWordWrap(true);
+    status_->setStyleSheet(QStringLiteral("color: #7b5a00;"));
+
+    auto* nav = new QHBoxLayout;
+    previousButton_ = new QPushButton(tr("◀ Previous"), body);
+    previousButton_->setToolTip(tr("The step before (Page Up)"));
+    nextButton_ = new QPushButton(tr("Next ▶"), body);
+    nextButton_->setToolTip(tr("The next step (Page Down); the window returns to the lesson's state"));
+    nav->addWidget(previousButton_);
+    nav->addWidget(nextButton_);
+
+    steps_ = new QListWidget(body);
+    steps_->setObjectName(QStringLiteral("lessonSteps"));
+    steps_->setToolTip(tr("Click a step (or press Enter on it) to go there"));
+    steps_->setTextElideMode(Qt::ElideRight);
+    steps_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    auto* edit = new QHBoxLayout;
+    editButton_ = new QPushButton(tr("Edit…"), body);
+    editButton_->setToolTip(tr("Edit the chosen step's caption"));
+    upButton_ = new QPushButton(tr("Up"), body);
+    upButton_->setToolTip(tr("Move the chosen step earlier"));
+    downButton_ = new QPushButton(tr("Down"), body);
+    downButton_->setToolTip(tr("Move the chosen step later"));
+    deleteButton_ = new QPushButton(tr("Delete"), body);
+    deleteButton_->setToolTip(tr("Delete the chosen step"));
+    for (auto* b : {editButton_, upButton_, downButton_, deleteButton_})
+        edit->addWidget(b);
+
+    col->addWidget(title_);
+    col->addWidget(position_);
+    col->addWidget(caption_, 1);
+    col->addWidget(status_);
+    col->addLayout(nav);
+    col->addWidget(steps_);
+    col->addLayout(edit);
+    setWidget(body);
+
+    connect(previousButton_, &QPushButton::clicked, player_, &LessonPlayer::previous);
+    connect(nextButton_, &QPushButton::clicked, player_, &LessonPlayer::next);
+    connect(steps_, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { player_->go(steps_->row(item)); });
+    connect(steps_, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem* item) { player_->go(steps_->row(item)); });
+    connect(editButton_, &QPushButton::clicked, this, &LessonPanel::editCaption);
+    connect(upButton_, &QPushButton::clicked, this, [this] {
+        const int i = steps_->currentRow();
+        player_->moveStep(i, i - 1);
+        steps_->setCurrentRow(std::max(i - 1, 0));
+    });
+    connect(downButton_, &QPushButton::clicked, this, [this] {
+        const int i = steps_->currentRow();
+        player_->moveStep(i, i + 1);
+        steps_->setCurrentRow(std::min(i + 1, player_->count() - 1));
+    });
+    connect(deleteButton_, &QPushButton::clicked, this,
+            [this] { player_->removeStep(steps_->currentRow()); });
+}
+
+void LessonPanel::buildMenu(const QString& lessonsDir) {
+    menu_ = new QMenu(tr("&Lesson"), parentWidget());
+    auto* window = parentWidget();
+    open_ = new QAction(tr("Open &Lesson…"), this);
+    open_->setObjectName(QStringLiteral("openLessonAction"));
+    open_->setToolTip(tr("Open a lesson file: steps of the window, each with a caption"));
+    connect(open_, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(parentWidget(), tr("Open Lesson"),
+                                                          AppSettings::exportDir(), tr("Lessons (*.json)"));
+        if (!path.isEmpty())
+            openFile(path);
+    });
+    menu_->addAction(open_);
+    auto* builtin = menu_->addMenu(tr("&Built-in Lessons"));
+    const auto files = QDir(lessonsDir).entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    for (const auto& f : files) {
+        QString title = f.completeBaseName();
+        if (const auto lesson = LessonFile::read(f.absoluteFilePath(), nullptr))
+            title = lesson->title;
+        builtin->addAction(title, this, [this, path = f.absoluteFilePath()] { openFile(path); });
+    }
+    builtin->setEnabled(!files.isEmpty());
+    menu_->addSeparator();
+    next_ = menu_->addAction(tr("&Next Step"), player_, &LessonPlayer::next);
+    next_->setShortcut(QKeySequence(Qt::Key_PageDown));
+    previous_ = menu_->addAction(tr("&Previous Step"), player_, &LessonPlayer::previous);
+    previous_->setShortcut(QKeySequence(Qt::Key_PageUp));
+    restore_ = menu_->addAction(tr("Back to &This Step"), player_, &LessonPlayer::restore);
+    restore_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Backspace));
+    restore_->setToolTip(tr("After exploring: the window returns to the step's state"));
+    menu_->addSeparator();
+    record_ = menu_->addAction(tr("&Record Step…"), this, &LessonPanel::recordStep);
+    record_->setObjectName(QStringLiteral("recordStepAction"));
+    record_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    record_->setToolTip(tr("The window's state now becomes a step after the current one, with a caption you "
+                           "type"));
+    save_ = menu_->addAction(tr("&Save Lesson As…"), this, &LessonPanel::saveAs);
+    save_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    close_ = menu_->addAction(tr("&Close Lesson"), this, [this] {
+        if (confirmClose()) {
+            player_->close();
+            hide();
+        }
+    });
+    // Their keys work wherever the focus is, as the window's other shortcuts do.
+    for (auto* a : {next_, previous_, restore_, record_, save_})
+        window->addAction(a);
+}
+
+void LessonPanel::setPresentation(PresentationMode* presentation) {
+    presentation_ = presentation;
+    qApp->installEventFilter(this);
+}
+
+bool LessonPanel::eventFilter(QObject* watched, QEvent* event) {
+    // While presenting a lesson, a clicker's arrow keys turn the slides, except in a field being typed in.
+    if (event->type() == QEvent::KeyPress && presentation_ && presentation_->active() &&
+        player_->hasLesson() && player_->count() > 0) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        auto* focus = QApplication::focusWidget();
+        const bool typing = qobject_cast<QLineEdit*>(focus) || qobject_cast<QTextEdit*>(focus) ||
+                            qobject_cast<QAbstractSpinBox*>(focus) || qobject_cast<QComboBox*>(focus);
+        if (!typing && key->modifiers() == Qt::NoModifier && watched == focus) {
+            if (key->key() == Qt::Key_Right || key->key() == Qt::Key_Down) {
+                player_->next();
+                return true;
+            }
+            if (key->key() == Qt::Key_Left || key->key() == Qt::Key_Up) {
+                player_->previous();
+                return true;
+            }
+        }
+    }
+    return QDockWidget::eventFilter(watched, event);
+}
+
+bool LessonPanel::openFile(const QString& path, QString* error) {
+    if (!confirmClose())
+        return false;
+    QString why;
+    auto lesson = LessonFile::read(path, &why);
+    if (!lesson) {
+        status_->setText(why);
+        if (error)
+            *error = why; // the caller says it
+        else
+            QMessageBox::warning(parentWidget(), tr("Open Lesson"), why);
+        return false;
+    }
+    appear();
+    player_->setLesson(std::move(*lesson));
+    return true;
+}
+
+void LessonPanel::appear() {
+    if (isVisible())
+        return;
+    show();
+    raise();
+    // A fifth of the window: room for a caption, and the views keep the rest.
+    if (auto* window = qobject_cast<QMainWindow*>(parentWidget()))
+        window->resizeDocks({this}, {std::max(300, window->width() / 5)}, Qt::Horizontal);
+}
+
+bool LessonPanel::confirmClose() {
+    if (!player_->hasLesson() || !player_->modified())
+        return true;
+    const auto answer = QMessageBox::question(
+        parentWidget(), tr("Unsaved lesson"),
+        tr("The lesson \"%1\" has steps that are not saved. Save them first?").arg(player_->lesson().title),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    return answer == QMessageBox::Discard || saveAs();
+}
+
+void LessonPanel::refresh() {
+    const bool has = player_->hasLesson();
+    const int n = player_->count(), i = player_->index();
+    title_->setText(QStringLiteral("<b>%1</b>")
+                        .arg((has ? player_->lesson().title : tr("No lesson open")).toHtmlEscaped()));
+    position_->setText(has && i >= 0 ? tr("Step %1 of %2").arg(i + 1).arg(n) : QString());
+    {
+        const QSignalBlocker block(steps_);
+        steps_->clear();
+        if (has)
+            for (int k = 0; k < n; ++k) {
+                const auto& step = player_->lesson().steps[std::size_t(k)];
+                QString line = step.caption.section(QLatin1Char('\n'), 0, 0);
+                line.remove(QLatin1Char('*'));
+                steps_->addItem(QStringLiteral("%1. %2").arg(k + 1).arg(line.left(80)));
+            }
+        steps_->setCurrentRow(i);
+    }
+    previousButton_->setEnabled(has && i > 0);
+    nextButton_->setEnabled(has && i + 1 < n);
+    next_->setEnabled(has && i + 1 < n);
+    previous_->setEnabled(has && i > 0);
+    restore_->setEnabled(has && i >= 0);
+    save_->setEnabled(has && n > 0);
+    close_->setEnabled(has);
+    for (auto* b : {editButton_, upButton_, downButton_, deleteButton_})
+        b->setEnabled(has && n > 0);
+    if (!has) {
+        caption_->clear();
+        status_->clear();
+    }
+}
+
+void LessonPanel::showCaption() {
+    QStringList missing;
+    caption_->setText(player_->captionHtml(&missing));
+    status_->setText(missing.isEmpty()
+                         ? QString()
+                         : tr("Not on screen now: {%1}").arg(missing.join(QStringLiteral("}, {"))));
+}
+
+void LessonPanel::recordStep() {
+    bool ok = false;
+    const QString caption =
+        QInputDialog::getMultiLineText(parentWidget(), tr("Record Step"),
+                                       tr("Caption for the window as it is now (*emphasis*, **strong**, "
+                                          "{weight}, {next} … for the live numbers):"),
+                                       QString(), &ok);
+    if (!ok)
+        return;
+    QString error;
+    if (!player_->record(caption, &error)) {
+        QMessageBox::warning(parentWidget(), tr("Record Step"), error);
+        return;
+    }
+    appear();
+}
+
+void LessonPanel::editCaption() {
+    const int i = steps_->currentRow();
+    if (i < 0 || i >= player_->count())
+        return;
+    bool ok = false;
+    const QString caption = QInputDialog::getMultiLineText(
+        parentWidget(), tr("Edit Caption"), tr("Caption of step %1:").arg(i + 1),
+        player_->lesson().steps[std::size_t(i)].caption, &ok);
+    if (!ok)
+        return;
+    QString error;
+    if (!player_->setCaption(i, caption, &error))
+        QMessageBox::warning(parentWidget(), tr("Edit Caption"), error);
+    else if (i == player_->index() && player_->arrived())
+        showCaption();
+}
+
+bool LessonPanel::saveAs() {
+    bool ok = false;
+    const QString title = QInputDialog::getText(parentWidget(), tr("Save Lesson"), tr("Title:"),
+                                                QLineEdit::Normal, player_->lesson().title, &ok);
+    if (!ok)
+        return false;
+    player_->setTitle(title);
+    const QString start = player_->lesson().path.isEmpty()
+                              ? QDir(AppSettings::exportDir()).filePath(QStringLiteral("lesson.json"))
+                              : player_->lesson().path;
+    const QString path =
+        QFileDialog::getSaveFileName(parentWidget(), tr("Save Lesson As"), start, tr("Lessons (*.json)"));
+    if (path.isEmpty())
+        return false;
+    QString error;
+    if (!player_->save(path, &error)) {
+        QMessageBox::warning(parentWidget(), tr("Save Lesson"), error);
+        return false;
+    }
+    status_->setText(tr("Saved to %1").arg(QDir::toNativeSeparators(path)));
+    return true;
+}
+
+QString LessonPanel::captionText() const {
+    return caption_->text();
+}
+
+QString LessonPanel::positionText() const {
+    return position_->text();
+}
+
+QString LessonPanel::statusText() const {
+    return status_->text();
+}
+
+} // namespace ui
