@@ -1,6 +1,7 @@
 #include "ui/LessonPanel.h"
 
 #include "ui/AppSettings.h"
+#include "ui/LessonCaption.h"
 #include "ui/LessonPlayer.h"
 #include "ui/PresentationMode.h"
 
@@ -255,8 +256,9 @@ void LessonPanel::refresh() {
         if (has)
             for (int k = 0; k < n; ++k) {
                 const auto& step = player_->lesson().steps[std::size_t(k)];
-                QString line = step.caption.section(QLatin1Char('\n'), 0, 0);
-                line.remove(QLatin1Char('*'));
+                // The first line, emphasis dropped and the live numbers left out (they belong to the step).
+                const QString line =
+                    LessonCaption::toPlain(step.caption, {}).section(QLatin1Char('\n'), 0, 0);
                 steps_->addItem(QStringLiteral("%1. %2").arg(k + 1).arg(line.left(80)));
             }
         steps_->setCurrentRow(i);
