@@ -23,6 +23,7 @@ class TestParity : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void seedWeightsRunHere();
+    void attentionOnlyMatchesTheSeed();
     void ourWeightsLoadInSeed_data();
     void ourWeightsLoadInSeed();
     void shippedModelsLoadInSeed_data();
@@ -87,6 +88,37 @@ void TestParity::seedWeightsRunHere() {
         worst = std::max(worst, compareCase(*model, c));
     qInfo("seed weights here: largest difference over 3 cases (all attention kinds, log-probs): %.3g", worst);
     QVERIFY(worst <= 1e-5);
+}
+
+void TestParity::attentionOnlyMatchesTheSeed() {
+    // d_ff 0: no feed-forward sublayer. The seed's model with its feed-forwards answering zeros is the same
+    // function (its residual passes x on), written without those weights.
+    const auto out = dir_.filePath(QStringLiteral("attention-only"));
+    QString err;
+    if (!runReferenceScript({QStringLiteral("seed_attention_only.py"), QStringLiteral("--out"), out}, &err)) {
+        if (!err.startsWith(QStringLiteral("skipped: ")))
+            QFAIL(qPrintable(err));
+        QSKIP_MISSING(qPrintable(err));
+    }
+    const auto model = core::Model::load(out.toStdString(), core::DeviceChoice::Cpu);
+    QCOMPARE(model->config().dFf, 0);
+    QVERIFY(QString::fromStdString(model->config().shape()).contains(QStringLiteral("attention-only")));
+    std::ifstream in((out + QStringLiteral("/reference.json")).toStdString());
+    const auto ref = json::parse(in);
+    double worst = 0.0;
+    for (const auto& c : ref["cases"])
+        worst = std::max(worst, compareCase(*model, c));
+    qInfo(
+        "attention-only seed model here: largest difference over %d cases (all attention kinds, log-probs): "
+        "%.3g",
+        int(ref["cases"].size()), worst);
+    QVERIFY(worst <= 1e-5);
+    // Saved and read back: still attention-only, the same numbers.
+    const auto again = dir_.filePath(QStringLiteral("attention-only-saved"));
+    model->save(again.toStdString());
+    const auto reread = core::Model::load(again.toStdString(), core::DeviceChoice::Cpu);
+    QCOMPARE(reread->config().dFf, 0);
+    QVERIFY(compareCase(*reread, ref["cases"][0]) <= 1e-5);
 }
 
 void TestParity::ourWeightsLoadInSeed_data() {
@@ -180,6 +212,10 @@ void TestParity::refusesWhatTheSeedCannotExpress() {
     auto gelu = smallConfig(core::Architecture::EncoderDecoder, core::PositionalEncoding::Sinusoidal);
     gelu.activation = core::Activation::Gelu;
     check(gelu, "activation");
+    auto attentionOnly =
+        smallConfig(core::Architecture::EncoderDecoder, core::PositionalEncoding::Sinusoidal);
+    attentionOnly.dFf = 0;
+    check(attentionOnly, "d_ff");
 }
 
 void TestParity::shippedModelsLoadInSeed_data() {

@@ -49,6 +49,7 @@ private Q_SLOTS:
     void malformedStateRefused();
     void learnsCopy();
     void decoderOnlyLearns();
+    void attentionOnlyLearnsInduction();
     void currentModelMatchesExport();
     void translationFromCorpus();
     void translationCorpusErrors();
@@ -74,6 +75,9 @@ void TestTrainer::tasks_data() {
     QTest::newRow("addition carry") << "addition"
                                     << "99+1"
                                     << "001"; // 99 + 1 = 100
+    QTest::newRow("induction") << "induction"
+                               << "qWeRt"
+                               << "qWeRt"; // the segment again
 }
 
 void TestTrainer::tasks() {
@@ -86,7 +90,7 @@ void TestTrainer::tasks() {
 
 void TestTrainer::samplesAreValid_data() {
     QTest::addColumn<QString>("task");
-    for (const char* t : {"copy", "reverse", "sort", "addition"})
+    for (const char* t : {"copy", "reverse", "sort", "addition", "induction"})
         QTest::newRow(t) << t;
 }
 
@@ -106,6 +110,9 @@ void TestTrainer::samplesAreValid() {
         for (char c : e.source + e.target)
             QVERIFY2(alphabet.count(std::string(1, c)), e.source.c_str());
         lengths.insert(e.source.size());
+        if (t.kind() ==
+            core::TaskKind::Induction) // no letter twice: the one after its first time is the answer
+            QCOMPARE(std::set<char>(e.source.begin(), e.source.end()).size(), e.source.size());
     }
     QVERIFY(lengths.size() >= 3); // lengths vary over the range
 }
@@ -336,6 +343,29 @@ void TestTrainer::decoderOnlyLearns() {
     QVERIFY(t.stats().loss < firstLoss * 0.6);
     t.exportModel();
     QVERIFY(std::filesystem::exists(dir.path().toStdString() + "/model/config.json"));
+}
+
+void TestTrainer::attentionOnlyLearnsInduction() {
+    // d_ff 0: two attention-only layers on segments given twice, the setting induction heads form in.
+    QTemporaryDir dir;
+    auto r = tinyRecipe("induction", "decoder_only");
+    r.model.dFf = 0;
+    r.model.decoderLayers = 2;
+    r.minLen = 4;
+    r.maxLen = 8;
+    r.steps = 300;
+    r.warmup = 50;
+    core::Trainer t(r, dir.path().toStdString());
+    QCOMPARE(t.currentModel()->config().dFf, 0);
+    const double firstLoss = t.trainStep().loss;
+    while (!t.done())
+        t.trainStep();
+    qInfo("attention-only induction, 300 steps: loss %.3f -> %.3f", firstLoss, t.stats().loss);
+    QVERIFY(t.stats().loss < firstLoss * 0.8);
+    t.exportModel();
+    const auto model = core::Model::load(dir.path().toStdString() + "/model", core::DeviceChoice::Cpu);
+    QCOMPARE(model->config().dFf, 0);
+    QCOMPARE(model->config().tgtVocabSize, 52 + 4);
 }
 
 void TestTrainer::currentModelMatchesExport() {

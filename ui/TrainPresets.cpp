@@ -51,6 +51,8 @@ QString TrainPresets::probeFor(core::TaskKind kind) {
         return QStringLiteral("5318026497");
     case core::TaskKind::Addition:
         return QStringLiteral("4721+385");
+    case core::TaskKind::Induction:
+        return QStringLiteral("qWeRtYuI");
     // Both are trained from the command line (an hour or more, not minutes); not offered here.
     case core::TaskKind::Translation:
         return QStringLiteral("the red car");

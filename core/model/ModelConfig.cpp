@@ -275,10 +275,11 @@ std::string ModelConfig::shape() const {
     case Family::Transformer:
         break;
     }
+    const std::string only = dFf == 0 ? " (attention-only)" : "";
     return hasEncoder() ? "encoder-decoder, " + n(encoderLayers) + "+" + n(decoderLayers) +
-                              " layers, d_model " + n(dModel) + ", " + n(heads) + " heads"
+                              " layers, d_model " + n(dModel) + ", " + n(heads) + " heads" + only
                         : "decoder-only, " + n(decoderLayers) + " layers, d_model " + n(dModel) + ", " +
-                              n(heads) + " heads";
+                              n(heads) + " heads" + only;
 }
 
 void ModelConfig::validateRecurrent(const std::string& source) const {
@@ -319,7 +320,10 @@ void ModelConfig::validateTransformer(const std::string& source) const {
     positive(decoderLayers, "decoder_layers", 256);
     positive(dModel, "d_model", 65536);
     positive(heads, "heads", 1024);
-    positive(dFf, "d_ff", 1 << 20);
+    // 0 leaves the feed-forward sublayer out: an attention-only model, the kind circuits are read in.
+    if (dFf < 0 || dFf > (1 << 20))
+        fail("field 'd_ff' is " + std::to_string(dFf) + "; expected 0 (attention-only) or 1.." +
+             std::to_string(1 << 20));
     positive(tgtVocabSize, "tgt_vocab_size", 1 << 24);
     if (dModel % heads != 0)
         fail("d_model " + std::to_string(dModel) + " is not divisible by heads " + std::to_string(heads));

@@ -43,7 +43,7 @@ struct ModelConfig {
     int decoderLayers = 2; // N of the decoder stack
     int dModel = 64;       // residual stream width C
     int heads = 4;         // H; dModel must be divisible by it
-    int dFf = 256;         // hidden width of the position-wise feed-forward
+    int dFf = 256;         // hidden width of the position-wise feed-forward; 0: attention-only layers
     int srcVocabSize = 32; // encoder embedding rows (ignored for decoder_only)
     int tgtVocabSize = 32; // decoder embedding rows and generator outputs
     int maxLen = 512;      // longest sequence a side may have

@@ -32,6 +32,8 @@ void checkExpressible(const ModelConfig& c) {
         eps << c.normEps;
         refuse("norm_eps is " + eps.str() + "; the seed's LayerNorm uses 1e-6");
     }
+    if (c.dFf == 0)
+        refuse("d_ff is 0 (attention-only); every layer of the seed's make_model has a feed-forward");
     if (c.activation != Activation::Relu)
         refuse(std::string("activation is ") + toString(c.activation) +
                "; the seed's feed-forward uses ReLU");

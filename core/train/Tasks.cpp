@@ -10,6 +10,9 @@ namespace {
 // Ten letters for copy/reverse (so a mistake is not a near-miss digit), digits for sort and addition.
 const std::string kLetters = "abcdefghij";
 const std::string kDigits = "0123456789";
+// Induction: enough letters that a segment of them has no letter twice, so the letter after the earlier
+// occurrence of the current one is always the answer.
+const std::string kManyLetters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 std::string digitsLsdFirst(uint64_t n) {
     std::string s;
@@ -43,8 +46,11 @@ TaskKind Task::parseKind(const std::string& name) {
         return TaskKind::LanguageModel;
     if (name == "classification")
         return TaskKind::Classification;
+    if (name == "induction")
+        return TaskKind::Induction;
     throw ConfigError("unknown task '" + name +
-                      "': use copy, reverse, sort, addition, translation, language_model or classification");
+                      "': use copy, reverse, sort, addition, translation, language_model, classification or "
+                      "induction");
 }
 
 const char* Task::toString(TaskKind kind) {
@@ -63,6 +69,8 @@ const char* Task::toString(TaskKind kind) {
         return "language_model";
     case TaskKind::Classification:
         return "classification";
+    case TaskKind::Induction:
+        return "induction";
     }
     return "?";
 }
@@ -74,12 +82,17 @@ Task::Task(TaskKind kind, int minLen, int maxLen) : kind_(kind), minLen_(minLen)
             std::to_string(minLen) + ".." + std::to_string(maxLen));
     if (kind == TaskKind::Addition && maxLen > 18)
         throw ConfigError("addition: at most 18 digits per number (the sum must fit 64 bits)");
+    if (kind == TaskKind::Induction && maxLen > static_cast<int>(kManyLetters.size()))
+        throw ConfigError("induction: at most " + std::to_string(kManyLetters.size()) +
+                          " letters a segment (no letter may come twice)");
 }
 
 std::vector<std::string> Task::alphabet() const {
     if (!generated())
         return {}; // the SentencePiece model, trained on the corpus, is the vocabulary
-    const std::string& chars = kind_ == TaskKind::Copy || kind_ == TaskKind::Reverse ? kLetters : kDigits;
+    const std::string& chars = kind_ == TaskKind::Induction                            ? kManyLetters
+                               : kind_ == TaskKind::Copy || kind_ == TaskKind::Reverse ? kLetters
+                                                                                       : kDigits;
     std::vector<std::string> out;
     for (char c : chars)
         out.emplace_back(1, c);
@@ -107,6 +120,15 @@ Example Task::sample(std::mt19937_64& rng) const {
         e.target = solve(e.source);
         return e;
     }
+    if (kind_ == TaskKind::Induction) {
+        // Distinct letters: the first n of a shuffled alphabet. The target repeats the segment.
+        std::string letters = kManyLetters;
+        std::shuffle(letters.begin(), letters.end(), rng);
+        Example e;
+        e.source = letters.substr(0, static_cast<std::size_t>(length(rng)));
+        e.target = e.source;
+        return e;
+    }
     const std::string& chars = kind_ == TaskKind::Sort ? kDigits : kLetters;
     std::uniform_int_distribution<std::size_t> pick(0, chars.size() - 1);
     Example e;
@@ -120,6 +142,7 @@ Example Task::sample(std::mt19937_64& rng) const {
 std::string Task::solve(const std::string& source) const {
     switch (kind_) {
     case TaskKind::Copy:
+    case TaskKind::Induction:
         return source;
     case TaskKind::Reverse:
         return {source.rbegin(), source.rend()};

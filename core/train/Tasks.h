@@ -1,7 +1,9 @@
 #pragma once
 // Algorithmic tasks with generated data, for training small models whose attention shows the algorithm:
 // copy, reverse, sort, and addition written least-significant digit first (each output digit depends on
-// the digits at the same place in both numbers, plus a carry: a non-trivial alignment).
+// the digits at the same place in both numbers, plus a carry: a non-trivial alignment); and induction, a
+// random segment of distinct letters given twice, which a decoder-only model can only continue by finding
+// where the current letter came before and taking the letter after it (an induction head).
 
 #include <cstdint>
 #include <random>
@@ -12,7 +14,7 @@ namespace core {
 
 /// Translation, language modelling and classification are not generated: their text comes from a corpus the
 /// recipe names (see TrainRecipe), so a Task of those kinds only names it.
-enum class TaskKind { Copy, Reverse, Sort, Addition, Translation, LanguageModel, Classification };
+enum class TaskKind { Copy, Reverse, Sort, Addition, Translation, LanguageModel, Classification, Induction };
 
 struct Example {
     std::string source;
@@ -21,8 +23,8 @@ struct Example {
 
 class Task {
 public:
-    /// "copy" | "reverse" | "sort" | "addition" | "translation" | "language_model" | "classification"; throws
-    /// ConfigError naming the bad name.
+    /// "copy" | "reverse" | "sort" | "addition" | "translation" | "language_model" | "classification" |
+    /// "induction"; throws ConfigError naming the bad name.
     static TaskKind parseKind(const std::string& name);
     static const char* toString(TaskKind kind);
 

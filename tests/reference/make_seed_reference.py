@@ -30,11 +30,16 @@ def write_model(seed, out, torch_seed):
     model.eval()
     state = {k: v.detach().contiguous().numpy() for k, v in model.state_dict().items()}
     safetensors_np.save(out / "model.safetensors", state, {"format": "pt"})
-    (out / "config.json").write_text(json.dumps(CONFIG, indent=2) + "\n")
+    write_config(out, CONFIG)
+    return model, state
+
+
+def write_config(out, config):
+    """config.json and the vocabulary the cases' ids are spelled in (the four specials and a–p)."""
+    (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
     vocab = {"<pad>": 0, "<bos>": 1, "<eos>": 2, "<unk>": 3}
     vocab.update({chr(ord("a") + i): 4 + i for i in range(16)})
     (out / "vocab.json").write_text(json.dumps(vocab, indent=1) + "\n")
-    return model, state
 
 
 def main():

@@ -10,9 +10,10 @@ DecoderLayerImpl::DecoderLayerImpl(const ModelConfig& c, bool withCross) {
     // Cross-attention is position-free: rotary angles belong to self-attention only.
     if (withCross)
         src_attn = register_module("src_attn", MultiHeadAttention(c.dModel, c.heads, 0.0));
-    feed_forward = register_module("feed_forward", FeedForward(c.dModel, c.dFf, c.activation));
+    if (c.dFf > 0)
+        feed_forward = register_module("feed_forward", FeedForward(c.dModel, c.dFf, c.activation));
     sublayer = register_module("sublayer", torch::nn::ModuleList());
-    for (int i = 0; i < (withCross ? 3 : 2); ++i)
+    for (int i = 0; i < (withCross ? 2 : 1) + (c.dFf > 0 ? 1 : 0); ++i)
         sublayer->push_back(Sublayer(c.dModel, c.layerNorm, c.normEps));
 }
 
@@ -46,6 +47,8 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Ten
                 return src_attn->crossAttend(n, memory, srcMask, crossCache, crossProbs, lastOnly, crossOff);
             },
             lastOnly); // (B, T|1, C)
+    if (feed_forward.is_empty())
+        return h; // attention-only
     return sublayer[i]->as<SublayerImpl>()->forward(h,
                                                     [&](const torch::Tensor& n) { return feed_forward(n); });
 }

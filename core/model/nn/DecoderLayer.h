@@ -8,7 +8,8 @@
 namespace core::nn {
 
 /// Masked self_attn, then src_attn over the encoder memory (encoder–decoder only), then feed_forward;
-/// each in a pre-norm residual. A decoder-only model is this block without src_attn.
+/// each in a pre-norm residual. A decoder-only model is this block without src_attn; with d_ff 0 there is
+/// no feed_forward (an attention-only layer).
 class DecoderLayerImpl : public torch::nn::Module {
 public:
     DecoderLayerImpl(const ModelConfig& c, bool withCross);

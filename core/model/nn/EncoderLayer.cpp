@@ -12,9 +12,10 @@ double ropeOf(const ModelConfig& c) {
 
 EncoderLayerImpl::EncoderLayerImpl(const ModelConfig& c)
     : self_attn(register_module("self_attn", MultiHeadAttention(c.dModel, c.heads, ropeOf(c)))),
-      feed_forward(register_module("feed_forward", FeedForward(c.dModel, c.dFf, c.activation))),
       sublayer(register_module("sublayer", torch::nn::ModuleList())) {
-    for (int i = 0; i < 2; ++i)
+    if (c.dFf > 0)
+        feed_forward = register_module("feed_forward", FeedForward(c.dModel, c.dFf, c.activation));
+    for (int i = 0; i < (c.dFf > 0 ? 2 : 1); ++i)
         sublayer->push_back(Sublayer(c.dModel, c.layerNorm, c.normEps));
 }
 
@@ -23,6 +24,8 @@ torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Ten
     auto h = sublayer[0]->as<SublayerImpl>()->forward(x, [&](const torch::Tensor& n) {
         return self_attn->selfAttend(n, mask, 0, nullptr, probs, false, off);
     }); // (B, S, C)
+    if (feed_forward.is_empty())
+        return h; // attention-only
     return sublayer[1]->as<SublayerImpl>()->forward(h,
                                                     [&](const torch::Tensor& n) { return feed_forward(n); });
 }

@@ -7,7 +7,8 @@
 
 namespace core::nn {
 
-/// self_attn then feed_forward, each in a pre-norm residual (sublayer.0, sublayer.1).
+/// self_attn then feed_forward, each in a pre-norm residual (sublayer.0, sublayer.1). With d_ff 0 the layer
+/// is attention-only: no feed_forward and no sublayer.1.
 class EncoderLayerImpl : public torch::nn::Module {
 public:
     explicit EncoderLayerImpl(const ModelConfig& c);
