@@ -8,9 +8,11 @@
 #include "ui/AppSettings.h"
 #include "ui/Exporter.h"
 #include "ui/Lesson.h"
+#include "ui/LessonFile.h"
 #include "ui/LessonPanel.h"
 #include "ui/LessonPlayer.h"
 #include "ui/MainWindow.h"
+#include "ui/TrainPage.h"
 #include "ui/ViewState.h"
 
 #include <QAction>
@@ -31,12 +33,15 @@ const char* kLessonHelp =
 
 Reads a lesson and prints it as JSON, every step whole as the player restores it: {"title", "version",
 "steps": [{"caption", "model", "text", "step", "tab", "kind", "layer", "head", "mark", "scale",
-"value_weighted", "inside_stage", "highlight"}]}. A malformed lesson exits 2 naming the step and the field.
+"value_weighted", "inside_stage", "highlight", "train", "frame"}]}. A malformed lesson exits 2 naming the
+step and the field.
 
   --play       plays the lesson in the window, offscreen: each step is reached as the Next key reaches it,
                and printed as one line of JSON {"index", "reached", "model", "step", "tab", "kind",
                "layer", "head", "caption" (with the live model's numbers), "missing" (placeholders the
-               window could not fill), "error"}; exit 1 when a step could not be reached
+               window could not fill), "error", and once a step has started a training run "training":
+               {"preset", "folder", "step", "frame_step", "formed"}}; a step that trains waits for its run
+               (the induction lesson's 600 steps take seconds); exit 1 when a step could not be reached
   --shots DIR  with --play: a picture of the window at each step, DIR/step-01.png …
   --present    with --play: in the presentation mode (full screen, large fonts)
   --size WxH   with --play: the window's size (default 1500x950)
@@ -105,6 +110,12 @@ int play(const QString& path, const Args& a) {
                             {"missing", nlohmann::json::array()}};
         for (const auto& m : missing)
             line["missing"].push_back(m.toStdString());
+        if (const auto* t = window.trainPage(); !t->runPreset().isEmpty())
+            line["training"] = {{"preset", t->runPreset().toStdString()},
+                                {"folder", t->runDirectory().toStdString()},
+                                {"step", t->lastStep()},
+                                {"frame_step", t->frameStep(t->shownFrame())},
+                                {"formed", t->formedStep()}};
         if (!reached)
             line["error"] = (failure.isEmpty() ? QStringLiteral("the step was not reached in time") : failure)
                                 .toStdString();

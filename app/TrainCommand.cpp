@@ -26,12 +26,13 @@ namespace {
 const char* kTrainHelp = R"(usage: attnscope train --recipe FILE.json [--out DIR] [--steps N]
        attnscope train --resume --out DIR [--recipe FILE.json] [--steps N]
 
-Trains a model on the recipe's task (copy, reverse, sort, addition, translation, language_model) and
+Trains a model on the recipe's task (copy, reverse, sort, addition, induction, translation,
+language_model, classification) and
 writes into DIR:
   checkpoint/   the latest checkpoint, replaced whole: a model directory (config.json, model.safetensors,
                 the vocabulary) plus optimizer.safetensors (Adam's moments) and state.json
   model/        the final model, an ordinary model directory for the window and `dump`
-  log.csv       step,loss,lr,tokens_per_s,elapsed_s,accuracy
+  log.csv       step,loss,lr,tokens_per_s,elapsed_s,accuracy,induction,previous_token
   recipe.json   the recipe as run (with --steps applied), which --resume checks against
   bpe/          a language model's BPE vocabulary, learned from its corpus
 
@@ -42,10 +43,12 @@ writes into DIR:
                   the saved recipe except for "steps"
   --steps N       train to step N instead of the recipe's "steps" (stored with the run; with --resume
                   it extends a finished run)
-Ctrl-C saves a checkpoint and stops; continue with --resume. The last column of log.csv is exact match
+Ctrl-C saves a checkpoint and stops; continue with --resume. The accuracy column of log.csv is exact match
 of greedy decoding on fresh examples for the generated tasks, chrF for translation, and held-out
-perplexity for a language model (whose run also keeps the BPE vocabulary learned from its corpus in bpe/). Exit status: 0 done, 2 bad arguments or input, 130 after Ctrl-C
-(143 after SIGTERM) with the checkpoint saved, 1 for an unexpected internal error.
+perplexity for a language model (whose run also keeps the BPE vocabulary learned from its corpus in bpe/).
+For the induction task every row also holds the best head's induction and previous-token scores (the
+head analysis of `attnscope heads`), and the run ends saying at which step an induction head formed.
+Exit status: 0 done, 2 bad arguments or input, 130 after Ctrl-C (143 after SIGTERM) with the checkpoint saved, 1 for an unexpected internal error.
 )";
 
 volatile std::sig_atomic_t gStopSignal = 0;
@@ -216,10 +219,15 @@ int runTrain(const std::vector<std::string>& argv) {
                     return "held-out perplexity " + fixed(value, 2);
                 return metric == "chrF" ? "chrF " + fixed(100.0 * value, 1) : "accuracy " + percent(value);
             };
+            core::HeadWatch heads; // the last logged one, for the induction task
             auto lineNow = [&] {
                 const auto& s = trainer.stats();
                 const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
-                return progress.line(s, s.step - firstStep, wall.count());
+                auto line = progress.line(s, s.step - firstStep, wall.count());
+                if (heads.measured())
+                    line +=
+                        "  induction " + fixed(heads.induction, 3) + "  previous " + fixed(heads.previous, 3);
+                return line;
             };
 
             core::RunCallbacks cb;
@@ -234,6 +242,7 @@ int runTrain(const std::vector<std::string>& argv) {
             };
             // An evaluation stays on screen; without a terminal every row does (one line per 10 steps).
             cb.onLogged = [&](const core::RunProgress& p) {
+                heads = p.heads;
                 if (p.last)
                     return; // the final line, with its score, follows the run
                 if (p.metric >= 0 || !progress.tty()) {
@@ -259,6 +268,12 @@ int runTrain(const std::vector<std::string>& argv) {
                           : metric == "perplexity" ? " held-out windows\n"
                                                    : " fresh examples\n")
                       << "model: " << (std::filesystem::path(out) / "model").string() << "\n";
+            if (heads.measured()) {
+                const auto formed = core::TrainLog::formedAt(core::TrainLog::read(run->logPath()));
+                std::cout << "best heads: induction " << fixed(heads.induction, 3) << ", previous token "
+                          << fixed(heads.previous, 3) << "; induction score >= 0.5 first logged at "
+                          << (formed < 0 ? std::string("no step") : "step " + std::to_string(formed)) << "\n";
+            }
             return 0;
         });
 }

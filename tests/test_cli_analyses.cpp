@@ -41,6 +41,7 @@ private Q_SLOTS:
     void ablate();
     void sweep();
     void lesson();
+    void lessonThatTrains();
     void badArguments_data();
     void badArguments();
 
@@ -157,6 +158,40 @@ void TestCliAnalyses::lesson() {
     }
     qInfo("lesson --play, step 6: %s",
           json::parse(lines[5].toStdString())["caption"].get<std::string>().c_str());
+}
+
+void TestCliAnalyses::lessonThatTrains() {
+    // A lesson that trains: the step starting the run and the step showing its frame of step 20 name the run
+    // in their JSON; the run's folder goes where the user's data does (here a temporary HOME).
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString file = dir.filePath(QStringLiteral("train.json"));
+    QFile out(file);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(R"({"format": "attnscope-lesson", "version": 1, "title": "T", "steps": [
+        {"caption": "a", "model": "reverse", "text": "abc", "tab": "train",
+         "train": {"preset": "copy", "steps": 40, "size": "tiny"}},
+        {"caption": "step {frame_step}, loss {frame_loss}", "frame": 20}]})");
+    out.close();
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HOME"), dir.path());
+    env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
+    QByteArray text, err;
+    QCOMPARE(run({QStringLiteral("lesson"), QStringLiteral("--file"), file, QStringLiteral("--play")}, &text,
+                 &err, env),
+             0);
+    const auto lines = text.trimmed().split('\n');
+    QCOMPARE(lines.size(), 2);
+    const auto first = json::parse(lines[0].toStdString()), second = json::parse(lines[1].toStdString());
+    QCOMPARE(first["tab"].get<std::string>(), std::string("train"));
+    QCOMPARE(first["training"]["preset"].get<std::string>(), std::string("copy"));
+    const auto folder = QString::fromStdString(second["training"]["folder"].get<std::string>());
+    QVERIFY2(folder.startsWith(dir.filePath(QStringLiteral("data"))), qPrintable(folder));
+    QCOMPARE(second["training"]["frame_step"].get<int>(), 20);
+    QCOMPARE(second["training"]["formed"].get<int>(), -1); // copy forms no induction head
+    QVERIFY2(second["caption"].get<std::string>().rfind("step 20, loss ", 0) == 0, lines[1].constData());
+    QVERIFY(second["missing"].empty());
+    qInfo("lesson --play with training: %s", lines[1].constData());
 }
 
 void TestCliAnalyses::badArguments_data() {

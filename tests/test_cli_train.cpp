@@ -44,18 +44,20 @@ void TestCliTrain::initTestCase() {
 
 namespace {
 
-// The steps of log.csv's rows, checking the header and that every row has its six columns.
+// The steps of log.csv's rows, checking the header and that every row has its eight columns.
 QList<qint64> loggedSteps(const QString& dir) {
     QFile f(dir + QStringLiteral("/log.csv"));
     if (!f.open(QIODevice::ReadOnly))
         return {};
     const auto lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    if (lines.isEmpty() || lines.front() != QStringLiteral("step,loss,lr,tokens_per_s,elapsed_s,accuracy"))
+    if (lines.isEmpty() ||
+        lines.front() !=
+            QStringLiteral("step,loss,lr,tokens_per_s,elapsed_s,accuracy,induction,previous_token"))
         return {};
     QList<qint64> steps;
     for (qsizetype i = 1; i < lines.size(); ++i) {
         const auto cells = lines[i].split(QLatin1Char(','));
-        if (cells.size() != 6)
+        if (cells.size() != 8)
             return {};
         steps.push_back(cells[0].toLongLong());
     }

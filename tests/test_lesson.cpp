@@ -6,6 +6,7 @@
 
 #include "ui/Lesson.h"
 #include "ui/LessonCaption.h"
+#include "ui/LessonFile.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -129,6 +130,25 @@ void TestLesson::refusesMalformedLessons_data() {
                            << "step 2: caption: a \"{\" without its \"}\"";
     QTest::newRow("arity") << lessonWith("[" + kFirst + R"(, {"caption": "{weight:1}"}])")
                            << "{weight:1} takes 2 number(s) after a colon, not 1";
+    QTest::newRow("train string") << lessonWith("[" + kFirst + R"(, {"caption": "b", "train": "induction"}])")
+                                  << "step 2: \"train\" must be {\"preset\"";
+    QTest::newRow("train no preset") << lessonWith("[" + kFirst +
+                                                   R"(, {"caption": "b", "train": {"steps": 50}}])")
+                                     << "step 2: \"train.preset\" must name a Train-tab preset";
+    QTest::newRow("train steps")
+        << lessonWith("[" + kFirst + R"(, {"caption": "b", "train": {"preset": "copy", "steps": 5}}])")
+        << "\"train.steps\" must be a whole number from 10 to 100000, not 5";
+    QTest::newRow("train size")
+        << lessonWith("[" + kFirst + R"(, {"caption": "b", "train": {"preset": "copy", "size": "big"}}])")
+        << "\"train.size\" must be \"classroom\" or \"tiny\", not \"big\"";
+    QTest::newRow("train field")
+        << lessonWith("[" + kFirst + R"(, {"caption": "b", "train": {"preset": "copy", "seed": 1}}])")
+        << "\"train\" has preset, steps and size, not \"seed\"";
+    QTest::newRow("frame word") << lessonWith("[" + kFirst + R"(, {"caption": "b", "frame": "first"}])")
+                                << "step 2: \"frame\" must be \"latest\", \"formed\" or a step number, not "
+                                   "\"first\"";
+    QTest::newRow("frame negative") << lessonWith("[" + kFirst + R"(, {"caption": "b", "frame": -3}])")
+                                    << "\"frame\" must be a whole number from 0 to 1000000, not -3";
 }
 
 void TestLesson::refusesMalformedLessons() {
@@ -148,7 +168,10 @@ void TestLesson::writesAndReadsBackIdentically() {
             "[" + kFirst +
                 R"(, {"caption": "**b** {weight}", "step": 2, "kind": "cross", "layer": 1, "head": "mean",
                          "mark": {"column": 4}, "highlight": {"tile": [1, "mean"]}},
-                      {"caption": "c", "tab": "inside", "inside_stage": 3, "scale": "per-head", "highlight": null}])",
+                      {"caption": "c", "tab": "inside", "inside_stage": 3, "scale": "per-head", "highlight": null},
+                      {"caption": "{formed} {frame_loss}", "tab": "train", "frame": "formed",
+                       "train": {"preset": "induction", "steps": 600, "size": "tiny"}},
+                      {"caption": "e", "frame": 200, "train": {"preset": "copy"}}, {"caption": "f", "train": null}])",
             "\"description\": \"d\", "),
         QStringLiteral("a.json"), &error);
     QVERIFY2(lesson, qPrintable(error));
@@ -159,6 +182,18 @@ void TestLesson::writesAndReadsBackIdentically() {
     QCOMPARE(back->description, QStringLiteral("d"));
     QVERIFY(back->steps == lesson->steps);
     QCOMPARE(ui::LessonFile::toJson(*back), json);
+    const auto& s = back->steps;
+    QCOMPARE(s[3].state.train.preset, QStringLiteral("induction"));
+    QCOMPARE(s[3].state.train.steps, 600);
+    QVERIFY(s[3].state.train.tiny);
+    QCOMPARE(s[3].state.frame, ui::LessonState::kFormedFrame);
+    QCOMPARE(s[4].state.frame, 200);
+    QCOMPARE(s[4].state.train.steps, 0); // the recipe's own
+    QVERIFY(!s[4].state.train.tiny);
+    QCOMPARE(s[5].state.frame, 200);     // kept
+    QVERIFY(!s[5].state.train.wanted()); // null: no run
+    QVERIFY(!s[0].state.train.wanted());
+    QCOMPARE(s[0].state.frame, ui::LessonState::kLatestFrame);
 }
 
 void TestLesson::savesAtomically() {

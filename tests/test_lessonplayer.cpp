@@ -13,15 +13,20 @@
 #include "ui/AttentionPage.h"
 #include "ui/InsideView.h"
 #include "ui/Lesson.h"
+#include "ui/LessonFile.h"
 #include "ui/LessonPanel.h"
 #include "ui/LessonPlayer.h"
 #include "ui/LessonSpotlight.h"
+#include "ui/LessonStepReader.h"
+#include "ui/TrainPage.h"
 #include "ui/ViewState.h"
 
 #include <QAction>
 #include <QListWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <filesystem>
 
 namespace {
 
@@ -48,7 +53,7 @@ QString differs(WindowFixture& f, const ui::LessonState& s) {
     if (ui::pageName(f.window.currentPage()) != s.tab)
         out << QStringLiteral("page %1").arg(ui::pageName(f.window.currentPage()));
     if (state->kind() != s.kind)
-        out << QStringLiteral("kind %1").arg(ui::LessonFile::kindName(state->kind()));
+        out << QStringLiteral("kind %1").arg(ui::LessonStepReader::kindName(state->kind()));
     if (state->layer() != s.layer || state->head() != s.head)
         out << QStringLiteral("layer %1 head %2").arg(state->layer()).arg(state->head());
     if (state->scaleMode() != s.scale || state->valueWeighted() != s.valueWeighted)
@@ -59,6 +64,24 @@ QString differs(WindowFixture& f, const ui::LessonState& s) {
         out << QStringLiteral("mark %1/%2").arg(markRow).arg(markColumn);
     if (s.tab == QLatin1String("inside") && f.window.insideView()->stage() != s.insideStage)
         out << QStringLiteral("stage %1").arg(f.window.insideView()->stage());
+    // A step's training run, and the frame it shows: the first after the induction head formed, or the last
+    // at or before a step.
+    const auto* t = f.window.trainPage();
+    if (s.train.wanted() && (t->runPreset() != s.train.preset || t->runTiny() != s.train.tiny ||
+                             (s.train.steps > 0 && t->runSteps() != s.train.steps)))
+        out << QStringLiteral("training %1 (%2 steps)").arg(t->runPreset()).arg(t->runSteps());
+    if (s.tab == QLatin1String("train")) {
+        const int shown = t->shownFrame();
+        const auto at = t->frameStep(shown);
+        if (s.frame == ui::LessonState::kFormedFrame &&
+            (t->formedStep() < 0 || at < t->formedStep() ||
+             (shown > 0 && t->frameStep(shown - 1) >= t->formedStep())))
+            out << QStringLiteral("frame of step %1 (formed at %2)").arg(at).arg(t->formedStep());
+        if (s.frame >= 0 && (at > s.frame || (shown + 1 < t->frames() && t->frameStep(shown + 1) <= s.frame)))
+            out << QStringLiteral("frame of step %1 (want the last at or before %2)").arg(at).arg(s.frame);
+        if (s.frame == ui::LessonState::kLatestFrame && t->frames() > 0 && shown != t->frames() - 1)
+            out << QStringLiteral("frame %1 of %2 (want the newest)").arg(shown).arg(t->frames());
+    }
     return out.join(QStringLiteral(", "));
 }
 
@@ -73,6 +96,7 @@ private Q_SLOTS:
     void keysTurnTheStepsAndRestore();
     void refusesAndReports();
     void recordedLessonReplaysIdentically();
+    void trainingStepsWaitForTheRun();
 };
 
 void TestLessonPlayer::shippedLessonsReplay_data() {
@@ -296,6 +320,61 @@ void TestLessonPlayer::recordedLessonReplaysIdentically() {
         QCOMPARE(player->captionPlain(), captions[std::size_t(i)]);
         qInfo("replayed step %d: %s", i + 1, qPrintable(captions[std::size_t(i)]));
     }
+}
+
+void TestLessonPlayer::trainingStepsWaitForTheRun() {
+    // A step that trains starts its run once; a step showing the frame of step N waits for the run to get
+    // there; a step waiting for an induction head on a run that never forms one says so when the run ends;
+    // and a recorded step on the Train tab keeps its run and frame.
+    auto f = openWindow(kReverse, QStringLiteral("abc"));
+    QVERIFY(f);
+    QTemporaryDir dir;
+    auto* panel = f->window.lessonPanel();
+    auto* player = panel->player();
+    auto* train = f->window.trainPage();
+    QString failure;
+    connect(player, &ui::LessonPlayer::failed, this, [&failure](int, const QString& m) { failure = m; });
+    const QString path = dir.filePath(QStringLiteral("train.json"));
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(R"({"format": "attnscope-lesson", "version": 1, "title": "T", "steps": [
+        {"caption": "a", "model": "reverse", "text": "abc", "tab": "train",
+         "train": {"preset": "copy", "steps": 60, "size": "tiny"}},
+        {"caption": "b {frame_step} {frame_loss}", "frame": 30},
+        {"caption": "c", "frame": "formed"}]})");
+    out.close();
+    QString error;
+    QVERIFY2(panel->openFile(path, &error), qPrintable(error));
+    QVERIFY2(arrive(player, &failure), qPrintable(failure));
+    QCOMPARE(train->runPreset(), QStringLiteral("copy"));
+    QCOMPARE(train->runSteps(), int64_t(60));
+    const auto runDir = train->runDirectory();
+    player->next();
+    QVERIFY2(arrive(player, &failure), qPrintable(failure));
+    QCOMPARE(train->runDirectory(), runDir); // the same run, not a second one
+    QCOMPARE(train->frameStep(train->shownFrame()), int64_t(30));
+    QStringList missing;
+    QCOMPARE(player->captionPlain(&missing).left(5), QStringLiteral("b 30 "));
+    QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1Char(','))));
+    player->next();
+    QVERIFY(QTest::qWaitFor([&] { return !failure.isEmpty(); }, 180000));
+    QVERIFY2(
+        failure.contains(QStringLiteral("step 3: the run ended at step 60 before an induction head formed")),
+        qPrintable(failure));
+    QVERIFY(!train->training());
+    // Recorded on the Train tab, a frame scrubbed back to: the run and the frame are the step's.
+    failure.clear();
+    player->go(1);
+    QVERIFY2(arrive(player, &failure), qPrintable(failure));
+    train->showFrame(train->frameAtOrBefore(20));
+    QVERIFY(player->record(QStringLiteral("recorded"), &error));
+    const auto& recorded = player->lesson().steps[2].state;
+    QCOMPARE(recorded.tab, QStringLiteral("train"));
+    QCOMPARE(recorded.frame, 20);
+    QCOMPARE(recorded.train.preset, QStringLiteral("copy"));
+    QCOMPARE(recorded.train.steps, 60);
+    QVERIFY(recorded.train.tiny);
+    std::filesystem::remove_all(runDir.toStdString());
 }
 
 ATTNSCOPE_WIDGETS_MAIN(TestLessonPlayer)

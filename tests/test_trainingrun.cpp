@@ -3,6 +3,7 @@
 
 #include "TrainingFixtures.h"
 
+#include "core/analysis/HeadAnalysis.h"
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
 #include "core/train/TrainingRun.h"
@@ -50,6 +51,8 @@ private Q_SLOTS:
     void resumeIsBitExact();
     void pauseHoldsTheStep();
     void refusesAFolderWithARun();
+    void inductionRunsWatchTheirHeads();
+    void olderLogsReadAndGrow();
 };
 
 void TestTrainingRun::cadence() {
@@ -156,13 +159,13 @@ void TestTrainingRun::resumeIsBitExact() {
     QCOMPARE(checkpointStep(out), int64_t(stopAt));
     QCOMPARE(core::TrainingRun::resume(out)->run({}, everyStep), core::RunEnd::Completed);
 
-    // step,loss,lr,tokens_per_s,elapsed_s,accuracy: all but the 4th and 5th columns.
+    // step,loss,lr,tokens_per_s,elapsed_s,accuracy,induction,previous_token: all but the 4th and 5th.
     const auto lossLog = [](const std::string& dir) {
         QStringList rows;
         for (const auto& line :
              QString::fromStdString(core::readFile(dir + "/log.csv")).split(QLatin1Char('\n'))) {
             auto cells = line.split(QLatin1Char(','));
-            if (cells.size() == 6)
+            if (cells.size() == 8)
                 rows << (cells.mid(0, 3) + cells.mid(5)).join(QLatin1Char(','));
         }
         return rows;
@@ -210,6 +213,78 @@ void TestTrainingRun::refusesAFolderWithARun() {
         QVERIFY2(QString(e.what()).contains(QStringLiteral("already holds a run")), e.what());
     }
     QVERIFY_THROWS_EXCEPTION(core::ModelError, core::TrainingRun::resume(out + "/nothing"));
+}
+
+void TestTrainingRun::inductionRunsWatchTheirHeads() {
+    // Every row of an induction run holds the best heads' scores; the last equal the head analysis of the
+    // model the run leaves, which is what `attnscope heads` prints for it.
+    QTemporaryDir dir;
+    const auto out = dir.path().toStdString();
+    auto r = core::TrainRecipe::fromJson(R"({"name": "tiny-induction", "task": "induction", "min_len": 4,
+        "max_len": 8, "model": {"architecture": "decoder_only", "decoder_layers": 2, "d_model": 32,
+        "heads": 2, "d_ff": 0, "max_len": 19}, "batch_size": 16, "steps": 30, "warmup": 20, "seed": 3,
+        "checkpoint_every": 10, "eval_every": 15, "eval_examples": 20})");
+    std::vector<core::HeadWatch> seen;
+    core::RunCallbacks cb;
+    cb.onLogged = [&](const core::RunProgress& p) { seen.push_back(p.heads); };
+    QCOMPARE(core::TrainingRun::start(r, out)->run(cb), core::RunEnd::Completed);
+    const auto rows = core::TrainLog::read(out + "/log.csv");
+    QCOMPARE(rows.size(), seen.size());
+    QCOMPARE(rows.size(), std::size_t(4)); // 10, 15, 20, 30
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        QVERIFY(rows[i].heads.measured());
+        QVERIFY(rows[i].heads.induction <= 1.0 && rows[i].heads.previous >= 0.0 &&
+                rows[i].heads.previous <= 1.0);
+        QVERIFY(std::abs(rows[i].heads.induction - seen[i].induction) < 1e-5); // as written: 6 digits
+    }
+    const auto model = core::Model::load(out + "/model", core::DeviceChoice::Cpu);
+    double induction = 0, previous = 0;
+    for (const auto& h : core::analyzeHeads(*model, {})) {
+        induction = std::max(induction, h.inductionScore);
+        previous = std::max(previous, h.previousTokenScore);
+    }
+    qInfo("an induction run's last row: induction %.6f, previous token %.6f; the exported model's heads: "
+          "%.6f, %.6f",
+          rows.back().heads.induction, rows.back().heads.previous, induction, previous);
+    QVERIFY(std::abs(rows.back().heads.induction - induction) < 1e-5);
+    QVERIFY(std::abs(rows.back().heads.previous - previous) < 1e-5);
+
+    // Other tasks leave the two columns empty.
+    QTemporaryDir copy;
+    core::TrainingRun::start(recipe(), copy.path().toStdString())->run({});
+    for (const auto& row : core::TrainLog::read(copy.path().toStdString() + "/log.csv"))
+        QVERIFY(!row.heads.measured());
+}
+
+void TestTrainingRun::olderLogsReadAndGrow() {
+    // A log written before the head columns: read as it is, and given the current header when a resumed run
+    // adds to it. formedAt finds the first row at the threshold.
+    QTemporaryDir dir;
+    const auto path = dir.path().toStdString() + "/log.csv";
+    core::writeFileAtomically(path, "step,loss,lr,tokens_per_s,elapsed_s,accuracy\n10,3.5,0.001,900,1.5,\n"
+                                    "20,3.1,0.001,950,3,0.25\n");
+    auto rows = core::TrainLog::read(path);
+    QCOMPARE(rows.size(), std::size_t(2));
+    QCOMPARE(rows[1].accuracy, 0.25);
+    QVERIFY(rows[0].accuracy < 0 && !rows[1].heads.measured());
+    core::TrainStats s;
+    s.step = 30;
+    s.loss = 0.5;
+    core::TrainLog::append(path, s, -1.0, core::HeadWatch{0.75, 0.5});
+    s.step = 40;
+    core::TrainLog::append(path, s, 0.5, {});
+    const auto text = core::readFile(path);
+    QCOMPARE(text.substr(0, text.find('\n')),
+             std::string("step,loss,lr,tokens_per_s,elapsed_s,accuracy,induction,previous_token"));
+    rows = core::TrainLog::read(path);
+    QCOMPARE(rows.size(), std::size_t(4));
+    QCOMPARE(rows[2].heads.induction, 0.75);
+    QCOMPARE(rows[2].heads.previous, 0.5);
+    QVERIFY(rows[2].accuracy < 0);
+    QCOMPARE(rows[3].accuracy, 0.5);
+    QVERIFY(!rows[3].heads.measured());
+    QCOMPARE(core::TrainLog::formedAt(rows), int64_t(30));
+    QCOMPARE(core::TrainLog::formedAt(rows, 0.8), int64_t(-1));
 }
 
 QTEST_GUILESS_MAIN(TestTrainingRun)

@@ -28,6 +28,7 @@ private Q_SLOTS:
     void saveMidRunEndsAndSaves();
     void crashedRunContinues();
     void closingAsksWhileTraining();
+    void inductionPreset();
 };
 
 namespace {
@@ -227,6 +228,52 @@ void TestTrainPage::closingAsksWhileTraining() {
     QVERIFY(fs::exists(dir + "/model/model.safetensors"));
     QVERIFY(fs::exists(dir + "/checkpoint/state.json"));
     fs::remove_all(dir);
+}
+
+void TestTrainPage::inductionPreset() {
+    // The induction preset: its own steps, both sizes two attention-only layers, a decoder-only probe read as
+    // it was trained ("<bos> segment <eos> segment", so the self-attention frames show the induction stripe
+    // forming), and every log row carrying the best heads' scores.
+    ui::TrainPage page(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/recipes"));
+    page.resize(1200, 700);
+    page.show();
+    auto* task = page.findChild<QComboBox*>(QStringLiteral("trainTask"));
+    auto* size = page.findChild<QComboBox*>(QStringLiteral("trainSize"));
+    QVERIFY(task->findData(QStringLiteral("induction")) >= 0);
+    QString error;
+    QVERIFY2(page.startPreset(QStringLiteral("induction"), true, 40, &error), qPrintable(error));
+    QVERIFY(size->itemText(0).contains(QStringLiteral("2 layers")));
+    QVERIFY2(size->itemText(1).contains(QStringLiteral("2 layers, d_model 32")) &&
+                 size->itemText(1).contains(QStringLiteral("attention-only")),
+             qPrintable(size->itemText(1)));
+    QCOMPARE(page.runPreset(), QStringLiteral("induction"));
+    QVERIFY(page.runTiny());
+    QCOMPARE(page.runSteps(), int64_t(40));
+    QVERIFY(!page.startPreset(QStringLiteral("induction"), true, 40, &error)); // one run at a time
+    QVERIFY2(error.contains(QStringLiteral("stop it first")), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(!page.training(), 120000);
+    QCOMPARE(page.lastStep(), int64_t(40));
+    QCOMPARE(int(page.grid()->shown().kind), int(core::AttentionKind::Decoder));
+    QCOMPARE(page.grid()->layers(), 2);
+    QCOMPARE(page.grid()->heads(), 2);
+    const auto& snap = *page.grid()->shown().snapshot;
+    QStringList tokens;
+    for (const auto& t : snap.tgtTokens)
+        tokens << QString::fromStdString(t.text);
+    QCOMPARE(tokens.join(QLatin1Char(' ')), QStringLiteral("<bos> q W e R t Y u I <eos> q W e R t Y u I"));
+    for (int64_t step = 10; step <= 40; step += 10) {
+        const auto row = page.rowAt(step);
+        QVERIFY(row && row->step == step);
+        QVERIFY2(row->induction >= 0 && row->induction <= 1 && row->previous >= 0,
+                 qPrintable(QString::number(row->induction)));
+    }
+    QVERIFY(!page.startPreset(QStringLiteral("no-such-task"), false, 0, &error));
+    QVERIFY2(error.contains(QStringLiteral("no preset \"no-such-task\"")), qPrintable(error));
+    // Chosen by hand, the preset takes its recipe's steps.
+    task->setCurrentIndex(task->findData(QStringLiteral("reverse")));
+    task->setCurrentIndex(task->findData(QStringLiteral("induction")));
+    QCOMPARE(page.findChild<QSpinBox*>(QStringLiteral("trainSteps"))->value(), 3000);
+    std::filesystem::remove_all(page.runDirectory().toStdString());
 }
 
 QTEST_MAIN(TestTrainPage)

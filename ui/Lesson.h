@@ -7,14 +7,23 @@
 #include "core/model/AttentionBlock.h"
 #include "ui/ColorMap.h"
 
-#include <QByteArray>
 #include <QString>
-#include <QStringList>
 
-#include <optional>
 #include <vector>
 
 namespace ui {
+
+/// A run of the Train tab a step wants: started from a preset (the tab's task list) when the tab has no
+/// such run yet, so a lesson can train a model in front of the class.
+struct LessonTraining {
+    QString preset;    ///< the recipe's name ("induction"); empty: the step wants no run
+    int steps = 0;     ///< steps to train; 0: the recipe's own
+    bool tiny = false; ///< the Train tab's tiny size rather than the recipe's
+    bool wanted() const { return !preset.isEmpty(); }
+    bool operator==(const LessonTraining& o) const {
+        return preset == o.preset && steps == o.steps && tiny == o.tiny;
+    }
+};
 
 /// Everything of the window a step restores.
 struct LessonState {
@@ -31,6 +40,12 @@ struct LessonState {
     bool valueWeighted = false; ///< colour by weight × value
     /// The Inside page's stage brought into view and framed, 1–5 (0: none). Its row is the marked one.
     int insideStage = 0;
+    LessonTraining train;
+    /// The Train tab's frame of the probe's attention: the newest, the first at which the run's best
+    /// induction score has reached 0.5, or the last at or before a step.
+    static constexpr int kLatestFrame = -1;
+    static constexpr int kFormedFrame = -2;
+    int frame = kLatestFrame;
 
     bool operator==(const LessonState& o) const;
     bool operator!=(const LessonState& o) const { return !(*this == o); }
@@ -61,26 +76,6 @@ struct Lesson {
     std::vector<LessonStep> steps;
     /// The file it was read from or last saved to; relative model folders are read from its folder.
     QString path;
-};
-
-class LessonFile {
-public:
-    /// The pages a step may name, in the window's order.
-    static QStringList tabNames();
-    static QString kindName(core::AttentionKind kind);
-
-    /// Reads a lesson. Empty, with a message naming the file, the step and the field, when it is not one.
-    static std::optional<Lesson> read(const QString& path, QString* error);
-    /// The same from bytes; `path` only names it in messages and anchors relative model folders.
-    static std::optional<Lesson> parse(const QByteArray& json, const QString& path, QString* error);
-    /// JSON of a lesson, every state written whole (a recorded lesson reads back identically).
-    static QByteArray toJson(const Lesson& lesson);
-    /// Writes atomically (a failed write leaves the file as it was); false with a message.
-    static bool save(const Lesson& lesson, const QString& path, QString* error);
-
-    /// The folder a step's model names: a built-in model's folder under builtinDir, else the path itself
-    /// (relative to the lesson's folder).
-    static QString modelFolder(const Lesson& lesson, const QString& model, const QString& builtinDir);
 };
 
 } // namespace ui

@@ -9,16 +9,32 @@ namespace {
 // Each placeholder and the argument counts it takes.
 const std::map<QString, std::vector<int>>& arities() {
     static const std::map<QString, std::vector<int>> a{
-        {QStringLiteral("weight"), {0, 2}}, {QStringLiteral("query"), {0}},
-        {QStringLiteral("key"), {0}},       {QStringLiteral("src"), {1}},
-        {QStringLiteral("tgt"), {1}},       {QStringLiteral("next"), {0}},
-        {QStringLiteral("next_p"), {0}},    {QStringLiteral("output"), {0}},
-        {QStringLiteral("step"), {0}},      {QStringLiteral("score"), {0}},
-        {QStringLiteral("scaled"), {0}},    {QStringLiteral("softmax"), {0}},
-        {QStringLiteral("d_k"), {0}},       {QStringLiteral("sqrt_d_k"), {0}},
-        {QStringLiteral("d_model"), {0}},   {QStringLiteral("heads"), {0}},
-        {QStringLiteral("layers"), {0}},    {QStringLiteral("similarity"), {2}},
-        {QStringLiteral("induction"), {0}}, {QStringLiteral("previous"), {0}}};
+        {QStringLiteral("weight"), {0, 2}},
+        {QStringLiteral("query"), {0}},
+        {QStringLiteral("key"), {0}},
+        {QStringLiteral("src"), {1}},
+        {QStringLiteral("tgt"), {1}},
+        {QStringLiteral("next"), {0}},
+        {QStringLiteral("next_p"), {0}},
+        {QStringLiteral("output"), {0}},
+        {QStringLiteral("step"), {0}},
+        {QStringLiteral("score"), {0}},
+        {QStringLiteral("scaled"), {0}},
+        {QStringLiteral("softmax"), {0}},
+        {QStringLiteral("d_k"), {0}},
+        {QStringLiteral("sqrt_d_k"), {0}},
+        {QStringLiteral("d_model"), {0}},
+        {QStringLiteral("heads"), {0}},
+        {QStringLiteral("layers"), {0}},
+        {QStringLiteral("similarity"), {2}},
+        {QStringLiteral("induction"), {0}},
+        {QStringLiteral("previous"), {0}},
+        // The Train tab's run: the step its induction head formed, and the log row of the frame shown.
+        {QStringLiteral("formed"), {0}},
+        {QStringLiteral("frame_step"), {0}},
+        {QStringLiteral("frame_loss"), {0}},
+        {QStringLiteral("frame_induction"), {0}},
+        {QStringLiteral("frame_previous"), {0}}};
     return a;
 }
 

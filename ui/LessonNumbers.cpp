@@ -28,6 +28,21 @@ QString LessonNumbers::quoted(const std::string& text) {
 }
 
 std::optional<QString> LessonNumbers::value(const QString& name, const std::vector<int>& args) const {
+    // The Train tab's numbers stand apart from the run on the other pages.
+    const auto known = [](auto v, auto show) -> std::optional<QString> {
+        return v >= 0 ? std::optional<QString>(show(v)) : std::nullopt;
+    };
+    const auto whole = [](int64_t v) { return QString::number(v); };
+    if (name == QLatin1String("formed"))
+        return known(training.formed, whole);
+    if (name == QLatin1String("frame_step"))
+        return known(training.frameStep, whole);
+    if (name == QLatin1String("frame_loss"))
+        return known(training.frameLoss, [](double v) { return QString::number(v, 'g', 3); });
+    if (name == QLatin1String("frame_induction"))
+        return known(training.frameInduction, probability);
+    if (name == QLatin1String("frame_previous"))
+        return known(training.framePrevious, probability);
     if (!result || !result->snapshot || !result->model)
         return std::nullopt;
     const auto& snap = *result->snapshot;

@@ -16,12 +16,22 @@
 
 namespace ui {
 
+/// The Train tab's run as captions quote it.
+struct LessonTrainingFacts {
+    int64_t formed = -1;        ///< the step the best induction score first reached 0.5 (−1: not yet)
+    int64_t frameStep = -1;     ///< the step of the frame shown (−1: none)
+    double frameLoss = -1;      ///< the loss logged at or before that step (< 0: none yet)
+    double frameInduction = -1; ///< the best head's induction score there (< 0: not measured)
+    double framePrevious = -1;  ///< the best head's previous-token score there
+};
+
 struct LessonNumbers {
     RunResultPtr result;                                   ///< the run on screen
     ShownAttention shown;                                  ///< the kind, layer and head shown
     LessonHighlight highlight;                             ///< the step's cell and tile
     InsideResultPtr inside;                                ///< the Inside page's row (null off that page)
     const std::vector<core::HeadScores>* scores = nullptr; ///< the Heads page's (null or empty: none yet)
+    LessonTrainingFacts training;
 
     /// A placeholder's value as the caption shows it; nothing when it cannot be read now (no cell
     /// highlighted, no Inside row, a cell out of range, scores still being computed).

@@ -2,6 +2,7 @@
 
 #include "ui/AppSettings.h"
 #include "ui/LessonCaption.h"
+#include "ui/LessonFile.h"
 #include "ui/LessonPlayer.h"
 #include "ui/PresentationMode.h"
 
@@ -42,6 +43,8 @@ LessonPanel::LessonPanel(LessonPlayer* player, const QString& lessonsDir, QWidge
         refresh();
         showCaption();
     });
+    connect(player_, &LessonPlayer::waiting, this,
+            [this](int, const QString& what) { status_->setText(what); });
     connect(player_, &LessonPlayer::failed, this, [this](int, const QString& message) {
         refresh();
         status_->setText(message);

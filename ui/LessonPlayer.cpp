@@ -9,9 +9,13 @@
 #include "ui/HeatmapView.h"
 #include "ui/InsideView.h"
 #include "ui/LessonCaption.h"
+#include "ui/LessonFile.h"
 #include "ui/LessonSpotlight.h"
+#include "ui/LessonStepReader.h"
+#include "ui/LessonTrainTab.h"
 #include "ui/ModelOpener.h"
 #include "ui/QCustomPlotInclude.h"
+#include "ui/TrainPage.h"
 #include "ui/ViewState.h"
 
 #include <QDir>
@@ -44,6 +48,8 @@ LessonPlayer::LessonPlayer(LessonWindow window) : QObject(window.owner), w_(std:
             fail(message);
     });
     connect(w_.heads, &HeadTable::scoresChanged, this, &LessonPlayer::schedule);
+    connect(w_.train, &TrainPage::progressed, this, &LessonPlayer::schedule);
+    connect(w_.train, &TrainPage::trainingChanged, this, &LessonPlayer::schedule);
     gridSpot_ = new LessonSpotlight(w_.attention->grid());
     heatSpot_ = new LessonSpotlight(w_.attention->heatmap()->plot());
 }
@@ -74,6 +80,8 @@ void LessonPlayer::close() {
 void LessonPlayer::go(int index) {
     if (!open_ || index < 0 || index >= count())
         return;
+    if (index == index_ && !arrived_ && requests_ > 0)
+        return; // already on its way there (a double-click asks twice)
     index_ = index;
     arrived_ = false;
     requests_ = 0;
@@ -168,6 +176,8 @@ void LessonPlayer::reconcile() {
         if (heads->computing() || heads->scores().empty())
             return; // scoresChanged brings us back
     }
+    if (!reconcileTraining())
+        return;
     arrived_ = true;
     Q_EMIT arrivedAt(index_);
 }
@@ -180,7 +190,9 @@ bool LessonPlayer::applyView() {
     const auto& config = r->model->config();
     const QString name = QString::fromStdString(config.name);
     if (!r->snapshot->has(s.kind)) {
-        fail(tr("step %1: %2 has no %3 attention").arg(index_ + 1).arg(name, LessonFile::kindName(s.kind)));
+        fail(tr("step %1: %2 has no %3 attention")
+                 .arg(index_ + 1)
+                 .arg(name, LessonStepReader::kindName(s.kind)));
         return false;
     }
     state->setKind(s.kind);
@@ -190,7 +202,7 @@ bool LessonPlayer::applyView() {
         fail(tr("step %1: %2's %3 attention has layers 0–%4 and heads 0–%5 (or mean), not layer %6, "
                 "head %7")
                  .arg(index_ + 1)
-                 .arg(name, LessonFile::kindName(s.kind))
+                 .arg(name, LessonStepReader::kindName(s.kind))
                  .arg(b.layers - 1)
                  .arg(b.heads - 1)
                  .arg(s.layer)
@@ -235,6 +247,22 @@ bool LessonPlayer::applyView() {
     return true;
 }
 
+bool LessonPlayer::reconcileTraining() {
+    QString message;
+    switch (LessonTrainTab::reach(*w_.train, lesson_.steps[std::size_t(index_)].state, &message)) {
+    case LessonTrainTab::Reach::There:
+        return true;
+    case LessonTrainTab::Reach::Waiting:
+        if (!message.isEmpty())
+            Q_EMIT waiting(index_, message);
+        return false; // the tab's progress brings us back
+    case LessonTrainTab::Reach::Failed:
+        fail(tr("step %1: %2").arg(index_ + 1).arg(message));
+        return false;
+    }
+    return false;
+}
+
 bool LessonPlayer::wantsHeadScores() const {
     const auto& step = lesson_.steps[std::size_t(index_)];
     if (step.state.tab == QLatin1String("heads"))
@@ -252,6 +280,7 @@ LessonNumbers LessonPlayer::numbers() const {
     if (w_.currentPage() == Page::Inside)
         n.inside = w_.inside->shownInside();
     n.scores = &w_.heads->scores();
+    n.training = LessonTrainTab::facts(*w_.train);
     return n;
 }
 
@@ -295,6 +324,7 @@ LessonState LessonPlayer::captureState() const {
     s.scale = state->scaleMode();
     s.valueWeighted = state->valueWeighted();
     s.insideStage = s.tab == QLatin1String("inside") ? w_.inside->stage() : 0;
+    LessonTrainTab::capture(*w_.train, s);
     return s;
 }
 

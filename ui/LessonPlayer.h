@@ -1,7 +1,8 @@
 #pragma once
 // Plays a lesson in the window: going to a step brings the window to that step's state (the model opened,
 // the text analysed, decoded greedily to the step, the page, kind, layer, head, mark, scale, colour source
-// and Inside stage set, the highlights framed), one request at a time, each taken when the one before has
+// and Inside stage set, the highlights framed, a Train-tab run started and its frame shown, waiting for the
+// run to get there), one request at a time, each taken when the one before has
 // landed; arrivedAt() says when the whole state is on screen and the caption's numbers are read. The user
 // may explore freely after that; going to a step (or restore()) brings its state back.
 //
@@ -24,6 +25,7 @@ class HeadTable;
 class InsideView;
 class LessonSpotlight;
 class ModelOpener;
+class TrainPage;
 class ViewState;
 
 /// What of the window a lesson drives; the window fills it in (the player knows no window class).
@@ -35,6 +37,7 @@ struct LessonWindow {
     AttentionPage* attention = nullptr;
     InsideView* inside = nullptr;
     HeadTable* heads = nullptr;
+    TrainPage* train = nullptr;
     QString modelsDir; ///< the built-in models, which steps name by their folder's name
     std::function<QString()> sourceText;
     std::function<void(const QString&)> setSourceText;
@@ -88,6 +91,8 @@ Q_SIGNALS:
     /// Going to a step started.
     void moving(int index);
     void arrivedAt(int index);
+    /// The step waits for something that takes a while (a training run to reach a step): what it waits for.
+    void waiting(int index, const QString& what);
     /// The step's state cannot be reached (a model that does not open, a layer it lacks…): the message says
     /// which step and what.
     void failed(int index, const QString& message);
@@ -99,6 +104,9 @@ private:
     bool applyView();
     void fail(const QString& message);
     bool wantsHeadScores() const;
+    /// Starts the step's training run when the Train tab has none like it, and shows its frame; false while
+    /// that is still on its way (or failed: the message is sent).
+    bool reconcileTraining();
 
     LessonWindow w_;
     Lesson lesson_;

@@ -65,6 +65,7 @@ MainWindow::MainWindow(const QString& modelsDir, QWidget* parent)
     driven.attention = attention_;
     driven.inside = inside_;
     driven.heads = heads_;
+    driven.train = train_;
     driven.modelsDir = modelsDir_;
     driven.sourceText = [this] { return sourceText(); };
     driven.setSourceText = [this](const QString& text) { setSourceText(text); };

@@ -71,6 +71,7 @@ public:
     InsideView* insideView() const { return inside_; }
     HeadTable* headTable() const { return heads_; }
     LessonPanel* lessonPanel() const { return lessons_; }
+    TrainPage* trainPage() const { return train_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;

@@ -66,6 +66,7 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     status_ = new QLabel(tr("Pick a task and press Start."), this);
     status_->setObjectName(QStringLiteral("trainStatus"));
     status_->setTextFormat(Qt::PlainText);
+    status_->setWordWrap(true); // a long run folder must not widen the window past the screen
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(task_);
@@ -82,7 +83,9 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     grid_ = new AttentionGrid(this);
     grid_->setObjectName(QStringLiteral("trainGrid"));
     grid_->setShown({nullptr, core::AttentionKind::Cross});
-    grid_->setToolTip(tr("Cross-attention of the probe example, captured while the model learns"));
+    grid_->setToolTip(tr("Attention of the probe example, captured while the model learns: cross-attention "
+                         "of an encoder–decoder, self-attention of a decoder-only model, a classifier's "
+                         "pooling"));
     slider_ = new QSlider(Qt::Horizontal, this);
     slider_->setObjectName(QStringLiteral("frameSlider"));
     slider_->setToolTip(tr("Scrub back through the captured frames"));
@@ -147,10 +150,12 @@ void TrainPage::start() {
     runDir_ = base;
     for (int n = 2; QFileInfo::exists(runDir_); ++n)
         runDir_ = base + QStringLiteral("-%1").arg(n);
-    // A frame every 1/40 of the run: enough to watch a pattern form, few enough to keep in memory.
+    runPreset_ = task_->currentData().toString();
+    runTiny_ = size_->currentData().toString() == QLatin1String("tiny");
+    runSteps_ = recipe.steps;
     launch(
         new TrainingWorker(recipe, runDir_, TrainPresets::probeFor(recipe.task),
-                           static_cast<int>(std::max<int64_t>(1, recipe.steps / 40))),
+                           TrainPresets::probeEvery(recipe.steps)),
         recipe,
         recipe.model.recurrent()
             ? tr("Training %1 (%2)…").arg(task_->currentText(), QString::fromStdString(recipe.model.shape()))
@@ -162,11 +167,16 @@ QString TrainPage::recipePath() const {
 }
 
 void TrainPage::fitToTask(bool takeSteps) {
-    // A recurrent preset has its own size, and trains for its recipe's steps (a few minutes here).
+    // A recurrent preset has its own size, and trains for its recipe's steps (a few minutes here); so does
+    // the induction preset, whose head forms at a step of its own schedule.
     try {
         const auto recipe = core::TrainRecipe::fromFile(recipePath().toStdString());
         size_->setEnabled(!training() && !recipe.model.recurrent());
-        if (takeSteps && recipe.model.recurrent())
+        size_->setItemText(0, tr("classroom (%1)").arg(TrainPresets::sizeLabel(recipe.model)));
+        size_->setItemText(
+            1,
+            tr("tiny (%1)").arg(TrainPresets::sizeLabel(TrainPresets::forRun(recipePath(), true, 1).model)));
+        if (takeSteps && (recipe.model.recurrent() || recipe.task == core::TaskKind::Induction))
             steps_->setValue(static_cast<int>(recipe.steps));
     } catch (const core::Error&) {
         size_->setEnabled(!training()); // Start says what is wrong with the recipe
@@ -213,14 +223,16 @@ void TrainPage::continueRun(const QString& dir) {
             task_->setCurrentIndex(task);
     }
     // To the run's own end; `attnscope train --resume --steps N` extends a run.
+    runPreset_.clear();
     auto* worker = TrainingWorker::resuming(recipe, runDir_, TrainPresets::probeFor(recipe.task),
-                                            static_cast<int>(std::max<int64_t>(1, recipe.steps / 40)));
+                                            TrainPresets::probeEvery(recipe.steps));
     launch(worker, recipe, tr("Continuing %1…").arg(QDir::toNativeSeparators(dir)));
 }
 
 void TrainPage::launch(TrainingWorker* worker, const core::TrainRecipe& recipe, const QString& what) {
     AppSettings::setLastRun(runDir_);
-    frames_.clear();
+    film_.clear();
+    follow_ = true;
     lastStep_ = 0;
     curve_->clear(recipe.steps);
     slider_->setEnabled(false);
@@ -350,18 +362,24 @@ QString TrainPage::runDirectory() const {
 }
 
 int64_t TrainPage::frameStep(int index) const {
-    return index >= 0 && index < frames() ? frames_[std::size_t(index)].first : -1;
+    return film_.frameStep(index);
 }
 
 void TrainPage::showFrame(int index) {
     if (index < 0 || index >= frames())
         return;
     auto shown = grid_->shown();
-    shown.snapshot = frames_[std::size_t(index)].second;
+    shown.snapshot = film_.frame(index);
     grid_->setShown(shown);
-    frameLabel_->setText(tr("step %1").arg(frames_[std::size_t(index)].first));
+    frameLabel_->setText(film_.label(index));
+    follow_ = index == frames() - 1;
     if (slider_->value() != index)
         slider_->setValue(index);
+}
+
+void TrainPage::holdFrame(int index) {
+    showFrame(index);
+    follow_ = false;
 }
 
 int TrainPage::shownFrame() const {
@@ -374,23 +392,60 @@ int TrainPage::lossPoints() const {
 
 void TrainPage::onProgress(const TrainProgress& p) {
     lastStep_ = p.step;
+    film_.addRow(p);
     curve_->add(p);
     status_->setText(TrainCurve::describe(p));
+    Q_EMIT progressed();
+}
+
+bool TrainPage::startPreset(const QString& preset, bool tiny, int steps, QString* error) {
+    const int index = task_->findData(preset);
+    if (index < 0) {
+        if (error)
+            *error = tr("the Train tab has no preset \"%1\" (its recipe is not in %2)")
+                         .arg(preset, QDir::toNativeSeparators(recipesDir_));
+        return false;
+    }
+    if (training()) {
+        if (error)
+            *error = tr("a training run is going; stop it first");
+        return false;
+    }
+    task_->setCurrentIndex(index); // takes the recipe's steps where the preset has its own
+    size_->setCurrentIndex(size_->findData(tiny ? QStringLiteral("tiny") : QStringLiteral("classroom")));
+    if (steps > 0)
+        steps_->setValue(steps);
+    start();
+    if (!training()) {
+        if (error)
+            *error = status_->text();
+        return false;
+    }
+    return true;
+}
+
+int64_t TrainPage::formedStep() const {
+    return curve_->formedStep();
 }
 
 void TrainPage::onProbed(int64_t step, std::shared_ptr<const core::AttentionSnapshot> snap) {
-    // A classifier's probe holds its pooling row; every other model's, cross-attention.
-    const auto kind =
-        snap->has(core::AttentionKind::Cross) ? core::AttentionKind::Cross : core::AttentionKind::Pooling;
+    // Where a task shows: an encoder–decoder's cross-attention, a classifier's pooling row, a decoder-only
+    // model's self-attention.
+    const auto kind = snap->has(core::AttentionKind::Cross)     ? core::AttentionKind::Cross
+                      : snap->has(core::AttentionKind::Pooling) ? core::AttentionKind::Pooling
+                                                                : core::AttentionKind::Decoder;
     if (grid_->shown().kind != kind)
         grid_->setShown({nullptr, kind});
-    // Following the newest frame unless the user is looking at an older one.
-    const bool follow = slider_->value() == frames() - 1 || frames() == 0;
-    frames_.emplace_back(step, std::move(snap));
-    slider_->setRange(0, frames() - 1);
+    // Following the newest frame unless the user (or a lesson) is looking at an older one.
+    film_.addFrame(step, std::move(snap));
+    {
+        const QSignalBlocker block(slider_); // the range moving the slider is no choice of a frame
+        slider_->setRange(0, frames() - 1);
+    }
     slider_->setEnabled(frames() > 1);
-    if (follow)
+    if (follow_)
         showFrame(frames() - 1);
+    Q_EMIT progressed();
 }
 
 void TrainPage::onFinished(bool completed) {

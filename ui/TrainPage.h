@@ -5,11 +5,13 @@
 
 #include "core/run/AttentionSnapshot.h"
 #include "core/train/TrainRecipe.h"
+#include "ui/TrainFilm.h"
 #include "ui/TrainingWorker.h"
 
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QComboBox;
@@ -32,6 +34,15 @@ public:
     ~TrainPage() override;
 
     void start();
+    /// Starts a run of `preset` (a recipe's name, as the task list holds it) at a size, for `steps` steps (0:
+    /// the recipe's own), as a lesson asks; false with a message when the preset is not offered or a run is
+    /// going.
+    bool startPreset(const QString& preset, bool tiny, int steps, QString* error);
+    /// The preset, size and steps of the run last started with Start (empty preset: none, or a continued
+    /// run).
+    QString runPreset() const { return runPreset_; }
+    bool runTiny() const { return runTiny_; }
+    int64_t runSteps() const { return runSteps_; }
     /// Continues the run saved in dir to its own end, from its last checkpoint: a run stopped, or lost
     /// with a crash, goes on where it was saved.
     void continueRun(const QString& dir);
@@ -47,17 +58,29 @@ public:
     /// Where the current (or last) run writes.
     QString runDirectory() const;
 
-    int frames() const { return static_cast<int>(frames_.size()); }
+    int frames() const { return film_.frames(); }
     int64_t frameStep(int index) const;
     /// Shows frame `index` of the probe's attention in the grid (the slider does this).
     void showFrame(int index);
+    /// Shows frame `index` and stays there as newer frames arrive (a lesson's frame of a given step), until
+    /// the slider is taken back to the newest.
+    void holdFrame(int index);
     int shownFrame() const;
     int lossPoints() const;
     int64_t lastStep() const { return lastStep_; }
+    /// The last log row at or before `step` (nothing before the first).
+    std::optional<TrainProgress> rowAt(int64_t step) const { return film_.rowAt(step); }
+    /// The step at which the run's best induction score first reached 0.5 (−1: not yet, or not measured).
+    int64_t formedStep() const;
+    /// The first frame at or after `step`, the last at or before it; −1 when there is none.
+    int frameAtOrAfter(int64_t step) const { return film_.frameAtOrAfter(step); }
+    int frameAtOrBefore(int64_t step) const { return film_.frameAtOrBefore(step); }
     AttentionGrid* grid() const { return grid_; }
 
 Q_SIGNALS:
     void trainingChanged(bool training);
+    /// A log row or a frame arrived.
+    void progressed();
     void message(const QString& text);
 
 private:
@@ -89,8 +112,12 @@ private:
     TrainingWorker* worker_ = nullptr;
     QString runDir_;
     bool running_ = false;
-    std::vector<std::pair<int64_t, std::shared_ptr<const core::AttentionSnapshot>>> frames_;
+    TrainFilm film_;
+    QString runPreset_;
+    bool runTiny_ = false;
+    int64_t runSteps_ = 0;
     int64_t lastStep_ = 0;
+    bool follow_ = true; // the grid moves on to each new frame
 };
 
 } // namespace ui

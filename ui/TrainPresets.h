@@ -22,6 +22,11 @@ public:
     /// short run, named "<name>-trained"; tiny shrinks a Transformer (a recurrent model keeps its size).
     /// Throws core::Error naming what is wrong with the recipe.
     static core::TrainRecipe forRun(const QString& path, bool tiny, int steps);
+    /// Steps between two frames of the probe's attention in a run of `steps` steps: about 1/40 of the run,
+    /// a multiple of the log's 10 steps once it is 10 or more, so every frame has a log row.
+    static int probeEvery(int64_t steps);
+    /// A size as the size box names it: "2+2 layers, d_model 64", "2 layers, d_model 64, attention-only".
+    static QString sizeLabel(const core::ModelConfig& model);
     /// A source whose answer shows the task's alignment at a glance (a text to classify, for a classifier).
     static QString probeFor(core::TaskKind kind);
 };

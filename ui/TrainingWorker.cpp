@@ -30,14 +30,14 @@ void TrainingWorker::run() {
             for (const auto& row : core::TrainLog::read(run_->logPath()))
                 Q_EMIT progress(TrainProgress{row.stats.step, run_->trainer().recipe().steps, row.stats.loss,
                                               row.stats.tokensPerSecond, row.stats.elapsedSeconds,
-                                              row.accuracy, metric});
+                                              row.accuracy, row.heads.induction, row.heads.previous, metric});
         core::RunCallbacks cb;
         cb.stopRequested = [this] { return stopped_.load(); };
         cb.pauseRequested = [this] { return paused_.load() && !stopped_.load(); };
         cb.onLogged = [this, metric](const core::RunProgress& p) {
             const auto& s = p.stats;
             Q_EMIT progress(TrainProgress{s.step, p.total, s.loss, s.tokensPerSecond, s.elapsedSeconds,
-                                          p.metric, metric});
+                                          p.metric, p.heads.induction, p.heads.previous, metric});
         };
         // The probe is teacher-forced on the task's answer, which only generated tasks can give; a
         // classifier's probe is its answer to the probe text.
@@ -68,6 +68,12 @@ void TrainingWorker::probe(int64_t step) {
         // Teacher-forced on the right answer, so every frame shows the same rows.
         for (const auto& t : model->targetTokens(recipe_.makeTask().solve(probe_.toStdString())))
             tgt.push_back(t.id);
+        if (!model->config().hasEncoder()) {
+            // A decoder-only model reads what it was trained on, "<bos> source <eos> answer", as one
+            // sequence: its self-attention is where the task shows (the induction stripe, say).
+            src.push_back(model->targetTokenizer().vocab().eos());
+            src.insert(src.end(), tgt.begin() + 1, tgt.end()); // the answer without its <bos>
+        }
         session.analyzeIds(src, tgt);
     }
     Q_EMIT probed(step, std::make_shared<core::AttentionSnapshot>(session.snapshot()));

@@ -25,7 +25,9 @@ struct TrainProgress {
     double loss = 0.0;
     double tokensPerSecond = 0.0;
     double elapsedSeconds = 0.0;
-    double accuracy = -1.0; ///< the run's metric when just measured, else negative
+    double accuracy = -1.0;  ///< the run's metric when just measured, else negative
+    double induction = -1.0; ///< the best head's induction score (the induction task), else negative
+    double previous = -1.0;  ///< the best head's previous-token score (the induction task), else negative
     /// What `accuracy` measures: "exact match" (generated tasks), "chrF" (÷ 100, translation) or
     /// "perplexity" (a language model).
     QString metric;

@@ -1,5 +1,6 @@
 #include "core/train/Trainer.h"
 
+#include "core/analysis/HeadAnalysis.h"
 #include "core/analysis/Perplexity.h"
 #include "core/analysis/TranslationMetrics.h"
 #include "core/base/Errors.h"
@@ -324,8 +325,22 @@ std::shared_ptr<const Model> Trainer::currentModel() const {
     return Model::adopt(std::move(impl));
 }
 
-void Trainer::log(double accuracy) {
-    TrainLog::append((impl_->out / "log.csv").string(), impl_->stats, accuracy);
+HeadWatch Trainer::watchHeads() const {
+    HeadWatch w;
+    // Only the induction task is about a head forming; elsewhere the scores would cost time and say little.
+    if (impl_->task.kind() != TaskKind::Induction)
+        return w;
+    for (const auto& s : analyzeHeads(*currentModel(), HeadAnalysisSettings{})) {
+        w.induction = std::max(w.induction, s.inductionScore);
+        w.previous = std::max(w.previous, s.previousTokenScore);
+    }
+    return w;
+}
+
+HeadWatch Trainer::log(double accuracy) {
+    const auto heads = watchHeads();
+    TrainLog::append((impl_->out / "log.csv").string(), impl_->stats, accuracy, heads);
+    return heads;
 }
 
 } // namespace core

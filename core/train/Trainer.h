@@ -13,7 +13,7 @@
 //                 state.json (step); replaced as a whole, so a crash leaves the previous checkpoint
 //   model/        the final model, written by exportModel()
 //   recipe.json   the recipe the run started with
-//   log.csv       step,loss,lr,tokens_per_s,elapsed_s,accuracy
+//   log.csv       step,loss,lr,tokens_per_s,elapsed_s,accuracy,induction,previous_token (TrainLog)
 
 #include "core/model/Model.h"
 #include "core/train/TrainLog.h"
@@ -78,8 +78,12 @@ public:
     void exportModel(const std::string& dir = {}) const;
     /// A copy of the current weights as an immutable model, for showing attention while training.
     std::shared_ptr<const Model> currentModel() const;
-    /// Appends a row to outDir/log.csv (accuracy < 0 is left empty).
-    void log(double accuracy = -1.0);
+    /// Appends a row to outDir/log.csv (accuracy < 0 is left empty); for the induction task the row also
+    /// holds watchHeads(), which it returns.
+    HeadWatch log(double accuracy = -1.0);
+    /// The current model's best induction and previous-token heads (the head analysis's default probes, so
+    /// the last row agrees with `attnscope heads` on the finished model). Unmeasured for other tasks.
+    HeadWatch watchHeads() const;
     std::string outDir() const;
 
     /// lr at a step (1-based) for a model width: factor · d^-0.5 · min(step^-0.5, step · warmup^-1.5).

@@ -60,10 +60,10 @@ RunEnd TrainingRun::run(const RunCallbacks& cb, const RunOptions& opt) {
     const int64_t first = t.stats().step;
     int64_t lastLogged = -1;
     auto logRow = [&](double metric, bool last) {
-        t.log(metric);
+        const auto heads = t.log(metric);
         lastLogged = t.stats().step;
         if (cb.onLogged)
-            cb.onLogged({t.stats(), recipe.steps, metric, last});
+            cb.onLogged({t.stats(), recipe.steps, metric, last, heads});
     };
     const bool probing = opt.probeEvery > 0 && cb.onProbe;
     if (probing)
@@ -106,7 +106,7 @@ RunEnd TrainingRun::run(const RunCallbacks& cb, const RunOptions& opt) {
     if (t.stats().step > first) // resuming a finished run adds no second row for its last step
         logRow(finalMetric_, true);
     else if (cb.onLogged)
-        cb.onLogged({t.stats(), recipe.steps, finalMetric_, true});
+        cb.onLogged({t.stats(), recipe.steps, finalMetric_, true, t.watchHeads()});
     if (probing)
         cb.onProbe(t.stats().step);
     return RunEnd::Completed;

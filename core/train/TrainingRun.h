@@ -26,6 +26,7 @@ struct RunProgress {
     int64_t total = 0;    ///< the step the run ends at
     double metric = -1.0; ///< evaluate()'s figure when just measured, else < 0
     bool last = false;    ///< the finished run's final row (after its checkpoint and model/ are written)
+    HeadWatch heads;      ///< the best heads' scores, for the induction task
 };
 
 /// Everything optional; called on the thread that runs the loop.
