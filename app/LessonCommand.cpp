@@ -20,6 +20,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QTemporaryDir>
 
 #include <nlohmann/json.hpp>
 
@@ -29,7 +30,7 @@
 namespace {
 
 const char* kLessonHelp =
-    R"(usage: attnscope lesson --file LESSON.json [--play [--shots DIR] [--present] [--size WxH]]
+    R"(usage: attnscope lesson --file LESSON.json [--play [--shots DIR] [--present] [--size WxH] [--runs DIR]]
 
 Reads a lesson and prints it as JSON, every step whole as the player restores it: {"title", "version",
 "steps": [{"caption", "model", "text", "step", "tab", "kind", "layer", "head", "mark", "scale",
@@ -45,6 +46,8 @@ step and the field.
   --shots DIR  with --play: a picture of the window at each step, DIR/step-01.png …
   --present    with --play: in the presentation mode (full screen, large fonts)
   --size WxH   with --play: the window's size (default 1500x950)
+  --runs DIR   with --play: where a lesson's training runs are kept (default: a temporary folder, removed
+               when the command ends)
 Exit status: 0 on success, 1 when a step could not be reached, 2 on bad arguments or a malformed lesson.
 )";
 
@@ -65,7 +68,13 @@ int play(const QString& path, const Args& a) {
         throw std::runtime_error(
             "cannot make a temporary folder for the run's settings (is TMPDIR writable?)");
     const auto models = builtinModelsDir();
+    // A batch run keeps its lessons' training runs out of the user's runs unless told where to keep them.
+    QTemporaryDir scratch;
+    const QString runs = a.has("--runs") ? QString::fromStdString(a.get("--runs")) : scratch.path();
+    if (runs.isEmpty() || !QDir().mkpath(runs))
+        throw std::runtime_error("cannot make the folder for training runs " + runs.toStdString());
     ui::MainWindow window(QString::fromStdString(models));
+    window.trainPage()->setRunsFolder(runs);
     window.resize(width, height);
     window.show();
     auto* panel = window.lessonPanel();
@@ -135,12 +144,13 @@ int play(const QString& path, const Args& a) {
 } // namespace
 
 int runLesson(const std::vector<std::string>& argv) {
-    CommandOptions options{{"--file", "--shots", "--size"}, {"--play", "--present"}};
+    CommandOptions options{{"--file", "--shots", "--size", "--runs"}, {"--play", "--present"}};
     return runCommand("lesson", kLessonHelp, options, argv, [&](const Args& a) {
         if (!a.has("--file"))
             throw UsageError("--file LESSON.json is required");
-        if ((a.has("--shots") || a.has("--present") || a.has("--size")) && !a.has("--play"))
-            throw UsageError("--shots, --present and --size go with --play");
+        if ((a.has("--shots") || a.has("--present") || a.has("--size") || a.has("--runs")) &&
+            !a.has("--play"))
+            throw UsageError("--shots, --present, --size and --runs go with --play");
         const QString path = QString::fromStdString(a.get("--file"));
         QString error;
         const auto lesson = ui::LessonFile::read(path, &error);

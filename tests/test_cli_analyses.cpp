@@ -6,6 +6,7 @@
 #include "CliRunner.h"
 #include "SkipReport.h"
 
+#include <QFileInfo>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -162,7 +163,7 @@ void TestCliAnalyses::lesson() {
 
 void TestCliAnalyses::lessonThatTrains() {
     // A lesson that trains: the step starting the run and the step showing its frame of step 20 name the run
-    // in their JSON; the run's folder goes where the user's data does (here a temporary HOME).
+    // in their JSON.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString file = dir.filePath(QStringLiteral("train.json"));
@@ -173,12 +174,15 @@ void TestCliAnalyses::lessonThatTrains() {
          "train": {"preset": "copy", "steps": 40, "size": "tiny"}},
         {"caption": "step {frame_step}, loss {frame_loss}", "frame": 20}]})");
     out.close();
+    // Kept where --runs says; without it, in a temporary folder removed at the end, never in the user's data.
+    const QString runs = dir.filePath(QStringLiteral("runs"));
     auto env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("HOME"), dir.path());
     env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
     QByteArray text, err;
-    QCOMPARE(run({QStringLiteral("lesson"), QStringLiteral("--file"), file, QStringLiteral("--play")}, &text,
-                 &err, env),
+    QCOMPARE(run({QStringLiteral("lesson"), QStringLiteral("--file"), file, QStringLiteral("--play"),
+                  QStringLiteral("--runs"), runs},
+                 &text, &err, env),
              0);
     const auto lines = text.trimmed().split('\n');
     QCOMPARE(lines.size(), 2);
@@ -186,11 +190,20 @@ void TestCliAnalyses::lessonThatTrains() {
     QCOMPARE(first["tab"].get<std::string>(), std::string("train"));
     QCOMPARE(first["training"]["preset"].get<std::string>(), std::string("copy"));
     const auto folder = QString::fromStdString(second["training"]["folder"].get<std::string>());
-    QVERIFY2(folder.startsWith(dir.filePath(QStringLiteral("data"))), qPrintable(folder));
+    QVERIFY2(folder.startsWith(runs) && QFileInfo::exists(folder + QStringLiteral("/log.csv")),
+             qPrintable(folder));
     QCOMPARE(second["training"]["frame_step"].get<int>(), 20);
     QCOMPARE(second["training"]["formed"].get<int>(), -1); // copy forms no induction head
     QVERIFY2(second["caption"].get<std::string>().rfind("step 20, loss ", 0) == 0, lines[1].constData());
     QVERIFY(second["missing"].empty());
+    QCOMPARE(run({QStringLiteral("lesson"), QStringLiteral("--file"), file, QStringLiteral("--play")}, &text,
+                 &err, env),
+             0);
+    const auto scratch = QString::fromStdString(
+        json::parse(text.trimmed().split('\n').back().toStdString())["training"]["folder"]
+            .get<std::string>());
+    QVERIFY2(!scratch.startsWith(dir.path()) && !QFileInfo::exists(scratch), qPrintable(scratch));
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("data/attnscope/runs"))));
     qInfo("lesson --play with training: %s", lines[1].constData());
 }
 
@@ -253,7 +266,7 @@ void TestCliAnalyses::badArguments_data() {
     QTest::newRow("lesson shots without play")
         << QStringList{QStringLiteral("lesson"), QStringLiteral("--file"), QStringLiteral("x.json"),
                        QStringLiteral("--shots"), QStringLiteral("d")}
-        << "--shots, --present and --size go with --play";
+        << "--shots, --present, --size and --runs go with --play";
 }
 
 void TestCliAnalyses::badArguments() {

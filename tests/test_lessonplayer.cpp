@@ -374,6 +374,12 @@ void TestLessonPlayer::trainingStepsWaitForTheRun() {
     QCOMPARE(recorded.train.preset, QStringLiteral("copy"));
     QCOMPARE(recorded.train.steps, 60);
     QVERIFY(recorded.train.tiny);
+    // Recorded on another page, a step is not about the run trained before it.
+    f->window.showPage(ui::Page::Attention);
+    QVERIFY(player->record(QStringLiteral("elsewhere"), &error));
+    const auto& elsewhere = player->lesson().steps[3].state;
+    QCOMPARE(elsewhere.tab, QStringLiteral("attention"));
+    QVERIFY(!elsewhere.train.wanted());
     std::filesystem::remove_all(runDir.toStdString());
 }
 

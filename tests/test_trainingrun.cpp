@@ -285,6 +285,21 @@ void TestTrainingRun::olderLogsReadAndGrow() {
     QVERIFY(!rows[3].heads.measured());
     QCOMPARE(core::TrainLog::formedAt(rows), int64_t(30));
     QCOMPARE(core::TrainLog::formedAt(rows, 0.8), int64_t(-1));
+    // Damaged rows are skipped, not read as numbers they are not: torn inside the head columns, a loss
+    // that is no number, a row cut after its step.
+    core::writeFileAtomically(path, core::readFile(path) +
+                                        "50,0.4,0.001,900,7,,0.8\n60,nan,0.001,900,8,,,\n70,0.3\n"
+                                        "80,0.2,0.001,900,9,,0.9,0.6\n");
+    rows = core::TrainLog::read(path);
+    QCOMPARE(rows.size(), std::size_t(5));
+    QCOMPARE(rows.back().stats.step, int64_t(80));
+    QCOMPARE(rows.back().heads.induction, 0.9);
+    // An empty log (a run killed as it wrote its first row) starts again with its header.
+    core::writeFileAtomically(path, "");
+    core::TrainLog::append(path, s, 0.5, {});
+    rows = core::TrainLog::read(path);
+    QCOMPARE(rows.size(), std::size_t(1));
+    QCOMPARE(rows[0].stats.step, int64_t(40));
 }
 
 QTEST_GUILESS_MAIN(TestTrainingRun)

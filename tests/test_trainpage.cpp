@@ -13,6 +13,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
 
@@ -274,6 +275,24 @@ void TestTrainPage::inductionPreset() {
     task->setCurrentIndex(task->findData(QStringLiteral("induction")));
     QCOMPARE(page.findChild<QSpinBox*>(QStringLiteral("trainSteps"))->value(), 3000);
     std::filesystem::remove_all(page.runDirectory().toStdString());
+    // Asked for no steps, a run takes its recipe's own, whatever the box holds.
+    page.findChild<QSpinBox*>(QStringLiteral("trainSteps"))->setValue(50);
+    QVERIFY2(page.startPreset(QStringLiteral("induction"), true, 0, &error), qPrintable(error));
+    QCOMPARE(page.runSteps(), int64_t(3000));
+    page.stop();
+    QTRY_VERIFY_WITH_TIMEOUT(!page.training(), 60000);
+    std::filesystem::remove_all(page.runDirectory().toStdString());
+
+    // A preset whose recipe is broken says what is wrong with it.
+    QTemporaryDir recipes;
+    QFile bad(recipes.filePath(QStringLiteral("copy.json")));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write(R"({"name": "copy", "task": "copy", "steps": -5})");
+    bad.close();
+    ui::TrainPage broken(recipes.path());
+    QVERIFY(!broken.startPreset(QStringLiteral("copy"), false, 100, &error));
+    QVERIFY2(error.contains(QStringLiteral("steps")), qPrintable(error));
+    QVERIFY(!broken.training());
 }
 
 QTEST_MAIN(TestTrainPage)

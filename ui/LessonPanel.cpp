@@ -112,10 +112,14 @@ void LessonPanel::build() {
 
     connect(previousButton_, &QPushButton::clicked, player_, &LessonPlayer::previous);
     connect(nextButton_, &QPushButton::clicked, player_, &LessonPlayer::next);
-    connect(steps_, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* item) { player_->go(steps_->row(item)); });
-    connect(steps_, &QListWidget::itemClicked, this,
-            [this](QListWidgetItem* item) { player_->go(steps_->row(item)); });
+    // A double-click is a click and an activation: the second asks for the step already on its way.
+    const auto jump = [this](QListWidgetItem* item) {
+        const int row = steps_->row(item);
+        if (row != player_->index() || player_->arrived())
+            player_->go(row);
+    };
+    connect(steps_, &QListWidget::itemActivated, this, jump);
+    connect(steps_, &QListWidget::itemClicked, this, jump);
     connect(editButton_, &QPushButton::clicked, this, &LessonPanel::editCaption);
     connect(upButton_, &QPushButton::clicked, this, [this] {
         const int i = steps_->currentRow();

@@ -80,8 +80,6 @@ void LessonPlayer::close() {
 void LessonPlayer::go(int index) {
     if (!open_ || index < 0 || index >= count())
         return;
-    if (index == index_ && !arrived_ && requests_ > 0)
-        return; // already on its way there (a double-click asks twice)
     index_ = index;
     arrived_ = false;
     requests_ = 0;
@@ -255,6 +253,9 @@ bool LessonPlayer::reconcileTraining() {
     case LessonTrainTab::Reach::Waiting:
         if (!message.isEmpty())
             Q_EMIT waiting(index_, message);
+        // A run's rows and frames wake the player up to 100,000 steps long: waiting for them is no request
+        // of the window that might never settle.
+        --requests_;
         return false; // the tab's progress brings us back
     case LessonTrainTab::Reach::Failed:
         fail(tr("step %1: %2").arg(index_ + 1).arg(message));

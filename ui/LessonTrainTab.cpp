@@ -34,6 +34,8 @@ LessonTrainTab::Reach LessonTrainTab::reach(TrainPage& t, const LessonState& s, 
                                   .arg(t.lastStep())
                             : tr("the Train tab has no run whose induction head could form"));
         frame = formed < 0 ? -1 : t.frameAtOrAfter(formed);
+        if (frame < 0 && formed >= 0 && !t.training())
+            frame = t.frames() - 1; // a run stopped before its next frame: its last is the nearest
         if (frame < 0 && t.training())
             *message =
                 tr("Training: waiting for an induction head to form (step %1 so far)…").arg(t.lastStep());
@@ -63,9 +65,13 @@ LessonTrainingFacts LessonTrainTab::facts(const TrainPage& t) {
 }
 
 void LessonTrainTab::capture(const TrainPage& t, LessonState& s) {
+    // Only a step recorded on the Train tab is about its run: a run trained earlier in the session must not
+    // follow every step recorded after it (replayed, each would ask for it again).
+    if (s.tab != QLatin1String("train"))
+        return;
     if (!t.runPreset().isEmpty())
         s.train = {t.runPreset(), int(t.runSteps()), t.runTiny()};
-    if (s.tab == QLatin1String("train") && t.frames() > 0 && t.shownFrame() != t.frames() - 1)
+    if (t.frames() > 0 && t.shownFrame() != t.frames() - 1)
         s.frame = int(t.frameStep(t.shownFrame()));
 }
 

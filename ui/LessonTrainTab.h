@@ -23,7 +23,7 @@ public:
     static Reach reach(TrainPage& tab, const LessonState& state, QString* message);
     /// The run's numbers captions quote: the step its head formed, the frame shown and its log row.
     static LessonTrainingFacts facts(const TrainPage& tab);
-    /// The tab's run and, on the Train page, the frame it holds, into a state being recorded.
+    /// The tab's run and the frame it holds, into a state being recorded on the Train page.
     static void capture(const TrainPage& tab, LessonState& state);
 };
 

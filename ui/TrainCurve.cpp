@@ -58,6 +58,7 @@ void TrainCurve::clear(int64_t total) {
     plot_->graph(3)->removeFromLegend();
     formed_ = -1;
     plot_->yAxis2->setLabel(tr("exact match"));
+    plot_->yAxis2->setRange(0, 1); // a perplexity run before may have stretched it
     formedLine_->setVisible(false);
     formedLabel_->setVisible(false);
     plot_->xAxis->setRange(0, static_cast<double>(total));

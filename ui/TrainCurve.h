@@ -21,7 +21,8 @@ public:
 
     /// Empties both curves for a run that ends at `total`.
     void clear(int64_t total);
-    /// Adds a log row: its loss, and its metric when it has one.
+    /// Adds a log row: its loss, its metric when it has one, and the best heads' scores of an induction run
+    /// (marking the step the induction score first reaches kFormed).
     void add(const TrainProgress& p);
     int lossPoints() const;
     /// The step at which the best induction score first reached kFormed (−1: not yet, or not measured).

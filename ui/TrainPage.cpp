@@ -131,21 +131,30 @@ TrainPage::~TrainPage() {
 }
 
 void TrainPage::start() {
-    if (training())
-        return;
+    QString error;
+    if (!training() && !startRun(&error))
+        Q_EMIT message(tr("Cannot train: %1").arg(error));
+}
+
+QString TrainPage::runsFolder() const {
+    return !runsFolder_.isEmpty() ? runsFolder_
+                                  : QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+                                        .filePath(QStringLiteral("runs"));
+}
+
+bool TrainPage::startRun(QString* error) {
     core::TrainRecipe recipe;
     try {
         recipe = TrainPresets::forRun(recipePath(), size_->currentData().toString() == QLatin1String("tiny"),
                                       steps_->value());
     } catch (const core::Error& e) {
-        Q_EMIT message(tr("Cannot train: %1").arg(QString::fromStdString(e.what())));
-        return;
+        *error = QString::fromStdString(e.what());
+        return false;
     }
-    const QString base =
-        QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-            .filePath(QStringLiteral("runs/%1-%2")
-                          .arg(task_->currentData().toString(),
-                               QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-hhmmss"))));
+    const QString base = QDir(runsFolder())
+                             .filePath(QStringLiteral("%1-%2").arg(
+                                 task_->currentData().toString(),
+                                 QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-hhmmss"))));
     // Two runs started within a second get folders of their own.
     runDir_ = base;
     for (int n = 2; QFileInfo::exists(runDir_); ++n)
@@ -160,6 +169,7 @@ void TrainPage::start() {
         recipe.model.recurrent()
             ? tr("Training %1 (%2)…").arg(task_->currentText(), QString::fromStdString(recipe.model.shape()))
             : tr("Training %1 (%2)…").arg(task_->currentText(), size_->currentText()));
+    return true;
 }
 
 QString TrainPage::recipePath() const {
@@ -185,10 +195,7 @@ void TrainPage::fitToTask(bool takeSteps) {
 
 void TrainPage::chooseRunToContinue() {
     const QString last = AppSettings::lastRun();
-    const QString start = !last.isEmpty()
-                              ? last
-                              : QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-                                    .filePath(QStringLiteral("runs"));
+    const QString start = !last.isEmpty() ? last : runsFolder();
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Continue Run"), start);
     if (!dir.isEmpty())
         continueRun(dir);
@@ -411,14 +418,22 @@ bool TrainPage::startPreset(const QString& preset, bool tiny, int steps, QString
             *error = tr("a training run is going; stop it first");
         return false;
     }
-    task_->setCurrentIndex(index); // takes the recipe's steps where the preset has its own
+    task_->setCurrentIndex(index);
     size_->setCurrentIndex(size_->findData(tiny ? QStringLiteral("tiny") : QStringLiteral("classroom")));
-    if (steps > 0)
-        steps_->setValue(steps);
-    start();
-    if (!training()) {
+    if (steps <= 0) { // the recipe's own, whatever the box holds
+        try {
+            steps = static_cast<int>(core::TrainRecipe::fromFile(recipePath().toStdString()).steps);
+        } catch (const core::Error& e) {
+            if (error)
+                *error = QString::fromStdString(e.what());
+            return false;
+        }
+    }
+    steps_->setValue(steps);
+    QString why;
+    if (!startRun(&why)) {
         if (error)
-            *error = status_->text();
+            *error = why;
         return false;
     }
     return true;

@@ -57,6 +57,10 @@ public:
     bool confirmClose(QWidget* parent);
     /// Where the current (or last) run writes.
     QString runDirectory() const;
+    /// Where new runs get their folders: the user's data folder's runs/ unless set (a batch run sets its
+    /// own).
+    QString runsFolder() const;
+    void setRunsFolder(const QString& dir) { runsFolder_ = dir; }
 
     int frames() const { return film_.frames(); }
     int64_t frameStep(int index) const;
@@ -94,6 +98,8 @@ private:
     void fitToTask(bool takeSteps);
     /// Clears the curve and frames and runs `worker` on a new thread.
     void launch(TrainingWorker* worker, const core::TrainRecipe& recipe, const QString& what);
+    /// Start with the controls' preset, size and steps; false with why (a bad recipe) when it cannot.
+    bool startRun(QString* error);
 
     QString recipesDir_;
     QComboBox* task_ = nullptr;
@@ -111,6 +117,7 @@ private:
     QThread* thread_ = nullptr;
     TrainingWorker* worker_ = nullptr;
     QString runDir_;
+    QString runsFolder_;
     bool running_ = false;
     TrainFilm film_;
     QString runPreset_;

@@ -41,7 +41,7 @@ core::TrainRecipe TrainPresets::forRun(const QString& path, bool tiny, int steps
         recipe.model.dFf = recipe.model.dFf == 0 ? 0 : 64;
     }
     recipe.steps = steps;
-    // A multiple of the log's 10 steps, so an evaluation lands on a row that also holds the head scores.
+    // Every 1/10 of the run, on a multiple of the log's 10 steps like the frames.
     recipe.evalEvery = std::max<int64_t>(50, recipe.steps / 100 * 10);
     recipe.evalExamples = 200; // quick enough to check often; the CLI's 1,000 are for the record
     recipe.name = recipe.name + "-trained";

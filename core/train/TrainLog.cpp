@@ -4,9 +4,11 @@
 #include "core/base/Files.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace core {
@@ -15,14 +17,14 @@ namespace {
 
 const char* const kHeader = "step,loss,lr,tokens_per_s,elapsed_s,accuracy,induction,previous_token";
 
-// A field as a number, or -1 when it is empty (not measured) or not a number.
-double field(const std::string& text) {
-    if (text.empty())
-        return -1.0;
+// A field as a finite number, read whole; nothing for text that is not one (a torn or damaged row).
+std::optional<double> number(const std::string& text) {
     std::istringstream in(text);
     in.imbue(std::locale::classic());
-    double v = -1.0;
-    return in >> v ? v : -1.0;
+    double v = 0.0;
+    if (!(in >> v) || in.peek() != std::char_traits<char>::eof() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
 }
 
 // The step a row starts with, or -1 for the header or a torn line.
@@ -40,8 +42,10 @@ void TrainLog::append(const std::string& path, const TrainStats& s, double accur
     // The whole log is rewritten through a temporary file rather than appended to: an append cut short by a
     // full disk or a kill leaves a torn last line, and rewriting keeps every file the program writes to one
     // rule (the old file or the new one, whole). A long run's log is a few hundred KB, every tenth step.
-    std::string text = std::filesystem::exists(path) ? readFile(path) : std::string(kHeader) + "\n";
-    if (!text.empty() && text.back() != '\n')
+    std::string text = std::filesystem::exists(path) ? readFile(path) : std::string();
+    if (text.empty())
+        text = std::string(kHeader) + "\n";
+    if (text.back() != '\n')
         text += '\n';
     // A run begun by an older program, continued here: its rows simply lack the newer columns.
     const auto firstLine = text.find('\n');
@@ -90,19 +94,23 @@ std::vector<TrainLogRow> TrainLog::read(const std::string& path) {
             from = comma + 1;
         }
         f.push_back(line.substr(from));
-        if (f.size() < 6 || rowStep(line) < 0)
-            continue; // a torn line
+        // Six columns (an older program's log) or eight; the first five are always numbers, the rest may be
+        // empty (not measured). Anything else is a torn or damaged line.
+        if ((f.size() != 6 && f.size() != 8) || rowStep(line) < 0)
+            continue;
+        const auto loss = number(f[1]), lr = number(f[2]), speed = number(f[3]), elapsed = number(f[4]);
+        const auto optional = [](const std::string& t) {
+            return t.empty() ? std::optional<double>(-1.0) : number(t);
+        };
+        const auto accuracy = optional(f[5]);
+        const auto induction = f.size() == 8 ? optional(f[6]) : std::optional<double>(-1.0);
+        const auto previous = f.size() == 8 ? optional(f[7]) : std::optional<double>(-1.0);
+        if (!loss || !lr || !speed || !elapsed || !accuracy || !induction || !previous)
+            continue;
         TrainLogRow r;
-        r.stats.step = rowStep(line);
-        r.stats.loss = field(f[1]);
-        r.stats.lr = field(f[2]);
-        r.stats.tokensPerSecond = field(f[3]);
-        r.stats.elapsedSeconds = field(f[4]);
-        r.accuracy = field(f[5]);
-        if (f.size() >= 8) {
-            r.heads.induction = field(f[6]);
-            r.heads.previous = field(f[7]);
-        }
+        r.stats = {rowStep(line), *loss, *lr, *speed, *elapsed};
+        r.accuracy = *accuracy;
+        r.heads = {*induction, *previous};
         rows.push_back(r);
     }
     return rows;
