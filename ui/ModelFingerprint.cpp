@@ -15,8 +15,10 @@ namespace ui {
 QString ModelFingerprint::weightsSha256(const core::Model& model) {
     if (model.directory().empty())
         return {};
-    const QFileInfo info(
-        QDir(QString::fromStdString(model.directory())).filePath(QStringLiteral("model.safetensors")));
+    const QDir dir(QString::fromStdString(model.directory()));
+    QFileInfo info(dir.filePath(QStringLiteral("model.safetensors")));
+    if (!info.isFile()) // sharded weights: the index, which names every shard, stands for them
+        info = QFileInfo(dir.filePath(QStringLiteral("model.safetensors.index.json")));
     if (!info.isFile())
         return {};
     const QString key = QStringLiteral("%1|%2|%3")

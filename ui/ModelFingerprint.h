@@ -12,8 +12,8 @@ namespace ui {
 
 class ModelFingerprint {
 public:
-    /// Hex SHA-256 of model.safetensors in the model's directory; empty for a model made in memory or a
-    /// file that cannot be read.
+    /// Hex SHA-256 of model.safetensors in the model's directory (of model.safetensors.index.json for sharded
+    /// weights); empty for a model made in memory or a file that cannot be read.
     static QString weightsSha256(const core::Model& model);
 };
 

@@ -58,7 +58,7 @@ void syncFolderOf(const std::string& path) {
 
 } // namespace
 
-std::string readFile(const std::string& path) {
+int openForReading(const std::string& path, uint64_t* size) {
     // Non-blocking open: opening a FIFO for reading waits for a writer, so a FIFO planted as
     // model.safetensors hung the program (at start-up too, when that folder was the remembered model).
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -74,13 +74,19 @@ std::string readFile(const std::string& path) {
         ::close(fd);
         throw IoError("cannot read " + path + ": it is " + kindOf(st.st_mode) + ", not a regular file");
     }
+    *size = static_cast<uint64_t>(st.st_size);
+    return fd;
+}
+
+std::string readFile(const std::string& path) {
+    uint64_t size = 0;
+    const int fd = openForReading(path, &size);
     std::string bytes;
     try {
-        bytes.resize(static_cast<std::size_t>(st.st_size));
+        bytes.resize(static_cast<std::size_t>(size));
     } catch (const std::bad_alloc&) {
         ::close(fd);
-        throw IoError("cannot read " + path + ": " + std::to_string(st.st_size) +
-                      " bytes do not fit in memory");
+        throw IoError("cannot read " + path + ": " + std::to_string(size) + " bytes do not fit in memory");
     }
     std::size_t got = 0;
     int err = 0;

@@ -1,12 +1,16 @@
 #pragma once
 // Whole-file reads and atomic writes: a failed write leaves the old file (or none), never half a file.
 
+#include <cstdint>
 #include <string>
 
 namespace core {
 
 /// Throws IoError naming the path and the reason; a FIFO, device or directory is refused without waiting.
 std::string readFile(const std::string& path);
+/// A descriptor of the regular file at path, opened for reading, and its size; what readFile opens with.
+/// Throws IoError as readFile does (a FIFO is refused, never waited on).
+int openForReading(const std::string& path, uint64_t* size);
 /// Writes to a temporary file in the same directory (created exclusively under an unpredictable name),
 /// fsyncs, then renames it over path: a reader, or a crash at any moment, sees the old file or the new one.
 /// Throws IoError naming the path and the reason (disk full, permissions, a target that is not a regular

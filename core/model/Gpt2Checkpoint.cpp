@@ -2,7 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/base/JsonText.h"
-#include "core/model/Safetensors.h"
+#include "core/model/WeightFiles.h"
 #include "core/model/nn/Transformer.h"
 
 #include <nlohmann/json.hpp>
@@ -119,7 +119,7 @@ std::string shapeText(const std::vector<int64_t>& s) {
 // The checkpoint's tensors by their GPT-2 names, checked as they are taken; what is left over is refused.
 class Gpt2Tensors {
 public:
-    explicit Gpt2Tensors(const SafetensorsFile& file)
+    explicit Gpt2Tensors(const WeightFiles& file)
         : file_(file), prefix_(file.find("transformer.wte.weight") ? "transformer." : "") {}
 
     const TensorInfo* find(const std::string& name) const { return file_.find(fullName(name)); }
@@ -163,7 +163,7 @@ private:
         return name == "lm_head.weight" ? name : prefix_ + name;
     }
 
-    const SafetensorsFile& file_;
+    const WeightFiles& file_;
     std::string prefix_;
     std::set<std::string> used_;
 };
@@ -215,7 +215,7 @@ ModelConfig gpt2ConfigFromParsed(const json& j, const std::string& source) {
     return c;
 }
 
-void loadGpt2Weights(nn::TransformerImpl& net, const SafetensorsFile& file) {
+void loadGpt2Weights(nn::TransformerImpl& net, const WeightFiles& file) {
     const auto& c = net.config();
     if (c.hasEncoder() || c.positional != PositionalEncoding::Learned || !c.tieOutput)
         throw std::invalid_argument("loadGpt2Weights needs a net built from gpt2Config()");

@@ -11,7 +11,7 @@
 
 namespace core {
 
-class SafetensorsFile;
+class WeightFiles;
 namespace nn {
 class TransformerImpl;
 }
@@ -30,6 +30,6 @@ ModelConfig gpt2ConfigFromParsed(const nlohmann::json& json, const std::string& 
 /// The causal-mask buffers attn.bias and attn.masked_bias are skipped, lm_head.weight is accepted only
 /// when it equals wte.weight. Throws ModelError naming the file and the tensor for a missing tensor, a
 /// wrong shape, an untied lm_head or a tensor that is not part of GPT-2.
-void loadGpt2Weights(nn::TransformerImpl& net, const SafetensorsFile& file);
+void loadGpt2Weights(nn::TransformerImpl& net, const WeightFiles& file);
 
 } // namespace core

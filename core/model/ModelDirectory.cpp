@@ -97,10 +97,7 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
             : readSide(c, dirName, c.tgtVocabFile, c.tgtVocabSize, gpt2 ? "vocab_size" : "tgt_vocab_size");
     if (c.hasEncoder())
         parts->srcTokenizer = readSide(c, dirName, c.srcVocabFile, c.srcVocabSize, "src_vocab_size");
-    const auto weights = dir / "model.safetensors";
-    if (!fs::exists(weights))
-        throw ModelError(dirName + ": missing model.safetensors");
-    const auto file = SafetensorsFile::open(weights.string());
+    const auto file = WeightFiles::open(dirName);
     // A config.json whose sizes ask for far more than the weights file holds is refused before anything is
     // allocated (d_model 65536 with d_ff 2^20 asked for terabytes and aborted). One that is a little off is
     // allocated and then told which tensor and shape disagree, which says more.
@@ -108,7 +105,7 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
     for (const auto& info : file.tensors())
         stored += info.numel();
     if (c.parameterCount() > 2 * stored + (int64_t{1} << 24))
-        throw ModelError(weights.string() + ": holds " + std::to_string(stored) +
+        throw ModelError(file.path() + ": holds " + std::to_string(stored) +
                          " values, but config.json describes a model of " +
                          std::to_string(c.parameterCount()) +
                          " parameters (its sizes or layer counts disagree with the weights)");

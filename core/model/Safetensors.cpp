@@ -1,6 +1,7 @@
 #include "core/model/Safetensors.h"
 
 #include "core/base/Errors.h"
+#include "core/base/FileReader.h"
 #include "core/base/Files.h"
 #include "core/base/JsonText.h"
 
@@ -128,30 +129,47 @@ int64_t TensorInfo::numel() const {
 }
 
 SafetensorsFile SafetensorsFile::open(const std::string& path) {
-    return fromBytes(readFile(path), path);
+    SafetensorsFile f;
+    f.path_ = path;
+    f.file_ = FileReader::open(path);
+    f.size_ = f.file_->size();
+    return validated(std::move(f));
 }
 
 SafetensorsFile SafetensorsFile::fromBytes(std::string bytes, std::string displayName) {
     SafetensorsFile f;
     f.path_ = std::move(displayName);
-    f.bytes_ = std::move(bytes);
+    f.memory_ = std::make_shared<const std::string>(std::move(bytes));
+    f.size_ = f.memory_->size();
+    return validated(std::move(f));
+}
+
+void SafetensorsFile::readAt(uint64_t offset, std::size_t n, char* dst) const {
+    if (file_)
+        file_->readAt(offset, n, dst);
+    else
+        std::memcpy(dst, memory_->data() + offset, n); // validated: within the bytes
+}
+
+SafetensorsFile SafetensorsFile::validated(SafetensorsFile f) {
     const auto& p = f.path_;
     auto fail = [&](const std::string& what) { throw FormatError(p + ": " + what); };
     auto failT = [&](const std::string& name, const std::string& what) {
         throw FormatError(p + ": tensor '" + name + "': " + what);
     };
 
-    const uint64_t size = f.bytes_.size();
+    const uint64_t size = f.size_;
     if (size < 8)
         fail("too short to hold a header length (" + std::to_string(size) + " bytes)");
     uint64_t n = 0;
-    std::memcpy(&n, f.bytes_.data(), 8);
+    f.readAt(0, 8, reinterpret_cast<char*>(&n));
     if (n > kMaxHeader)
         fail("header length " + std::to_string(n) + " is absurd (over 100 MB)");
     if (n > size - 8)
         fail("header length " + std::to_string(n) + " runs past the end of the file (size " +
              std::to_string(size) + ")");
-    const std::string header = f.bytes_.substr(8, n);
+    std::string header(static_cast<std::size_t>(n), '\0');
+    f.readAt(8, header.size(), header.data());
     f.dataStart_ = 8 + n;
     const uint64_t dataSize = size - 8 - n;
 
@@ -265,19 +283,31 @@ SafetensorsFile SafetensorsFile::fromBytes(std::string bytes, std::string displa
     return f;
 }
 
-const TensorInfo* SafetensorsFile::find(const std::string& name) const {
-    const auto it = std::lower_bound(tensors_.begin(), tensors_.end(), name,
+const TensorInfo* findTensor(const std::vector<TensorInfo>& sorted, const std::string& name) {
+    const auto it = std::lower_bound(sorted.begin(), sorted.end(), name,
                                      [](const TensorInfo& t, const std::string& n) { return t.name < n; });
-    return it != tensors_.end() && it->name == name ? &*it : nullptr;
+    return it != sorted.end() && it->name == name ? &*it : nullptr;
+}
+
+const TensorInfo* SafetensorsFile::find(const std::string& name) const {
+    return findTensor(tensors_, name);
 }
 
 void SafetensorsFile::copyFloat32(const TensorInfo& t, float* out) const {
-    const char* src = bytes_.data() + dataStart_ + t.begin;
     const auto n = static_cast<std::size_t>(t.numel());
     // An empty tensor's out may be null (toFloat32's empty vector), and memcpy from or to null is undefined
     // even for 0 bytes.
     if (n == 0)
         return;
+    const uint64_t at = dataStart_ + t.begin;
+    if (t.dtype == DType::F32) { // straight into place: no second copy of the tensor
+        readAt(at, n * 4, reinterpret_cast<char*>(out));
+        checkFinite(t, out, n);
+        return;
+    }
+    std::vector<char> raw(static_cast<std::size_t>(t.end - t.begin));
+    readAt(at, raw.size(), raw.data());
+    const char* src = raw.data();
     if (t.dtype == DType::U8 || t.dtype == DType::Bool) {
         for (std::size_t i = 0; i < n; ++i) {
             const auto v = static_cast<unsigned char>(src[i]);
@@ -285,15 +315,15 @@ void SafetensorsFile::copyFloat32(const TensorInfo& t, float* out) const {
         }
         return;
     }
-    if (t.dtype == DType::F32) {
-        std::memcpy(out, src, n * 4);
-    } else {
-        for (std::size_t i = 0; i < n; ++i) {
-            uint16_t v;
-            std::memcpy(&v, src + 2 * i, 2);
-            out[i] = t.dtype == DType::F16 ? halfToFloat(v) : bf16ToFloat(v);
-        }
+    for (std::size_t i = 0; i < n; ++i) {
+        uint16_t v;
+        std::memcpy(&v, src + 2 * i, 2);
+        out[i] = t.dtype == DType::F16 ? halfToFloat(v) : bf16ToFloat(v);
     }
+    checkFinite(t, out, n);
+}
+
+void SafetensorsFile::checkFinite(const TensorInfo& t, const float* out, std::size_t n) const {
     // A NaN or infinite weight loads fine and then turns every output it touches into NaN, which decodes as
     // <pad> forever with nothing to say why; refuse it here, where the tensor still has a name.
     for (std::size_t i = 0; i < n; ++i)

@@ -5,10 +5,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace core {
+
+class FileReader;
 
 /// U8 and BOOL are read (as 0..255 and 0/1) because Hugging Face checkpoints carry attention-mask buffers in
 /// them; they are never written.
@@ -32,7 +35,11 @@ struct TensorInfo {
     int64_t numel() const;
 };
 
-/// A safetensors file read fully into memory and validated.
+/// The tensor named `name` in a list sorted by name; nullptr when absent.
+const TensorInfo* findTensor(const std::vector<TensorInfo>& sorted, const std::string& name);
+
+/// A safetensors file, validated: its header is read at once, each tensor's bytes when they are copied out
+/// (the file stays open; copies share it).
 class SafetensorsFile {
 public:
     /// Throws IoError when the file can't be read, FormatError naming the file (and tensor) when it is
@@ -50,8 +57,17 @@ public:
     const std::map<std::string, std::string>& metadata() const { return metadata_; }
 
 private:
+    /// Checks the header and lists the tensors; fromBytes and open share it.
+    static SafetensorsFile validated(SafetensorsFile f);
+    /// n bytes at offset of the file (or of the bytes given).
+    void readAt(uint64_t offset, std::size_t n, char* dst) const;
+    /// Throws FormatError naming the tensor when a value is NaN or infinite.
+    void checkFinite(const TensorInfo& t, const float* out, std::size_t n) const;
+
     std::string path_;
-    std::string bytes_;
+    std::shared_ptr<const FileReader> file_;    // the file, read at offsets
+    std::shared_ptr<const std::string> memory_; // or the bytes given
+    uint64_t size_ = 0;
     std::size_t dataStart_ = 0;
     std::vector<TensorInfo> tensors_;
     std::map<std::string, std::string> metadata_;

@@ -31,14 +31,14 @@ std::vector<std::pair<std::string, nn::PositionalTable>> sinusoidalTables(const 
     return out;
 }
 
-torch::Tensor readTensor(const SafetensorsFile& file, const TensorInfo& info) {
+torch::Tensor readTensor(const WeightFiles& file, const TensorInfo& info) {
     auto t = torch::empty(info.shape, torch::kFloat32);
     file.copyFloat32(info, t.data_ptr<float>());
     return t;
 }
 
 // Every parameter of module from the file; the names it read go into used.
-void copyParameters(torch::nn::Module& module, const SafetensorsFile& file, std::set<std::string>& used) {
+void copyParameters(torch::nn::Module& module, const WeightFiles& file, std::set<std::string>& used) {
     torch::NoGradGuard noGrad;
     const auto& path = file.path();
     for (auto& item : module.named_parameters(/*recurse=*/true)) {
@@ -56,7 +56,7 @@ void copyParameters(torch::nn::Module& module, const SafetensorsFile& file, std:
     }
 }
 
-void refuseUnused(const SafetensorsFile& file, const std::set<std::string>& used, const std::string& what) {
+void refuseUnused(const WeightFiles& file, const std::set<std::string>& used, const std::string& what) {
     for (const auto& info : file.tensors())
         if (!used.count(info.name))
             throw ModelError(file.path() + ": unexpected tensor '" + info.name + "' (not part of " + what +
@@ -65,7 +65,7 @@ void refuseUnused(const SafetensorsFile& file, const std::set<std::string>& used
 
 } // namespace
 
-void loadParameters(torch::nn::Module& module, const SafetensorsFile& file) {
+void loadParameters(torch::nn::Module& module, const WeightFiles& file) {
     std::set<std::string> used;
     copyParameters(module, file, used);
     refuseUnused(file, used, "this model");
@@ -78,7 +78,7 @@ std::vector<std::pair<std::string, torch::Tensor>> parametersToSave(const torch:
     return out;
 }
 
-void loadWeights(nn::TransformerImpl& net, const SafetensorsFile& file) {
+void loadWeights(nn::TransformerImpl& net, const WeightFiles& file) {
     torch::NoGradGuard noGrad;
     const auto& path = file.path();
     std::set<std::string> used;
