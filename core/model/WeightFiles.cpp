@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <numeric>
 
 namespace core {
 
@@ -39,26 +38,20 @@ std::string otherWeights(const fs::path& dir) {
 
 WeightFiles::WeightFiles(SafetensorsFile file) : path_(file.path()) {
     shards_.push_back(std::move(file));
-    add(shards_.back(), 0);
+    collect();
 }
 
-void WeightFiles::add(const SafetensorsFile& file, std::size_t shard) {
-    for (const auto& t : file.tensors()) {
-        tensors_.push_back(t);
-        shardOf_.push_back(shard);
+void WeightFiles::collect() {
+    std::vector<std::pair<TensorInfo, std::size_t>> all;
+    for (std::size_t s = 0; s < shards_.size(); ++s)
+        for (const auto& t : shards_[s].tensors())
+            all.emplace_back(t, s);
+    std::sort(all.begin(), all.end(),
+              [](const auto& a, const auto& b) { return a.first.name < b.first.name; });
+    for (auto& [t, s] : all) {
+        tensors_.push_back(std::move(t));
+        shardOf_.push_back(s);
     }
-    std::vector<std::size_t> order(tensors_.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(),
-              [this](std::size_t a, std::size_t b) { return tensors_[a].name < tensors_[b].name; });
-    std::vector<TensorInfo> t;
-    std::vector<std::size_t> s;
-    for (auto i : order) {
-        t.push_back(tensors_[i]);
-        s.push_back(shardOf_[i]);
-    }
-    tensors_ = std::move(t);
-    shardOf_ = std::move(s);
 }
 
 WeightFiles WeightFiles::open(const std::string& dirName) {
@@ -122,8 +115,7 @@ WeightFiles WeightFiles::open(const std::string& dirName) {
                                   "' is in this shard, but the index puts it in " + files[it->second]);
         }
     }
-    for (std::size_t s = 0; s < w.shards_.size(); ++s)
-        w.add(w.shards_[s], s); // re-sorts each time: a few hundred shards at most, a few thousand tensors
+    w.collect();
     for (const auto& [tensor, shard] : wanted)
         if (!w.find(tensor))
             throw FormatError(index + ": tensor '" + tensor + "' is not in its shard " + files[shard]);
@@ -135,7 +127,9 @@ const TensorInfo* WeightFiles::find(const std::string& name) const {
 }
 
 void WeightFiles::copyFloat32(const TensorInfo& t, float* out) const {
-    const auto* mine = find(t.name);
+    // One of tensors() as the callers pass it; by name otherwise.
+    const bool listed = !tensors_.empty() && &t >= tensors_.data() && &t < tensors_.data() + tensors_.size();
+    const auto* mine = listed ? &t : find(t.name);
     if (!mine)
         throw std::invalid_argument("WeightFiles::copyFloat32: no tensor '" + t.name + "'");
     shards_[shardOf_[std::size_t(mine - tensors_.data())]].copyFloat32(*mine, out);

@@ -31,7 +31,8 @@ public:
 
 private:
     WeightFiles() = default;
-    void add(const SafetensorsFile& file, std::size_t shard);
+    /// Lists every shard's tensors, sorted by name, with the shard of each.
+    void collect();
 
     std::string path_;
     std::vector<SafetensorsFile> shards_;
