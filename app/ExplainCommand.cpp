@@ -22,7 +22,8 @@ writes every stage as JSON (to stdout without --out): for query row I of head H 
   values), products (q_i ⊙ k_j), scores, scaled (÷ √d_k), mask (0, or null for −∞), weights (softmax),
   captured_weights (the row the heatmap shows), weighted_values, z (this head's output), concat (all
   heads; zeros where --ablate switched a head off), heads_off (this layer's heads switched off), attn_out
-  (after W_O), residual and output (residual + attn_out); memory (the encoder output) for
+  (after W_O), residual and output (residual + attn_out); heads, kv_heads and kv_head (with grouped-query
+  attention, the key/value head this head shares with the others of its group); memory (the encoder output) for
   cross; and "sampling": how the next token is drawn (logits ÷ temperature, top-k, top-p, the
   renormalised distribution and the token drawn with the seed).
 

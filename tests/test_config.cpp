@@ -104,8 +104,16 @@ void TestConfig::invalid_data() {
                                 << "'heads' must be an integer";
     QTest::newRow("bad pe") << R"({"positional_encoding": "alibi"})"
                             << "positional_encoding";
-    QTest::newRow("bad norm") << R"({"layer_norm": "rms"})"
+    QTest::newRow("bad norm") << R"({"layer_norm": "batch"})"
                               << "layer_norm";
+    QTest::newRow("kv heads") << R"({"heads": 4, "kv_heads": 3})"
+                              << "field 'kv_heads' is 3; expected 0 (one per head) or a divisor of heads 4";
+    QTest::newRow("gated without d_ff") << R"({"gated_feed_forward": true, "d_ff": 0})"
+                                        << "gated_feed_forward needs a feed-forward sublayer";
+    QTest::newRow("rope style") << R"({"positional_encoding": "rope", "rope_style": "sideways"})"
+                                << "expected one of interleaved, halves";
+    QTest::newRow("rope scaling") << R"({"positional_encoding": "rope", "rope_scaling": {"type": "yarn"}})"
+                                  << "'rope_scaling.type' is \"yarn\"";
     QTest::newRow("eps") << R"({"norm_eps": 0})"
                          << "norm_eps";
     QTest::newRow("share sizes")

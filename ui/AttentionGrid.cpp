@@ -141,6 +141,18 @@ QString AttentionGrid::tileToolTip(int layer, int head) const {
     const QString who = head == core::kMeanHead
                             ? tr("Layer %1 \u00b7 mean over %2 heads").arg(layer).arg(b->heads)
                             : tr("Layer %1 \u00b7 head %2").arg(layer).arg(head);
+    QString group;
+    const int kv = shown_.snapshot ? shown_.snapshot->kvHeads : 0;
+    if (kv > 0 && head >= 0 && shown_.kind == core::AttentionKind::Decoder) {
+        const int r = b->heads / kv, g = head / r;
+        group =
+            QLatin1Char('\n') + tr("Grouped-query attention: reads the keys and values of key/value head %1 "
+                                   "of %2, shared by heads %3–%4")
+                                    .arg(g)
+                                    .arg(kv)
+                                    .arg(g * r)
+                                    .arg(g * r + r - 1);
+    }
     // The entropy of uniform rows, for scale: in causal decoder attention query q sees only q + 1 keys.
     double uniform = std::log2(static_cast<double>(b->keys));
     if (shown_.causal() && b->queries > 0) {
@@ -149,7 +161,7 @@ QString AttentionGrid::tileToolTip(int layer, int head) const {
             uniform += std::log2(static_cast<double>(std::min(q + 1, b->keys)));
         uniform /= b->queries;
     }
-    QString tip = who + QLatin1Char('\n') +
+    QString tip = who + group + QLatin1Char('\n') +
                   tr("Entropy: %1 bits (uniform would be %2)")
                       .arg(s.meanEntropyBits, 0, 'f', 2)
                       .arg(uniform, 0, 'f', 2) +

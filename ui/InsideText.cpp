@@ -36,6 +36,14 @@ QString InsideText::heading(const InsideResult& res, bool meanHead) {
                     .arg(r.dModel)
                     .arg(r.headSize)
                     .arg(res.ms, 0, 'f', 1);
+    if (r.grouped()) {
+        const int size = r.heads / r.kvHeads, g = r.kvHead();
+        h += tr(" · K and V of key/value head %1 of %2, shared by heads %3–%4")
+                 .arg(g)
+                 .arg(r.kvHeads)
+                 .arg(g * size)
+                 .arg(g * size + size - 1);
+    }
     if (meanHead)
         h += tr(" — the mean of the heads has no Q, K, V of its own: head 0 is opened");
     return h;
@@ -58,7 +66,7 @@ std::array<QString, 5> InsideText::lines(const core::InsideRow& r, int j, int d,
             .arg(num(r.x.at(i, c)))
             .arg(r.memory.empty() ? tr("Self-attention: K and V are projected from these same rows.")
                                   : tr("Cross-attention: K and V are projected from the encoder output."));
-    out[1] = tr("q(%1)[%2] = x(%1) · W_Q[:, %3] + b_Q[%3] = %4%5;  k(%6)[%2] = %7;  v(%6)[%2] = %8")
+    out[1] = tr("q(%1)[%2] = x(%1) · W_Q[:, %3]%9 = %4%5;  k(%6)[%2] = %7;  v(%6)[%2] = %8")
                  .arg(qi)
                  .arg(d)
                  .arg(r.query.head * hs + d)
@@ -66,7 +74,8 @@ std::array<QString, 5> InsideText::lines(const core::InsideRow& r, int j, int d,
                  .arg(r.rotary ? tr(" (after rotating by position %1)").arg(i) : QString())
                  .arg(kj)
                  .arg(num(r.k.at(j, d)))
-                 .arg(num(r.v.at(j, d)));
+                 .arg(num(r.v.at(j, d)))
+                 .arg(r.qkvBias ? QStringLiteral(" + b_Q[%1]").arg(r.query.head * hs + d) : QString());
     out[2] = tr("q(%1)[%2] × k(%3)[%2] = %4 × %5 = %6; summed over the %7 dimensions: q(%1)·k(%3) = %8")
                  .arg(qi)
                  .arg(d)
@@ -87,15 +96,15 @@ std::array<QString, 5> InsideText::lines(const core::InsideRow& r, int j, int d,
                        .arg(qi, kj, num(r.scores[jj]))
                        .arg(hs)
                        .arg(num(r.scaled[jj]), qi, num(r.weights[jj]));
-    out[4] =
-        tr("%1 × v(%2)[%3] = %4; Σ over the keys → z[%3] = %5. The %6 heads' z side by side × W_O + b_O → "
-           "attn_out[%7] = %8; + residual %9 → %10 goes on to the next sublayer.")
-            .arg(num(r.weights[jj]), kj)
-            .arg(d)
-            .arg(num(r.weighted.at(j, d)), num(r.z[dd]))
-            .arg(r.heads)
-            .arg(c)
-            .arg(num(r.attnOut[cc]), num(r.residual[cc]), num(r.output[cc]));
+    out[4] = tr("%1 × v(%2)[%3] = %4; Σ over the keys → z[%3] = %5. The %6 heads' z side by side × W_O%11 → "
+                "attn_out[%7] = %8; + residual %9 → %10 goes on to the next sublayer.")
+                 .arg(num(r.weights[jj]), kj)
+                 .arg(d)
+                 .arg(num(r.weighted.at(j, d)), num(r.z[dd]))
+                 .arg(r.heads)
+                 .arg(c)
+                 .arg(num(r.attnOut[cc]), num(r.residual[cc]), num(r.output[cc]))
+                 .arg(r.outBias ? QStringLiteral(" + b_O") : QString());
     QStringList off;
     for (std::size_t h = 0; h < r.headsOff.size(); ++h)
         if (r.headsOff[h])

@@ -122,7 +122,9 @@ void InsideView::build() {
         c->setObjectName(QStringLiteral("inside_%1").arg(QLatin1String(n)));
     stage(0, 0, tr("1 · The layer's input x (after its norm: what the projections multiply)"), {x_, memory_},
           1);
-    stage(0, 1, tr("2 · Q, K, V of this head (x times its slice of W_Q, W_K, W_V, biases included)"),
+    stage(0, 1,
+          tr("2 · Q, K, V of this head (x times its slice of W_Q, W_K, W_V, plus biases where the model has "
+             "them)"),
           {q_, k_, v_}, 2);
     stage(1, 0, tr("3 · The query against every key: q_i ⊙ k_j, one column per dimension"), {products_}, 3);
     stage(1, 1, tr("4 · Scores q_i·k_j, ÷ √d_k, the mask (−∞ grey), softmax → the weights"), {scores_}, 4);
@@ -311,12 +313,18 @@ void InsideView::draw() {
     if (!r.recurrent)
         vectors_->setMatrix(rowMatrix({r.concat, r.attnOut, r.residual, r.output}),
                             {tr("concat"), tr("attn_out"), tr("residual"), tr("output")});
-    q_->setTitle(r.rotary ? tr("Q (rotated by position)") : tr("Q = x W_Q + b_Q"));
+    const QString b = r.qkvBias ? QStringLiteral(" + b_%1") : QString();
+    q_->setTitle(r.rotary ? tr("Q (rotated by position)") : tr("Q = x W_Q") + b.arg(QLatin1Char('Q')));
     const bool cached = r.query.kind != AttentionKind::Encoder; // the encoder's are projected here
-    k_->setTitle(cached ? (r.rotary ? tr("K (rotated; the decoder's cache)") : tr("K (the decoder's cache)"))
-                        : (r.rotary ? tr("K (rotated by position)") : tr("K = x W_K + b_K")));
-    v_->setTitle(r.query.kind == AttentionKind::Encoder ? tr("V = x W_V + b_V")
+    k_->setTitle(
+        cached ? (r.rotary ? tr("K (rotated; the decoder's cache)") : tr("K (the decoder's cache)"))
+               : (r.rotary ? tr("K (rotated by position)") : tr("K = x W_K") + b.arg(QLatin1Char('K'))));
+    v_->setTitle(r.query.kind == AttentionKind::Encoder ? tr("V = x W_V") + b.arg(QLatin1Char('V'))
                                                         : tr("V (the decoder's cache)"));
+    if (r.grouped()) { // which of the shared keys and values these are says more than "cached"
+        k_->setTitle(tr("K of key/value head %1").arg(r.kvHead()));
+        v_->setTitle(tr("V of key/value head %1").arg(r.kvHead()));
+    }
     if (r.recurrent) { // the seed's recurrent models: no projections of their own beyond the score's
         q_->setTitle(r.x.empty() ? tr("query w (learned)") : tr("query W_h h + b"));
         k_->setTitle(r.x.empty() ? tr("keys: BiLSTM out") : tr("keys W_e s_j"));

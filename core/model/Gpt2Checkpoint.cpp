@@ -2,13 +2,14 @@
 
 #include "core/base/Errors.h"
 #include "core/base/JsonText.h"
+#include "core/model/HfConfigKeys.h"
+#include "core/model/HfTensors.h"
 #include "core/model/WeightFiles.h"
 #include "core/model/nn/Transformer.h"
 
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
-#include <filesystem>
 #include <set>
 #include <stdexcept>
 
@@ -24,61 +25,7 @@ namespace {
 constexpr int kVocab = 50257, kPositions = 1024, kEmbd = 768, kLayers = 12, kHeads = 12;
 constexpr double kEps = 1e-5;
 
-class Gpt2Keys {
-public:
-    Gpt2Keys(const json& j, std::string source) : j_(j), source_(std::move(source)) {}
-
-    [[noreturn]] void fail(const std::string& what) const { throw ConfigError(source_ + ": " + what); }
-
-    bool has(const char* key) const { return j_.contains(key) && !j_[key].is_null(); }
-
-    int integer(const char* key, int fallback, int limit) const {
-        if (!has(key))
-            return fallback;
-        const auto& v = j_[key];
-        if (!v.is_number_integer())
-            fail(std::string("'") + key + "' must be an integer, got " + v.dump());
-        const auto n = v.get<int64_t>();
-        if (n < 1 || n > limit)
-            fail(std::string("'") + key + "' is " + std::to_string(n) + "; expected 1.." +
-                 std::to_string(limit));
-        return static_cast<int>(n);
-    }
-
-    double number(const char* key, double fallback) const {
-        if (!has(key))
-            return fallback;
-        if (!j_[key].is_number())
-            fail(std::string("'") + key + "' must be a number, got " + j_[key].dump());
-        return j_[key].get<double>();
-    }
-
-    std::string string(const char* key, const std::string& fallback) const {
-        if (!has(key))
-            return fallback;
-        if (!j_[key].is_string())
-            fail(std::string("'") + key + "' must be a string, got " + j_[key].dump());
-        return j_[key].get<std::string>();
-    }
-
-    // A switch whose other setting changes what the network computes; `why` says how.
-    void requireFlag(const char* key, bool expected, const char* why) const {
-        if (!has(key))
-            return;
-        if (!j_[key].is_boolean())
-            fail(std::string("'") + key + "' must be true or false, got " + j_[key].dump());
-        if (j_[key].get<bool>() != expected)
-            fail(std::string("'") + key + "': " + (expected ? "false" : "true") + " (" + why +
-                 ") is not supported; attnscope implements GPT-2 with '" + key +
-                 "': " + (expected ? "true" : "false"));
-    }
-
-private:
-    const json& j_;
-    std::string source_;
-};
-
-Activation gpt2Activation(const std::string& name, const Gpt2Keys& keys) {
+Activation gpt2Activation(const std::string& name, const HfConfigKeys& keys) {
     if (name == "gelu_new" || name == "gelu_pytorch_tanh")
         return Activation::GeluTanh;
     if (name == "gelu")
@@ -89,85 +36,6 @@ Activation gpt2Activation(const std::string& name, const Gpt2Keys& keys) {
               "\"; supported are gelu_new, gelu_pytorch_tanh (the tanh approximation), gelu and relu");
 }
 
-// "_name_or_path" is a hub id ("openai-community/gpt2") or the local path the model was saved from; the
-// directory may be a hub cache snapshot named by a commit hash, so the recorded name comes first.
-std::string modelName(const std::string& nameOrPath, const std::string& source) {
-    namespace fs = std::filesystem;
-    if (!nameOrPath.empty()) {
-        const bool local = nameOrPath.front() == '/' || nameOrPath.front() == '.' ||
-                           nameOrPath.front() == '~' || nameOrPath.find('\\') != std::string::npos;
-        auto path = fs::path(nameOrPath).lexically_normal();
-        if (path.filename().empty()) // a trailing slash
-            path = path.parent_path();
-        const auto last = path.filename().string();
-        if (!local)
-            return nameOrPath;
-        if (!last.empty() && last != "." && last != "..")
-            return last;
-    }
-    const auto dir = fs::path(source).parent_path().lexically_normal().filename().string();
-    return dir.empty() || dir == "." || dir == ".." ? "gpt2" : dir;
-}
-
-std::string shapeText(const std::vector<int64_t>& s) {
-    std::string o = "[";
-    for (std::size_t i = 0; i < s.size(); ++i)
-        o += (i ? ", " : "") + std::to_string(s[i]);
-    return o + "]";
-}
-
-// The checkpoint's tensors by their GPT-2 names, checked as they are taken; what is left over is refused.
-class Gpt2Tensors {
-public:
-    explicit Gpt2Tensors(const WeightFiles& file)
-        : file_(file), prefix_(file.find("transformer.wte.weight") ? "transformer." : "") {}
-
-    const TensorInfo* find(const std::string& name) const { return file_.find(fullName(name)); }
-
-    torch::Tensor take(const std::string& name, const std::vector<int64_t>& shape) {
-        const auto full = fullName(name);
-        const auto* info = file_.find(full);
-        if (!info)
-            throw ModelError(file_.path() + ": missing tensor '" + full + "' (expected shape " +
-                             shapeText(shape) + ")");
-        return read(*info, shape);
-    }
-
-    torch::Tensor read(const TensorInfo& info, const std::vector<int64_t>& shape) {
-        if (info.shape != shape)
-            throw ModelError(file_.path() + ": tensor '" + info.name + "' has shape " +
-                             shapeText(info.shape) + " but config.json implies " + shapeText(shape));
-        auto t = torch::empty(shape, torch::kFloat32);
-        file_.copyFloat32(info, t.data_ptr<float>());
-        used_.insert(info.name);
-        return t;
-    }
-
-    void skip(const std::string& name) {
-        if (file_.find(fullName(name)))
-            used_.insert(fullName(name));
-    }
-
-    void refuseLeftovers() const {
-        for (const auto& info : file_.tensors())
-            if (!used_.count(info.name))
-                throw ModelError(file_.path() + ": unexpected tensor '" + info.name +
-                                 "' (not part of a GPT-2 model with this config.json)");
-    }
-
-    const std::string& path() const { return file_.path(); }
-
-private:
-    // lm_head sits beside the "transformer." module in GPT2LMHeadModel, so it never has the prefix.
-    std::string fullName(const std::string& name) const {
-        return name == "lm_head.weight" ? name : prefix_ + name;
-    }
-
-    const WeightFiles& file_;
-    std::string prefix_;
-    std::set<std::string> used_;
-};
-
 } // namespace
 
 ModelConfig gpt2Config(const std::string& text, const std::string& source) {
@@ -175,7 +43,7 @@ ModelConfig gpt2Config(const std::string& text, const std::string& source) {
 }
 
 ModelConfig gpt2ConfigFromParsed(const json& j, const std::string& source) {
-    const Gpt2Keys keys(j, source);
+    const HfConfigKeys keys(j, source, "GPT-2");
     if (keys.string("model_type", "gpt2") != "gpt2")
         keys.fail("'model_type' is \"" + keys.string("model_type", "") + "\", not \"gpt2\"");
 
@@ -210,7 +78,7 @@ ModelConfig gpt2ConfigFromParsed(const json& j, const std::string& source) {
     c.tokenizer = TokenizerKind::ByteBpe;
     c.srcVocabFile = c.tgtVocabFile = "vocab.json";
     c.mergesFile = "merges.txt";
-    c.name = modelName(keys.string("_name_or_path", ""), source);
+    c.name = keys.modelName("gpt2");
     c.validate(source);
     return c;
 }
@@ -227,7 +95,8 @@ void loadGpt2Weights(nn::TransformerImpl& net, const WeightFiles& file) {
         params[ours].copy_(value);
         assigned.insert(ours);
     };
-    Gpt2Tensors in(file);
+    // GPT2LMHeadModel saves the base model under "transformer."; GPT2Model without it.
+    HfTensors in(file, file.find("transformer.wte.weight") ? "transformer." : "", "GPT-2");
 
     const auto wte = in.take("wte.weight", {V, C});
     set("tgt_embed.0.lut.weight", wte);

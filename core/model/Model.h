@@ -2,8 +2,10 @@
 // model/ — what a model is: its config, weights and tokenizers, read from and written to a model
 // directory. Model is immutable once made and shared read-only by every session; ModelDirectory is the
 // one reader and writer of a directory (our format, which mirrors the seed's state_dict names, and
-// Hugging Face GPT-2); ModelConfig is config.json; Safetensors and WeightIO move tensors between files and
-// the torch modules of nn/; AttentionBlock is the plain buffer a forward pass captures attention into.
+// Hugging Face GPT-2 and Llama-family folders, mapped by Gpt2Checkpoint and LlamaCheckpoint with HfConfigKeys
+// and HfTensors); ModelConfig is config.json; Safetensors, WeightFiles and WeightIO move tensors between
+// files and the torch modules of nn/; AttentionBlock is the plain buffer a forward pass captures attention
+// into.
 // model/ includes base/ and text/, never run/, analysis/ or train/. Core's own computations reach the
 // torch side through ModelParts.h (read-only); callers outside core/ never see a torch type.
 

@@ -1,6 +1,7 @@
 #pragma once
 // The architecture and sizes of a model, as stored in the model directory's config.json.
 
+#include "core/model/RopeScaling.h"
 #include "core/text/TokenizerFactory.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -27,10 +28,11 @@ enum class RecurrentScore {
 enum class Architecture { EncoderDecoder, DecoderOnly };
 enum class PositionalEncoding { Sinusoidal, Learned, Rope, None };
 enum class LayerNormKind {
-    Seed,    ///< a·(x−mean)/(std+eps)+b with the unbiased std, as in the Annotated Transformer
-    Standard ///< a·(x−mean)/sqrt(var+eps)+b with the biased variance (torch.nn.LayerNorm, GPT-2)
+    Seed,     ///< a·(x−mean)/(std+eps)+b with the unbiased std, as in the Annotated Transformer
+    Standard, ///< a·(x−mean)/sqrt(var+eps)+b with the biased variance (torch.nn.LayerNorm, GPT-2)
+    Rms       ///< a·x/sqrt(mean(x²)+eps), no centring and no bias (RMSNorm: Llama, Mistral, Qwen2)
 };
-enum class Activation { Relu, Gelu, GeluTanh };
+enum class Activation { Relu, Gelu, GeluTanh, Silu };
 
 /// Every field has a default; `fromJson` validates and names the offending field.
 struct ModelConfig {
@@ -56,6 +58,13 @@ struct ModelConfig {
     bool shareEmbeddings = false; // source and target use one table (needs equal vocabularies)
     bool tieOutput = false;       // generator weight is the target embedding table
     double ropeBase = 10000.0;    // θ_i = base^(−2i/hs) for rotary positions
+    RopeStyle ropeStyle = RopeStyle::Interleaved; // "interleaved" (pairs 2i, 2i+1) | "halves" (i, i + hs/2)
+    RopeScaling ropeScaling; // "rope_scaling": how long-context models stretch the angles; none by default
+    int kvHeads = 0;         // key/value heads shared by groups of query heads (grouped-query); 0: heads
+    bool gatedFeedForward = false; // w_2(act(w_1 x) · w_3 x), SwiGLU with silu; else w_2(act(w_1 x))
+    bool qkvBias = true;           // the q, k and v projections add a bias
+    bool linearBias = true;        // the attention output and feed-forward projections add a bias
+    bool outputBias = true;        // an untied generator adds a bias (a tied one never does)
     TokenizerKind tokenizer = TokenizerKind::Char; // "char" | "word" | "sentencepiece" | "byte_bpe"
     std::string srcVocabFile = "vocab.json";       // the source side's vocab.json, or SentencePiece .model
     std::string tgtVocabFile = "vocab.json";       // the target side's vocab.json, or SentencePiece .model
@@ -70,6 +79,10 @@ struct ModelConfig {
     RecurrentScore score = RecurrentScore::Concat; // gru_attention: "concat" (the seed's) | "additive"
 
     int headDim() const { return dModel / heads; }
+    /// Key/value heads: kvHeads, or one per query head.
+    int keyValueHeads() const { return kvHeads > 0 ? kvHeads : heads; }
+    /// The key/value head query head h reads (grouped-query attention: consecutive query heads share one).
+    int keyValueHeadOf(int h) const { return h / (heads / keyValueHeads()); }
     bool recurrent() const { return family != Family::Transformer; }
     /// Whether positions past max_len can be computed at all: a sinusoidal table and rotary angles extend
     /// by their formula (to positions training never saw); a learned table ends at max_len.
@@ -121,5 +134,6 @@ const char* toString(PositionalEncoding);
 const char* toString(LayerNormKind);
 const char* toString(Activation);
 const char* toString(TokenizerKind);
+const char* toString(RopeStyle);
 
 } // namespace core

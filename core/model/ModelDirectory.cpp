@@ -4,6 +4,7 @@
 #include "core/base/Files.h"
 #include "core/base/JsonText.h"
 #include "core/model/Gpt2Checkpoint.h"
+#include "core/model/LlamaCheckpoint.h"
 #include "core/model/ModelParts.h"
 #include "core/model/WeightIO.h"
 #include "core/text/TokenizerFactory.h"
@@ -67,8 +68,11 @@ ModelFormat ModelDirectory::formatOf(const nlohmann::json& j, const std::string&
         const auto type = j["model_type"].get<std::string>();
         if (type == "gpt2")
             return ModelFormat::Gpt2;
+        if (isLlamaFamily(type))
+            return ModelFormat::Llama;
         throw ModelError(source + ": a Hugging Face \"" + type +
-                         "\" model; attnscope reads GPT-2 checkpoints (\"gpt2\") and its own format");
+                         "\" model; attnscope reads GPT-2 (\"gpt2\"), Llama, Mistral and Qwen2 (\"llama\", "
+                         "\"mistral\", \"qwen2\") checkpoints and its own format");
     }
     if (!j.contains("model_type") && j.contains("n_embd") && j.contains("n_layer") && j.contains("n_head"))
         return ModelFormat::Gpt2; // the original release's config.json has no model_type
@@ -85,16 +89,18 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
         throw ModelError(dirName + ": missing config.json");
     const auto json = parseJsonObject(readFile(configPath), configPath);
     const auto format = formatOf(json, configPath);
-    const bool gpt2 = format == ModelFormat::Gpt2;
+    const bool gpt2 = format == ModelFormat::Gpt2, hf = format != ModelFormat::Attnscope;
 
     auto parts = std::make_unique<ModelParts>();
-    parts->config = gpt2 ? gpt2ConfigFromParsed(json, configPath) : ModelConfig::fromParsed(json, configPath);
+    parts->config = gpt2                           ? gpt2ConfigFromParsed(json, configPath)
+                    : format == ModelFormat::Llama ? llamaConfigFromParsed(json, configPath)
+                                                   : ModelConfig::fromParsed(json, configPath);
     parts->directory = dirName;
     const auto& c = parts->config;
     parts->tgtTokenizer =
         c.family == Family::AttentionClassifier
             ? classTokenizer(c)
-            : readSide(c, dirName, c.tgtVocabFile, c.tgtVocabSize, gpt2 ? "vocab_size" : "tgt_vocab_size");
+            : readSide(c, dirName, c.tgtVocabFile, c.tgtVocabSize, hf ? "vocab_size" : "tgt_vocab_size");
     if (c.hasEncoder())
         parts->srcTokenizer = readSide(c, dirName, c.srcVocabFile, c.srcVocabSize, "src_vocab_size");
     const auto file = WeightFiles::open(dirName);
@@ -112,6 +118,8 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
     buildFamilyNetwork(*parts);
     if (gpt2)
         loadGpt2Weights(*parts->net, file);
+    else if (format == ModelFormat::Llama)
+        loadLlamaWeights(*parts->net, file, json["model_type"].get<std::string>());
     else if (c.recurrent())
         loadParameters(parts->module(), file);
     else

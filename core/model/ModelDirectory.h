@@ -2,7 +2,8 @@
 // The one reader and writer of a model directory: config.json, the tokenizer file(s) and
 // model.safetensors. config.json is parsed once and its format decided from that parse: ours (whose tensor
 // names mirror the seed's make_model, so a state_dict saved by the seed's PyTorch code loads as it is) or a
-// Hugging Face GPT-2 checkpoint (its keys and module names mapped by Gpt2Checkpoint).
+// Hugging Face GPT-2 or Llama-family checkpoint (keys and module names mapped by Gpt2Checkpoint and
+// LlamaCheckpoint).
 
 #include "core/base/Runtime.h"
 #include "core/model/Safetensors.h"
@@ -25,14 +26,16 @@ namespace core {
 
 enum class ModelFormat {
     Attnscope, ///< our config.json; the seed's tensor names
-    Gpt2       ///< a Hugging Face GPT-2 directory
+    Gpt2,      ///< a Hugging Face GPT-2 directory
+    Llama      ///< a Hugging Face Llama, Mistral or Qwen2 directory
 };
 
 class ModelDirectory {
 public:
     /// The format of a parsed config.json: GPT-2 for "model_type": "gpt2", or, without a model_type, GPT-2's
-    /// n_embd, n_layer and n_head; ours otherwise. Throws ModelError naming `source` for a Hugging Face
-    /// model of another type ("llama", say), so the message says what was handed over.
+    /// n_embd, n_layer and n_head; Llama for "llama", "mistral" and "qwen2"; ours otherwise. Throws
+    /// ModelError naming `source` for a Hugging Face model of another type ("t5", say), so the message says
+    /// what was handed over.
     static ModelFormat formatOf(const nlohmann::json& config, const std::string& source);
 
     /// Reads and checks everything a model needs. Throws ModelError, ConfigError, FormatError or IoError

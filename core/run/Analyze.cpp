@@ -29,6 +29,7 @@ AttentionSnapshot analyze(const Model& model, const std::vector<int64_t>& src,
     torch::NoGradGuard noGrad;
     AttentionSnapshot snap;
     snap.modelName = m.config.name;
+    snap.kvHeads = m.config.keyValueHeads() < m.config.heads ? m.config.keyValueHeads() : 0;
     if (enc)
         snap.srcTokens = model.tokensFromIds(src, true);
     snap.tgtTokens = model.tokensFromIds(tgt, false);

@@ -44,10 +44,13 @@ struct AttentionSnapshot {
     /// (core::addValueWeighted fills them when asked; empty otherwise).
     AttentionBlock encoderWeighted, decoderWeighted, crossWeighted;
     std::string ablation =
-        "none";              ///< the heads switched off in the run that produced this (HeadAblation::text)
-    int textTokens = 0;      ///< tokens the analysed text had (source, or a decoder-only model's prompt)
-    int readTokens = 0;      ///< of them, those read: fewer when the text was cut at the model's limit
-    int maxLen = 0;          ///< the model's max_len: a side longer than it went past the positions trained
+        "none";         ///< the heads switched off in the run that produced this (HeadAblation::text)
+    int textTokens = 0; ///< tokens the analysed text had (source, or a decoder-only model's prompt)
+    int readTokens = 0; ///< of them, those read: fewer when the text was cut at the model's limit
+    int maxLen = 0;     ///< the model's max_len: a side longer than it went past the positions trained
+    /// Decoder self-attention's key/value heads when fewer than its heads (grouped-query attention: query
+    /// heads h·r … h·r + r − 1 share key/value head h, r = heads / kvHeads); 0 when every head has its own.
+    int kvHeads = 0;
     std::vector<int> forced; ///< target positions whose token the user chose (Force), not the sampler
     std::vector<float> nextTokenLogProbs; ///< log-probabilities of the token after the last target token
     double encodeMs = 0.0;                ///< wall time of the encoder pass that produced this

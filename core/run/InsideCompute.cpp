@@ -21,6 +21,9 @@ InsideRow computeInside(const InsideInputs& in, int head, int row) {
     const auto h = static_cast<int64_t>(head), i = static_cast<int64_t>(row);
     InsideRow out;
     out.heads = static_cast<int>(H);
+    out.kvHeads = static_cast<int>(att.keyValueHeads());
+    out.qkvBias = att.linears[0]->as<torch::nn::Linear>()->bias.defined();
+    out.outBias = att.linears[3]->as<torch::nn::Linear>()->bias.defined();
     out.headSize = static_cast<int>(hs);
     out.dModel = static_cast<int>(H * hs);
     out.rotary = att.rotary();

@@ -48,7 +48,9 @@ void writeInsideJson(std::ostream& out, const std::string& modelName, const Insi
         << ",\n\"query_tokens\": " << json::tokenTexts(row.queryTokens)
         << ",\n\"key_tokens\": " << json::tokenTexts(row.keyTokens) << ",\n\"d_model\": " << row.dModel
         << ", \"d_k\": " << row.headSize << ", \"heads\": " << row.heads
-        << ", \"rotary\": " << (row.rotary ? "true" : "false") << ", \"scale\": ";
+        << ", \"kv_heads\": " << (row.kvHeads > 0 ? row.kvHeads : row.heads)
+        << ", \"kv_head\": " << row.kvHead() << ", \"rotary\": " << (row.rotary ? "true" : "false")
+        << ", \"scale\": ";
     writeFloat(out, row.scale);
     const auto matrix = [&](const char* name, const Matrix& m) {
         out << ",\n\"" << name << "\": ";

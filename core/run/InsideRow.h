@@ -25,7 +25,14 @@ struct InsideRow {
     InsideQuery query;
     int heads = 0;
     int dModel = 0;
-    int headSize = 0;    ///< d_k
+    int headSize = 0; ///< d_k
+    /// Key/value heads: fewer than heads with grouped-query attention, where heads / kvHeads consecutive
+    /// query heads read the same keys and values (k and v below are then those of kvHead()).
+    int kvHeads = 0;
+    bool grouped() const { return kvHeads > 0 && kvHeads < heads; }
+    int kvHead() const { return grouped() ? query.head / (heads / kvHeads) : query.head; }
+    bool qkvBias = true; ///< the q, k, v projections add a bias (the Llama family's do not)
+    bool outBias = true; ///< W_O adds a bias
     bool rotary = false; ///< queries and keys are rotated by their positions (RoPE) after projection
     /// One of the seed's recurrent models: x (the decoder's hidden state; empty for a classifier) and q have
     /// the one row of this query, the scores are sums of elementwise terms (products) plus shift, unscaled

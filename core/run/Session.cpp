@@ -241,6 +241,8 @@ AttentionSnapshot Session::snapshot() const {
     snap.readTokens = static_cast<int>(model_->config().hasEncoder() ? src_.size() : initial_);
     snap.forced = forced_;
     snap.maxLen = model_->config().maxLen;
+    const auto& c = model_->config();
+    snap.kvHeads = c.keyValueHeads() < c.heads ? c.keyValueHeads() : 0;
     snap.block(decoder_->sourceKind()) = decoder_->sourceAttention();
     if (const auto* detail = decoder_->poolingDetail())
         snap.pooled = *detail;

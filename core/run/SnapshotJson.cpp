@@ -140,7 +140,10 @@ void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const s
         << ",\n\"src_tokens\": " << tokenTexts(snap.srcTokens) << ",\n\"tgt_text\": " << quoted(tgtText)
         << ",\n\"tgt_tokens\": " << tokenTexts(snap.tgtTokens) << ",\n\"text_tokens\": " << snap.textTokens
         << ",\n\"read_tokens\": " << snap.readTokens << ",\n\"max_len\": " << snap.maxLen
-        << ",\n\"forced\": " << intList(snap.forced) << ",\n\"attention\": {";
+        << ",\n\"forced\": " << intList(snap.forced);
+    if (snap.kvHeads > 0) // grouped-query attention: which key/value head each decoder head reads
+        out << ",\n\"kv_heads\": " << snap.kvHeads;
+    out << ",\n\"attention\": {";
     bool first = true;
     for (auto kind : kAttentionKinds) {
         const auto& b = snap.block(kind);

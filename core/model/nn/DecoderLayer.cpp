@@ -5,13 +5,12 @@
 namespace core::nn {
 
 DecoderLayerImpl::DecoderLayerImpl(const ModelConfig& c, bool withCross) {
-    const double rope = c.positional == PositionalEncoding::Rope ? c.ropeBase : 0.0;
-    self_attn = register_module("self_attn", MultiHeadAttention(c.dModel, c.heads, rope));
+    self_attn = register_module("self_attn", MultiHeadAttention(AttentionOptions::of(c, true)));
     // Cross-attention is position-free: rotary angles belong to self-attention only.
     if (withCross)
-        src_attn = register_module("src_attn", MultiHeadAttention(c.dModel, c.heads, 0.0));
+        src_attn = register_module("src_attn", MultiHeadAttention(AttentionOptions::of(c, false)));
     if (c.dFf > 0)
-        feed_forward = register_module("feed_forward", FeedForward(c.dModel, c.dFf, c.activation));
+        feed_forward = register_module("feed_forward", FeedForward(c));
     sublayer = register_module("sublayer", torch::nn::ModuleList());
     for (int i = 0; i < (withCross ? 2 : 1) + (c.dFf > 0 ? 1 : 0); ++i)
         sublayer->push_back(Sublayer(c.dModel, c.layerNorm, c.normEps));

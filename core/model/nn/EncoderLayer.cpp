@@ -4,17 +4,11 @@
 
 namespace core::nn {
 
-namespace {
-double ropeOf(const ModelConfig& c) {
-    return c.positional == PositionalEncoding::Rope ? c.ropeBase : 0.0;
-}
-} // namespace
-
 EncoderLayerImpl::EncoderLayerImpl(const ModelConfig& c)
-    : self_attn(register_module("self_attn", MultiHeadAttention(c.dModel, c.heads, ropeOf(c)))),
+    : self_attn(register_module("self_attn", MultiHeadAttention(AttentionOptions::of(c, true)))),
       sublayer(register_module("sublayer", torch::nn::ModuleList())) {
     if (c.dFf > 0)
-        feed_forward = register_module("feed_forward", FeedForward(c.dModel, c.dFf, c.activation));
+        feed_forward = register_module("feed_forward", FeedForward(c));
     for (int i = 0; i < (c.dFf > 0 ? 2 : 1); ++i)
         sublayer->push_back(Sublayer(c.dModel, c.layerNorm, c.normEps));
 }

@@ -8,9 +8,16 @@
 
 namespace core::nn {
 
-FeedForwardImpl::FeedForwardImpl(int64_t dModel, int64_t dFf, Activation activation)
-    : w_1(register_module("w_1", torch::nn::Linear(dModel, dFf))),
-      w_2(register_module("w_2", torch::nn::Linear(dFf, dModel))), activation_(activation) {}
+FeedForwardImpl::FeedForwardImpl(const ModelConfig& c)
+    : w_1(register_module("w_1",
+                          torch::nn::Linear(torch::nn::LinearOptions(c.dModel, c.dFf).bias(c.linearBias)))),
+      w_2(register_module("w_2",
+                          torch::nn::Linear(torch::nn::LinearOptions(c.dFf, c.dModel).bias(c.linearBias)))),
+      activation_(c.activation) {
+    if (c.gatedFeedForward)
+        w_3 = register_module(
+            "w_3", torch::nn::Linear(torch::nn::LinearOptions(c.dModel, c.dFf).bias(c.linearBias)));
+}
 
 torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
     auto h = linear(*w_1, x); // (B, T, F)
@@ -28,8 +35,13 @@ torch::Tensor FeedForwardImpl::forward(const torch::Tensor& x) {
         h = 0.5 * h * (1.0 + torch::tanh(k * (h + 0.044715 * h.pow(3))));
         break;
     }
+    case Activation::Silu:
+        h = torch::silu(h);
+        break;
     }
-    return linear(*w_2, h); // (B, T, C)
+    if (!w_3.is_empty())
+        h = h * linear(*w_3, x); // (B, T, F): the gate times the up projection
+    return linear(*w_2, h);      // (B, T, C)
 }
 
 } // namespace core::nn

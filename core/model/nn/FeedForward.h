@@ -9,13 +9,15 @@
 
 namespace core::nn {
 
-/// w_2(act(w_1 x)), the seed's PositionWiseFeedForward.
+/// w_2(act(w_1 x)), the seed's PositionWiseFeedForward; gated (the Llama family's SwiGLU),
+/// w_2(act(w_1 x) · w_3 x) with w_1 the gate and w_3 the up projection.
 class FeedForwardImpl : public torch::nn::Module {
 public:
-    FeedForwardImpl(int64_t dModel, int64_t dFf, Activation activation);
+    /// A block of c's shape: d_ff, activation, gating and biases.
+    explicit FeedForwardImpl(const ModelConfig& c);
     torch::Tensor forward(const torch::Tensor& x); // (B, T, C) -> (B, T, C)
 
-    torch::nn::Linear w_1{nullptr}, w_2{nullptr};
+    torch::nn::Linear w_1{nullptr}, w_2{nullptr}, w_3{nullptr}; // w_3 only when gated
 
 private:
     Activation activation_;

@@ -6,10 +6,10 @@
 
 namespace core::nn {
 
-GeneratorImpl::GeneratorImpl(int64_t dModel, int64_t vocab, torch::Tensor tiedWeight)
+GeneratorImpl::GeneratorImpl(int64_t dModel, int64_t vocab, torch::Tensor tiedWeight, bool bias)
     : tied_(std::move(tiedWeight)) {
     if (!tied_.defined())
-        proj = register_module("proj", torch::nn::Linear(dModel, vocab));
+        proj = register_module("proj", torch::nn::Linear(torch::nn::LinearOptions(dModel, vocab).bias(bias)));
 }
 
 torch::Tensor GeneratorImpl::logits(const torch::Tensor& x) {

@@ -47,7 +47,8 @@ float centredSquaresOf(const float* x, int64_t n, float mean) {
 LayerNormImpl::LayerNormImpl(int64_t features, LayerNormKind kind, double eps)
     : kind_(kind), eps_(eps), features_(features) {
     a_2 = register_parameter("a_2", torch::ones({features}));
-    b_2 = register_parameter("b_2", torch::zeros({features}));
+    if (kind != LayerNormKind::Rms)
+        b_2 = register_parameter("b_2", torch::zeros({features}));
 }
 
 // The seed's formula row by row over plain floats. Built from tensor ops it takes ten of them, three more to
@@ -80,6 +81,8 @@ torch::Tensor LayerNormImpl::seedNormRows(const torch::Tensor& x) const {
 torch::Tensor LayerNormImpl::forward(const torch::Tensor& x) {
     if (kind_ == LayerNormKind::Standard)
         return torch::layer_norm(x, {features_}, a_2, b_2, eps_);
+    if (kind_ == LayerNormKind::Rms)
+        return a_2 * (x * torch::rsqrt(x.pow(2).mean(-1, true) + eps_)); // (B, T, C)
     if (!at::GradMode::is_enabled() && x.is_cpu() && x.scalar_type() == torch::kFloat32 && a_2.is_cpu() &&
         a_2.scalar_type() == torch::kFloat32 && b_2.scalar_type() == torch::kFloat32 && a_2.is_contiguous() &&
         b_2.is_contiguous() && x.size(-1) == features_)

@@ -8,7 +8,8 @@
 
 namespace core::nn {
 
-/// Both flavours keep the seed's parameter names a_2 (gain) and b_2 (bias) so checkpoints map one to one.
+/// Every flavour keeps the seed's parameter names a_2 (gain) and b_2 (bias) so checkpoints map one to one;
+/// RMSNorm has no bias (b_2 undefined).
 class LayerNormImpl : public torch::nn::Module {
 public:
     LayerNormImpl(int64_t features, LayerNormKind kind, double eps);

@@ -15,60 +15,99 @@ torch::nn::LinearImpl& linearAt(torch::nn::ModuleList& list, int index) {
     return *list[static_cast<size_t>(index)]->as<torch::nn::Linear>();
 }
 
-// The parts as one tensor of parts.size() × their rows, when they are equally shaped contiguous slices lying
-// back to back in one storage, as the constructor lays them out; undefined otherwise. A view, never a copy:
-// it reads the parameters themselves, so it cannot go stale whatever writes to them.
+// The parts as one tensor of their rows stacked, when they are contiguous slices with the same trailing
+// sizes lying back to back in one storage, as the constructor lays them out; undefined otherwise. A view,
+// never a copy: it reads the parameters themselves, so it cannot go stale whatever writes to them.
 torch::Tensor backToBack(const std::vector<torch::Tensor>& parts) {
     const auto& head = parts.front();
     if (!head.defined() || head.dim() == 0)
         return {};
     const auto* expected = static_cast<const char*>(head.data_ptr());
+    int64_t rows = 0;
     for (const auto& t : parts) {
-        if (!t.defined() || !t.is_contiguous() || t.sizes() != head.sizes() || t.dtype() != head.dtype() ||
+        if (!t.defined() || !t.is_contiguous() || t.dim() != head.dim() ||
+            t.sizes().slice(1) != head.sizes().slice(1) || t.dtype() != head.dtype() ||
             !t.storage().is_alias_of(head.storage()) || static_cast<const char*>(t.data_ptr()) != expected)
             return {};
         expected += t.nbytes();
+        rows += t.size(0);
     }
-    std::vector<int64_t> sizes{head.size(0) * static_cast<int64_t>(parts.size())};
+    std::vector<int64_t> sizes{rows};
     sizes.insert(sizes.end(), head.sizes().begin() + 1, head.sizes().end());
-    return head.as_strided(sizes, head.strides()); // (n·F, C) or (n·F)
+    return head.as_strided(sizes, head.strides()); // (rows, C) or (rows)
 }
 
 } // namespace
 
-MultiHeadAttentionImpl::MultiHeadAttentionImpl(int64_t dModel, int64_t heads, double ropeBase)
-    : linears(register_module("linears", torch::nn::ModuleList())), heads_(heads), headSize_(dModel / heads),
-      ropeBase_(ropeBase) {
-    for (int i = 0; i < 4; ++i)
-        linears->push_back(torch::nn::Linear(dModel, dModel));
+AttentionOptions AttentionOptions::of(const ModelConfig& c, bool self) {
+    AttentionOptions o;
+    o.dModel = c.dModel;
+    o.heads = c.heads;
+    o.kvHeads = self ? c.keyValueHeads() : c.heads;
+    o.qkvBias = c.qkvBias;
+    o.outBias = c.linearBias;
+    if (self && c.positional == PositionalEncoding::Rope) {
+        o.ropeBase = c.ropeBase;
+        o.ropeStyle = c.ropeStyle;
+        o.ropeScaling = c.ropeScaling;
+    }
+    return o;
+}
+
+MultiHeadAttentionImpl::MultiHeadAttentionImpl(const AttentionOptions& o)
+    : linears(register_module("linears", torch::nn::ModuleList())), heads_(o.heads), kvHeads_(o.kvHeads),
+      headSize_(o.dModel / o.heads), ropeStyle_(o.ropeStyle) {
+    const int64_t C = o.dModel, kv = kvHeads_ * headSize_;
+    linears->push_back(torch::nn::Linear(torch::nn::LinearOptions(C, C).bias(o.qkvBias)));  // q
+    linears->push_back(torch::nn::Linear(torch::nn::LinearOptions(C, kv).bias(o.qkvBias))); // k
+    linears->push_back(torch::nn::Linear(torch::nn::LinearOptions(C, kv).bias(o.qkvBias))); // v
+    linears->push_back(torch::nn::Linear(torch::nn::LinearOptions(C, C).bias(o.outBias)));  // out
+    if (o.ropeBase > 0.0) {
+        const auto theta = ropeFrequencies(o.ropeBase, static_cast<int>(headSize_), o.ropeScaling);
+        theta_ = torch::tensor(theta, torch::kFloat64).to(torch::kFloat32); // (hs/2)
+    }
     // Rebase the q, k, v parameters onto slices of one buffer (values unchanged, so initialisation draws the
-    // same numbers as before); projectMany then multiplies by all three rows at once.
+    // same numbers as before); projectMany then multiplies by all three at once.
     torch::NoGradGuard noGrad;
     std::vector<torch::Tensor> weights, biases;
     for (int i = 0; i < 3; ++i) {
         weights.push_back(linearAt(linears, i).weight);
         biases.push_back(linearAt(linears, i).bias);
     }
-    const auto w = torch::cat(weights), b = torch::cat(biases); // (3C, C), (3C)
-    for (int i = 0; i < 3; ++i) {
-        linearAt(linears, i).weight.set_data(w.narrow(0, i * dModel, dModel)); // (C, C)
-        linearAt(linears, i).bias.set_data(b.narrow(0, i * dModel, dModel));   // (C)
+    const auto w = torch::cat(weights); // (C + 2·kv, C)
+    const auto b = o.qkvBias ? torch::cat(biases) : torch::Tensor();
+    for (int i = 0, row = 0; i < 3; ++i) {
+        const auto n = i == 0 ? C : kv;
+        linearAt(linears, i).weight.set_data(w.narrow(0, row, n)); // (C|kv, C)
+        if (b.defined())
+            linearAt(linears, i).bias.set_data(b.narrow(0, row, n)); // (C|kv)
+        row += static_cast<int>(n);
     }
 }
 
 torch::Tensor MultiHeadAttentionImpl::project(int index, const torch::Tensor& x) {
     const auto b = x.size(0);
-    auto y = linear(linearAt(linears, index), x);              // (B, T, C)
-    return y.view({b, -1, heads_, headSize_}).transpose(1, 2); // (B, H, T, hs)
+    auto y = linear(linearAt(linears, index), x);                                  // (B, T, C|kv)
+    const auto heads = y.view({b, -1, headsOf(index), headSize_}).transpose(1, 2); // (B, H|kvH, T, hs)
+    return headsOf(index) == heads_ ? heads : repeatKv(heads);                     // (B, H, T, hs)
+}
+
+torch::Tensor MultiHeadAttentionImpl::repeatKv(const torch::Tensor& t) const {
+    if (kvHeads_ == heads_)
+        return t;
+    const auto b = t.size(0), tk = t.size(2), r = heads_ / kvHeads_;
+    return t.unsqueeze(2).expand({b, kvHeads_, r, tk, headSize_}).reshape({b, heads_, tk, headSize_});
 }
 
 torch::Tensor MultiHeadAttentionImpl::projectHeads(int index, const torch::Tensor& x, int64_t first,
                                                    int64_t count) {
+    TORCH_INTERNAL_ASSERT(headsOf(index) == heads_,
+                          "projectHeads takes queries, or ungrouped keys and values");
     const auto& lin = linearAt(linears, index);
     const auto rows = first * headSize_, width = count * headSize_;
-    auto y =
-        linear(x, lin.weight.narrow(0, rows, width), lin.bias.narrow(0, rows, width)); // (B, T, count·hs)
-    return y.view({x.size(0), -1, count, headSize_}).transpose(1, 2);                  // (B, count, T, hs)
+    const auto bias = lin.bias.defined() ? lin.bias.narrow(0, rows, width) : torch::Tensor();
+    auto y = linear(x, lin.weight.narrow(0, rows, width), bias);      // (B, T, count·hs)
+    return y.view({x.size(0), -1, count, headSize_}).transpose(1, 2); // (B, count, T, hs)
 }
 
 std::vector<torch::Tensor> MultiHeadAttentionImpl::projectMany(int first, int count, const torch::Tensor& x) {
@@ -79,31 +118,42 @@ std::vector<torch::Tensor> MultiHeadAttentionImpl::projectMany(int first, int co
             weights.push_back(linearAt(linears, i).weight);
             biases.push_back(linearAt(linears, i).bias);
         }
-        const auto w = backToBack(weights), b = backToBack(biases); // (n·C, C), (n·C)
-        if (w.defined() && b.defined()) {
-            const auto y = linear(x, w, b); // (B, T, n·C)
-            return y.view({x.size(0), -1, count, heads_, headSize_})
-                .permute({2, 0, 3, 1, 4}) // (n, B, H, T, hs)
-                .unbind(0);
+        const auto w = backToBack(weights);                                             // (rows, C)
+        const auto b = biases.front().defined() ? backToBack(biases) : torch::Tensor(); // (rows)
+        if (w.defined() && (b.defined() || !biases.front().defined())) {
+            const auto y = linear(x, w, b); // (B, T, rows)
+            std::vector<torch::Tensor> out;
+            for (int i = first, col = 0; i < first + count; ++i) {
+                const auto n = headsOf(i);
+                out.push_back(y.narrow(-1, col, n * headSize_)
+                                  .view({x.size(0), -1, n, headSize_})
+                                  .transpose(1, 2)); // (B, n, T, hs)
+                col += static_cast<int>(n * headSize_);
+            }
+            return out;
         }
     }
     std::vector<torch::Tensor> out;
-    for (int i = first; i < first + count; ++i)
-        out.push_back(project(i, x)); // (B, H, T, hs)
+    for (int i = first; i < first + count; ++i) {
+        const auto y = linear(linearAt(linears, i), x);                                // (B, T, n·hs)
+        out.push_back(y.view({x.size(0), -1, headsOf(i), headSize_}).transpose(1, 2)); // (B, n, T, hs)
+    }
     return out;
 }
 
 torch::Tensor MultiHeadAttentionImpl::rotate(const torch::Tensor& t, int64_t pos0) const {
-    if (ropeBase_ <= 0.0)
+    if (!theta_.defined())
         return t;
-    // Pairs (2i, 2i+1) turn by pos·θ_i with θ_i = base^(−2i/hs): the rotation the sinusoidal table encodes.
-    const auto T = t.size(2);
-    const auto opts = t.options();
-    const auto inv =
-        torch::pow(ropeBase_, -torch::arange(0, headSize_, 2, opts) / static_cast<double>(headSize_));
-    const auto pos = torch::arange(pos0, pos0 + T, opts).unsqueeze(1); // (T, 1)
-    const auto ang = pos * inv;                                        // (T, hs/2)
+    const auto T = t.size(2), half = headSize_ / 2;
+    const auto pos = torch::arange(pos0, pos0 + T, t.options()).unsqueeze(1); // (T, 1)
+    const auto ang = pos * theta_.to(t.options());                            // (T, hs/2)
     const auto c = ang.cos(), s = ang.sin();
+    if (ropeStyle_ == RopeStyle::Halves) {
+        // Dimension i turns with i + hs/2 (Hugging Face's rotate_half).
+        const auto a = t.narrow(-1, 0, half), b = t.narrow(-1, half, half); // (B, H, T, hs/2)
+        return torch::cat({a * c - b * s, b * c + a * s}, -1);              // (B, H, T, hs)
+    }
+    // Pairs (2i, 2i+1) turn by pos·θ_i: the rotation the sinusoidal table encodes.
     const auto even = t.slice(-1, 0, headSize_, 2), odd = t.slice(-1, 1, headSize_, 2); // (B, H, T, hs/2)
     return torch::stack({even * c - odd * s, even * s + odd * c}, -1).flatten(-2);      // (B, H, T, hs)
 }
@@ -213,10 +263,10 @@ torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch
 torch::Tensor MultiHeadAttentionImpl::selfAttend(const torch::Tensor& x, const torch::Tensor& mask,
                                                  int64_t pos0, KvCache* cache, torch::Tensor* probs,
                                                  bool lastOnly, const std::uint8_t* off) {
-    const auto qkv = projectMany(0, 3, x); // 3 × (B, H, Tq, hs)
+    const auto qkv = projectMany(0, 3, x); // (B, H, Tq, hs), 2 × (B, kvH, Tq, hs)
     const auto q = rotate(qkv[0], pos0);
-    auto k = rotate(qkv[1], pos0);
-    auto v = qkv[2];
+    auto k = repeatKv(rotate(qkv[1], pos0)); // (B, H, Tq, hs)
+    auto v = repeatKv(qkv[2]);               // (B, H, Tq, hs)
     if (cache) {
         cache->append(k, v);
         k = cache->keys();   // (B, H, Tk, hs)
@@ -233,7 +283,7 @@ torch::Tensor MultiHeadAttentionImpl::crossAttend(const torch::Tensor& x, const 
     const auto q = project(0, lastOnly && !probs ? x.narrow(1, x.size(1) - 1, 1) : x); // (B, H, Tq, hs)
     if (cache && !cache->empty())
         return attend(q, cache->keys(), cache->values(), mask, probs, lastOnly, off);
-    const auto kv = projectMany(1, 2, memory); // 2 × (B, H, S, hs)
+    const auto kv = projectMany(1, 2, memory); // 2 × (B, H, S, hs): cross-attention is never grouped
     if (cache)
         cache->set(kv[0], kv[1]);
     return attend(q, kv[0], kv[1], mask, probs, lastOnly, off);

@@ -13,8 +13,8 @@ TransformerImpl::TransformerImpl(const ModelConfig& c) : config_(c) {
     tgt_embed = register_module(
         "tgt_embed", EmbedStack(c, c.tgtVocabSize, c.shareEmbeddings ? src_embed->tokens : nullptr));
     generator = register_module(
-        "generator",
-        Generator(c.dModel, c.tgtVocabSize, c.tieOutput ? tgt_embed->tokens->lut->weight : torch::Tensor()));
+        "generator", Generator(c.dModel, c.tgtVocabSize,
+                               c.tieOutput ? tgt_embed->tokens->lut->weight : torch::Tensor(), c.outputBias));
 }
 
 torch::Tensor TransformerImpl::encode(const torch::Tensor& src, const torch::Tensor& srcMask,

@@ -1,0 +1,210 @@
+"""A tiny random Llama-family model in Hugging Face's directory format, and what it computes.
+
+usage: llama_reference.py OUT_DIR [--type llama|mistral|qwen2] [--kv-heads 2] [--tied] [--attention-bias]
+                          [--mlp-bias] [--scaling none|linear|llama3] [--dtype F32|F16|BF16] [--no-prefix]
+                          [--inv-freq] [--ids 263,...]
+
+Writes OUT_DIR/config.json (the keys of transformers' LlamaConfig, MistralConfig or Qwen2Config),
+model.safetensors (LlamaForCausalLM's tensor names: model.embed_tokens, model.layers.N.self_attn.q_proj, …,
+lm_head; --no-prefix drops "model.", --inv-freq adds the rotary tables older versions saved), vocab.json and
+merges.txt (the tiny byte-level vocabulary of gpt2_reference.py), and OUT_DIR/reference.json:
+  {"ids": [T], "logits": [T][V], "logprobs": [T][V], "attention": [L][H][T][T]}
+computed in float64 from the stored weights by the network below, written from the family's published
+design: RMSNorm before each block, rotary positions where dimension i turns with i + hs/2 at angle
+pos * theta_i (theta_i = rope_theta^(-2i/hs), stretched as rope_scaling says), grouped-query attention
+(query head h reads key/value head h // (H / KV)), causal softmax(QK^T / sqrt(hs)), a gated feed-forward
+down(silu(gate(x)) * up(x)), a final RMSNorm and the output projection (lm_head, or embed_tokens when tied).
+Qwen2's q, k and v have biases. Exit status 77 when torch is missing.
+"""
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+try:
+    import torch
+except ImportError:
+    print("python3-torch is not installed", file=sys.stderr)
+    sys.exit(77)
+
+from gpt2_reference import EOT, MERGES, stored, vocabulary, write_safetensors
+
+C, LAYERS, HEADS, FF, POSITIONS = 32, 2, 4, 48, 64
+HS = C // HEADS
+
+
+def thetas(base, scaling):
+    """Each dimension pair's angle per position, as the config's rope_theta and rope_scaling define it."""
+    theta = [base ** (-2.0 * i / HS) for i in range(HS // 2)]
+    if scaling is None:
+        return theta
+    if scaling.get("rope_type", scaling.get("type")) == "linear":
+        return [t / scaling["factor"] for t in theta]
+    # llama3: a pair slower than the original context / low_freq_factor is slowed by factor, one faster than
+    # the original context / high_freq_factor is kept, and one in between blended by its wavelength.
+    f, lo, hi = scaling["factor"], scaling["low_freq_factor"], scaling["high_freq_factor"]
+    original = scaling["original_max_position_embeddings"]
+    out = []
+    for t in theta:
+        wavelength = 2 * math.pi / t
+        if wavelength > original / lo:
+            out.append(t / f)
+        elif wavelength < original / hi:
+            out.append(t)
+        else:
+            s = (original / wavelength - lo) / (hi - lo)
+            out.append((1 - s) * t / f + s * t)
+    return out
+
+
+def rms_norm(x, weight, eps):
+    return weight * x / torch.sqrt((x * x).mean(-1, keepdim=True) + eps)
+
+
+def turn(x, angles):
+    """x (H, T, hs): dimension i and i + hs/2 turned by angles (T, hs/2)."""
+    a, b = x[..., :HS // 2], x[..., HS // 2:]
+    c, s = torch.cos(angles), torch.sin(angles)
+    return torch.cat([a * c - b * s, a * s + b * c], dim=-1)
+
+
+def forward(w, ids, cfg):
+    T, H, KV = len(ids), HEADS, cfg["num_key_value_heads"]
+    eps = cfg["rms_norm_eps"]
+    angles = torch.arange(T, dtype=torch.float64)[:, None] * \
+        torch.tensor(thetas(cfg["rope_theta"], cfg.get("rope_scaling")), dtype=torch.float64)[None, :]
+    causal = torch.tril(torch.ones(T, T, dtype=torch.bool))
+    x = w["model.embed_tokens.weight"][ids]  # (T, C)
+    attention = []
+
+    def lin(name, t):
+        y = t @ w[name + ".weight"].T
+        return y + w[name + ".bias"] if name + ".bias" in w else y
+
+    for i in range(LAYERS):
+        p = f"model.layers.{i}."
+        a = rms_norm(x, w[p + "input_layernorm.weight"], eps)
+        q = lin(p + "self_attn.q_proj", a).view(T, H, HS).transpose(0, 1)  # (H, T, hs)
+        k = lin(p + "self_attn.k_proj", a).view(T, KV, HS).transpose(0, 1)  # (KV, T, hs)
+        v = lin(p + "self_attn.v_proj", a).view(T, KV, HS).transpose(0, 1)
+        q, k = turn(q, angles), turn(k, angles)
+        group = H // KV
+        k = torch.stack([k[h // group] for h in range(H)])  # (H, T, hs)
+        v = torch.stack([v[h // group] for h in range(H)])
+        scores = q @ k.transpose(-1, -2) / math.sqrt(HS)
+        probs = scores.masked_fill(~causal, float("-inf")).softmax(-1)  # (H, T, T)
+        attention.append(probs)
+        y = (probs @ v).transpose(0, 1).reshape(T, C)
+        x = x + lin(p + "self_attn.o_proj", y)
+        m = rms_norm(x, w[p + "post_attention_layernorm.weight"], eps)
+        g = lin(p + "mlp.gate_proj", m)
+        x = x + lin(p + "mlp.down_proj", g * torch.sigmoid(g) * lin(p + "mlp.up_proj", m))
+    x = rms_norm(x, w["model.norm.weight"], eps)
+    out = w["model.embed_tokens.weight"] if cfg["tie_word_embeddings"] else w["lm_head.weight"]
+    return x @ out.T, attention
+
+
+def config_for(args, vocab):
+    eot = vocab[EOT]
+    cfg = {
+        "architectures": [{"llama": "LlamaForCausalLM", "mistral": "MistralForCausalLM",
+                           "qwen2": "Qwen2ForCausalLM"}[args.type]],
+        "model_type": args.type, "_name_or_path": f"tiny-{args.type}-reference", "vocab_size": len(vocab),
+        "hidden_size": C, "intermediate_size": FF, "num_hidden_layers": LAYERS, "num_attention_heads": HEADS,
+        "num_key_value_heads": args.kv_heads, "hidden_act": "silu", "max_position_embeddings": POSITIONS,
+        "initializer_range": 0.02, "rms_norm_eps": 1e-5, "use_cache": True, "bos_token_id": eot,
+        "eos_token_id": eot, "tie_word_embeddings": args.tied, "rope_theta": 500000.0 if args.scaling else 10000.0,
+        "rope_scaling": None, "attention_dropout": 0.0, "torch_dtype": "float32", "transformers_version": "4.44.0",
+    }
+    if args.type == "llama":
+        cfg.update({"attention_bias": args.attention_bias, "mlp_bias": args.mlp_bias, "pretraining_tp": 1,
+                    "head_dim": HS})
+    if args.type == "mistral":
+        cfg["sliding_window"] = 32
+    if args.type == "qwen2":
+        cfg.update({"use_sliding_window": False, "sliding_window": 4096, "max_window_layers": 21})
+    if args.scaling == "linear":
+        cfg["rope_scaling"] = {"type": "linear", "factor": 4.0}
+    elif args.scaling == "llama3":
+        cfg["rope_scaling"] = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                               "high_freq_factor": 4.0, "original_max_position_embeddings": 256}
+    return cfg
+
+
+def random_weights(cfg, gen):
+    V, KV = cfg["vocab_size"], cfg["num_key_value_heads"] * HS
+
+    def rnd(*shape, std=0.3, mean=0.0):
+        return torch.randn(*shape, generator=gen) * std + mean
+
+    qkv_bias = cfg["model_type"] == "qwen2" or cfg.get("attention_bias", False)
+    w = {"model.embed_tokens.weight": rnd(V, C), "model.norm.weight": rnd(C, std=0.1, mean=1.0)}
+    for i in range(LAYERS):
+        p = f"model.layers.{i}."
+        w[p + "input_layernorm.weight"] = rnd(C, std=0.1, mean=1.0)
+        w[p + "post_attention_layernorm.weight"] = rnd(C, std=0.1, mean=1.0)
+        for name, rows in (("q_proj", C), ("k_proj", KV), ("v_proj", KV), ("o_proj", C)):
+            w[p + f"self_attn.{name}.weight"] = rnd(rows, C, std=1.0 / math.sqrt(C))
+            if (name != "o_proj" and qkv_bias) or (name == "o_proj" and cfg.get("attention_bias", False)):
+                w[p + f"self_attn.{name}.bias"] = rnd(rows, std=0.1)
+        for name, (rows, cols) in (("gate_proj", (FF, C)), ("up_proj", (FF, C)), ("down_proj", (C, FF))):
+            w[p + f"mlp.{name}.weight"] = rnd(rows, cols, std=1.0 / math.sqrt(cols))
+            if cfg.get("mlp_bias", False):
+                w[p + f"mlp.{name}.bias"] = rnd(rows, std=0.1)
+    if not cfg["tie_word_embeddings"]:
+        w["lm_head.weight"] = rnd(V, C, std=1.0 / math.sqrt(C))
+    return w
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--type", choices=["llama", "mistral", "qwen2"], default="llama")
+    ap.add_argument("--kv-heads", type=int, default=2)
+    ap.add_argument("--tied", action="store_true")
+    ap.add_argument("--attention-bias", action="store_true")
+    ap.add_argument("--mlp-bias", action="store_true")
+    ap.add_argument("--scaling", choices=["none", "linear", "llama3"], default="none")
+    ap.add_argument("--dtype", choices=["F32", "F16", "BF16"], default="F32")
+    ap.add_argument("--no-prefix", action="store_true")
+    ap.add_argument("--inv-freq", action="store_true")
+    ap.add_argument("--ids", default="")
+    args = ap.parse_args()
+    args.scaling = None if args.scaling == "none" else args.scaling
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    vocab = vocabulary()
+    cfg = config_for(args, vocab)
+    (out / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
+    (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+    (out / "merges.txt").write_text("#version: 0.2\n" + "".join(f"{a} {b}\n" for a, b in MERGES),
+                                    encoding="utf-8")
+
+    gen = torch.Generator().manual_seed(2023)
+    entries, w = {}, {}
+    for name, t in random_weights(cfg, gen).items():
+        dtype, raw, back = stored(t, args.dtype)
+        saved = name[len("model."):] if args.no_prefix and name.startswith("model.") else name
+        entries[saved] = (dtype, t.shape, raw)
+        w[name] = back
+    if args.inv_freq:
+        inv = torch.tensor(thetas(cfg["rope_theta"], cfg["rope_scaling"]), dtype=torch.float32)
+        for i in range(LAYERS):
+            prefix = "" if args.no_prefix else "model."
+            entries[f"{prefix}layers.{i}.self_attn.rotary_emb.inv_freq"] = ("F32", inv.shape, inv.numpy().tobytes())
+    write_safetensors(out / "model.safetensors", entries)
+
+    eot = vocab[EOT]
+    ids = [int(s) for s in args.ids.split(",")] if args.ids else [eot, 5, 260, 71, 258, 68, 262, 83, 261, 0,
+                                                                  40, 41, 263, 17, 99, 3]
+    with torch.no_grad():
+        logits, attention = forward(w, ids, cfg)
+    ref = {"ids": ids, "logits": logits.tolist(), "logprobs": logits.log_softmax(-1).tolist(),
+           "attention": [a.tolist() for a in attention]}
+    (out / "reference.json").write_text(json.dumps(ref))
+
+
+if __name__ == "__main__":
+    main()
