@@ -9,6 +9,7 @@
 #include "ui/AttentionPage.h"
 #include "ui/AttentionText.h"
 #include "ui/HeatmapView.h"
+#include "ui/ModelLoader.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/ViewState.h"
 
@@ -161,6 +162,38 @@ public:
         return {awaitResult ? ms(arrivedAt_ - t0) : 0.0, ms(lastPaint - t0), stall};
     }
 
+    HarnessTimes load(const QString& dir, std::shared_ptr<const core::Model>& model) {
+        ui::ModelLoader loader;
+        bool done = false;
+        QObject::connect(&loader, &ui::ModelLoader::loaded, &page_,
+                         [&](const QString&, std::shared_ptr<const core::Model> m) {
+                             model = std::move(m);
+                             done = true;
+                         });
+        QObject::connect(&loader, &ui::ModelLoader::failed, &page_,
+                         [&](const QString&, const QString& error) {
+                             failure_ = error.toStdString();
+                             done = true;
+                         });
+        failure_.clear();
+        QElapsedTimer waited;
+        waited.start();
+        const auto t0 = Clock::now();
+        lastTick_ = t0;
+        longestGap_ = Clock::duration::zero();
+        ticks_.start();
+        loader.load(dir);
+        while (!done && waited.elapsed() <= kTimeoutMs)
+            QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+        const auto loadedAt = Clock::now();
+        tick();
+        ticks_.stop();
+        if (!failure_.empty() || !model)
+            throw core::Error("the window could not open " + dir.toStdString() + ": " +
+                              (failure_.empty() ? "it took longer than the time allowed" : failure_));
+        return {ms(loadedAt - t0), 0.0, std::max(0.0, ms(longestGap_) - Harness::kStallTickMs)};
+    }
+
     void tick() {
         const auto now = Clock::now();
         longestGap_ = std::max(longestGap_, now - lastTick_);
@@ -229,6 +262,13 @@ HarnessTimes Harness::select(int layer, int head) {
         throw core::Error("layer " + std::to_string(layer) + " head " + std::to_string(head) +
                           " is already selected; selecting it again repaints nothing");
     return d_->measure([this, layer, head] { d_->state_.setSelection(layer, head); }, false);
+}
+
+HarnessTimes Harness::load(const QString& dir) {
+    std::shared_ptr<const core::Model> model;
+    const auto times = d_->load(dir, model);
+    setModel(std::move(model));
+    return times;
 }
 
 int Harness::layer() const {

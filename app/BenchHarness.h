@@ -39,6 +39,10 @@ public:
     /// The page's size: its size in the window at the window's default 1400 × 900.
     static QSize pageSize();
 
+    /// Opens a model folder as the window does (ui::ModelLoader, off the GUI thread) and waits for it:
+    /// toResult is the time until the loaded model is back on the GUI thread, longestStall the window's
+    /// longest freeze meanwhile. The model is then the one texts run on. Throws core::Error when it fails.
+    HarnessTimes load(const QString& dir);
     /// The model every following text runs on; waits until the controller is idle (not timed).
     void setModel(std::shared_ptr<const core::Model> model);
     /// The attention kind the page shows, as the window names it.

@@ -35,7 +35,9 @@ long         GPT-2 small's shape (random weights, max_len raised to T) given a t
              then the detail view switched to layer 11 head 5 and layer 0 head 0 in turn, until the page
              has repainted. For each, the longest stall: the longest the GUI thread went without getting
              back to its event loop (the longest gap between ticks of a 5 ms timer, less 5 ms). Also the
-             snapshot's megabytes and the process's peak resident memory. 3 timed runs after 1 warm-up
+             snapshot's megabytes and the process's peak resident memory. With --long-model, also the folder
+             opened as the window opens it (ModelLoader, off the GUI thread) until the model is back on the
+             GUI thread, with the longest stall meanwhile. 3 timed runs after 1 warm-up
              unless --runs or --warmup say otherwise (--quick: 1 after 0).
              Targets: longest stall <= 100 ms, snapshot <= 1 GiB
 inside       the Inside page following a change of row or (alternately) head: the row recomputed as the
@@ -68,6 +70,9 @@ soak         (only with --only soak: it takes minutes) --model and the shipped l
                              random weights (the seed's make_model defaults); max_len as for default
                     gpt2     GPT-2 small's shape: decoder-only, 12 layers, d_model 768, 12 heads, d_ff 3072,
                              vocab 50257, learned positions, max_len 1024, random weights
+                    llama    SmolLM2-135M's shape (the Llama family): decoder-only, 30 layers, d_model 576,
+                             9 query heads sharing 3 key/value heads, SwiGLU d_ff 1536, RMSNorm, rotary
+                             positions (theta 100000), vocab 49152, tied output, random weights
                     DIR      a model directory, with its own weights and max_len
                   (default: default,medium,gpt2)
   --lengths LIST  comma-separated lengths T, 1 to 65536 (default: 16,64,256,1024)

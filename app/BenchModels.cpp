@@ -49,6 +49,32 @@ core::ModelConfig gpt2Config() {
     return c;
 }
 
+// SmolLM2-135M's shape: the Llama family's RMSNorm, rotary positions, 9 query heads sharing 3 key/value heads
+// and a SwiGLU feed-forward, tied output; 134.5 M parameters (its vocabulary of 49,152).
+core::ModelConfig llamaConfig() {
+    core::ModelConfig c;
+    c.name = "smollm2-135m-shape";
+    c.architecture = core::Architecture::DecoderOnly;
+    c.decoderLayers = 30;
+    c.dModel = 576;
+    c.heads = 9;
+    c.kvHeads = 3;
+    c.dFf = 1536;
+    c.tgtVocabSize = 49152;
+    c.maxLen = 8192;
+    c.positional = core::PositionalEncoding::Rope;
+    c.ropeBase = 100000.0;
+    c.ropeStyle = core::RopeStyle::Halves;
+    c.layerNorm = core::LayerNormKind::Rms;
+    c.normEps = 1e-5;
+    c.activation = core::Activation::Silu;
+    c.gatedFeedForward = true;
+    c.qkvBias = c.linearBias = c.outputBias = false;
+    c.scaleEmbeddings = false;
+    c.tieOutput = true;
+    return c;
+}
+
 BenchSize randomSize(const std::string& id, core::ModelConfig c, int longest, bool fitLongest) {
     BenchSize size;
     size.id = id;
@@ -66,8 +92,15 @@ BenchSize randomSize(const std::string& id, core::ModelConfig c, int longest, bo
 
 } // namespace
 
+std::string describeShape(const core::ModelConfig& c) {
+    const auto vocab = c.hasEncoder() ? std::to_string(c.srcVocabSize) + "/" + std::to_string(c.tgtVocabSize)
+                                      : std::to_string(c.tgtVocabSize);
+    return c.shape() + ", d_ff " + std::to_string(c.dFf) + ", vocab " + vocab + ", max_len " +
+           std::to_string(c.maxLen);
+}
+
 const std::vector<std::string>& namedSizes() {
-    static const std::vector<std::string> names{"default", "medium", "gpt2"};
+    static const std::vector<std::string> names{"default", "medium", "gpt2", "llama"};
     return names;
 }
 
@@ -81,6 +114,8 @@ BenchSize makeBenchSize(const std::string& entry, const std::string& defaultMode
         size = randomSize(entry, mediumConfig(), longest, true);
     else if (entry == "gpt2")
         size = randomSize(entry, gpt2Config(), longest, false); // its context is part of its shape
+    else if (entry == "llama")
+        size = randomSize(entry, llamaConfig(), longest, false);
     else {
         size.id = entry;
         size.weights = entry;

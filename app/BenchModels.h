@@ -20,6 +20,9 @@ struct BenchSize {
 /// The sizes --sizes knows by name, in the order the table shows them.
 const std::vector<std::string>& namedSizes();
 
+/// A size's shape in one line: ModelConfig::shape() with d_ff, the vocabularies and max_len.
+std::string describeShape(const core::ModelConfig& c);
+
 /// The model for one entry of --sizes. A name gives random weights: "default" has the shape of the model in
 /// defaultModelDir, "medium" is a 6+6-layer d_model 512 8-head encoder–decoder (the seed's make_model
 /// defaults) and "gpt2" a 12-layer d_model 768 12-head decoder-only model of GPT-2 small's shape. Anything

@@ -124,20 +124,6 @@ Cell measureCell(const std::shared_ptr<const core::Model>& model, int length, co
     return cell;
 }
 
-std::string describe(const core::ModelConfig& c) {
-    char text[256];
-    if (c.hasEncoder())
-        std::snprintf(text, sizeof text,
-                      "encoder-decoder, %d+%d layers, d_model %d, %d heads, d_ff %d, vocab %d/%d, max_len %d",
-                      c.encoderLayers, c.decoderLayers, c.dModel, c.heads, c.dFf, c.srcVocabSize,
-                      c.tgtVocabSize, c.maxLen);
-    else
-        std::snprintf(text, sizeof text,
-                      "decoder-only, %d layers, d_model %d, %d heads, d_ff %d, vocab %d, max_len %d",
-                      c.decoderLayers, c.dModel, c.heads, c.dFf, c.tgtVocabSize, c.maxLen);
-    return text;
-}
-
 } // namespace
 
 SizeReport measureSize(const BenchSize& size, const TableOptions& options,
@@ -156,7 +142,7 @@ SizeReport measureSize(const BenchSize& size, const TableOptions& options,
 
 void printText(const SizeReport& r) {
     const auto named = r.config.name == r.id ? std::string() : " (" + r.config.name + ")";
-    std::printf("%s%s: %s\n", r.id.c_str(), named.c_str(), describe(r.config).c_str());
+    std::printf("%s%s: %s\n", r.id.c_str(), named.c_str(), describeShape(r.config).c_str());
     std::printf("  weights %s%s%s\n", r.weights.c_str(), r.note.empty() ? "" : "; ", r.note.c_str());
     // Measures in the order they first appear, so rows plugged in later print after the core's.
     std::vector<std::pair<std::string, std::string>> measures; // id, label with unit
