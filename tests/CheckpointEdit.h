@@ -35,7 +35,10 @@ struct SafetensorsEdit {
         data.push_back(std::move(values));
     }
     std::size_t index(const std::string& name) const {
-        return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+        const auto at = std::find(names.begin(), names.end(), name);
+        if (at == names.end())
+            throw std::invalid_argument("the file has no tensor '" + name + "' to edit");
+        return static_cast<std::size_t>(at - names.begin());
     }
     void remove(const std::string& name) {
         const auto i = index(name);

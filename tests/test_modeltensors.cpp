@@ -19,6 +19,8 @@ class TestModelTensors : public QObject {
 private Q_SLOTS:
     void parameterCountMatchesModules_data();
     void parameterCountMatchesModules();
+    void parameterCountOfTheLlamaSwitches_data();
+    void parameterCountOfTheLlamaSwitches();
     void movingMovesEveryTensor_data();
     void movingMovesEveryTensor();
     void hugeConfigRefusedBeforeAllocating();
@@ -58,6 +60,59 @@ ModelConfig variant(int arch, int pos, bool share, bool tie) {
 
 void TestModelTensors::parameterCountMatchesModules_data() {
     addVariants();
+}
+
+// Counts a net's parameters, each storage once.
+int64_t countParameters(const nn::TransformerImpl& net) {
+    std::set<const void*> seen;
+    int64_t n = 0;
+    for (const auto& p : net.parameters())
+        if (seen.insert(p.data_ptr()).second)
+            n += p.numel();
+    return n;
+}
+
+void TestModelTensors::parameterCountOfTheLlamaSwitches_data() {
+    QTest::addColumn<int>("arch");
+    QTest::addColumn<int>("kvHeads");
+    QTest::addColumn<bool>("gated");
+    QTest::addColumn<bool>("rms");
+    QTest::addColumn<bool>("qkvBias");
+    QTest::addColumn<bool>("linearBias");
+    QTest::addColumn<bool>("outputBias");
+    QTest::addColumn<int>("dFf");
+    QTest::newRow("llama: grouped, gated, rms, no biases")
+        << 1 << 2 << true << true << false << false << false << 72;
+    QTest::newRow("qwen2: q/k/v biases only") << 1 << 1 << true << true << true << false << false << 72;
+    QTest::newRow("one k/v head, linear biases only")
+        << 1 << 1 << false << false << false << true << true << 72;
+    QTest::newRow("attention-only, rms") << 1 << 0 << false << true << true << true << true << 0;
+    QTest::newRow("attention-only, seed norm") << 1 << 0 << false << false << true << true << true << 0;
+    QTest::newRow("enc-dec, rms, gated, no biases")
+        << 0 << 0 << true << true << false << false << false << 72;
+    QTest::newRow("enc-dec attention-only") << 0 << 0 << false << false << true << true << true << 0;
+}
+
+void TestModelTensors::parameterCountOfTheLlamaSwitches() {
+    QFETCH(int, arch);
+    QFETCH(int, kvHeads);
+    QFETCH(bool, gated);
+    QFETCH(bool, rms);
+    QFETCH(bool, qkvBias);
+    QFETCH(bool, linearBias);
+    QFETCH(bool, outputBias);
+    QFETCH(int, dFf);
+    auto c = variant(arch, int(PositionalEncoding::Rope), false, false);
+    c.kvHeads = kvHeads;
+    c.gatedFeedForward = gated;
+    c.layerNorm = rms ? LayerNormKind::Rms : LayerNormKind::Seed;
+    c.activation = gated ? Activation::Silu : Activation::Relu;
+    c.qkvBias = qkvBias;
+    c.linearBias = linearBias;
+    c.outputBias = outputBias;
+    c.dFf = dFf;
+    c.validate();
+    QCOMPARE(c.parameterCount(), countParameters(*nn::Transformer(c)));
 }
 
 void TestModelTensors::parameterCountMatchesModules() {

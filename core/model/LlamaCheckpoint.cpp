@@ -61,7 +61,11 @@ ModelConfig llamaConfigFromParsed(const json& j, const std::string& source) {
     c.dModel = keys.integer("hidden_size", family->hidden, 65536);
     c.decoderLayers = keys.integer("num_hidden_layers", family->layers, 256);
     c.heads = keys.integer("num_attention_heads", family->heads, 1024);
-    c.kvHeads = keys.integer("num_key_value_heads", family->kvHeads ? family->kvHeads : c.heads, 1024);
+    // A key left out takes the class's default; null means one key/value head per query head.
+    const bool kvNull = j.contains("num_key_value_heads") && j["num_key_value_heads"].is_null();
+    c.kvHeads = kvNull
+                    ? c.heads
+                    : keys.integer("num_key_value_heads", family->kvHeads ? family->kvHeads : c.heads, 1024);
     if (c.dModel % c.heads != 0)
         keys.fail("'hidden_size' " + std::to_string(c.dModel) +
                   " is not divisible by 'num_attention_heads' " + std::to_string(c.heads));
@@ -76,9 +80,12 @@ ModelConfig llamaConfigFromParsed(const json& j, const std::string& source) {
     c.tgtVocabSize = c.srcVocabSize = keys.integer("vocab_size", family->vocab, 1 << 24);
     c.maxLen = keys.integer("max_position_embeddings", family->positions, 1 << 20);
     // Within the window Mistral's attention is plain causal attention; past it, keys fall out. Capping the
-    // length at the window keeps every input attnscope takes one where the two agree.
-    if (family->window && keys.has("sliding_window"))
-        c.maxLen = std::min(c.maxLen, keys.integer("sliding_window", c.maxLen, 1 << 24));
+    // length at the window keeps every input attnscope takes one where the two agree. MistralConfig's default
+    // window is 4096; null switches it off.
+    if (family->window && !(j.contains("sliding_window") && j["sliding_window"].is_null())) {
+        c.slidingWindow = keys.integer("sliding_window", 4096, 1 << 24);
+        c.maxLen = std::min(c.maxLen, c.slidingWindow);
+    }
     if (type == "qwen2" && keys.flag("use_sliding_window", false))
         keys.fail(
             "'use_sliding_window': true (attention cut to a window in the upper layers) is not supported");
@@ -93,8 +100,16 @@ ModelConfig llamaConfigFromParsed(const json& j, const std::string& source) {
     c.layerNorm = LayerNormKind::Rms;
     c.positional = PositionalEncoding::Rope;
     c.ropeStyle = RopeStyle::Halves;
-    c.ropeBase = keys.number("rope_theta", 10000.0);
-    c.ropeScaling = RopeScaling::fromJson(keys.raw("rope_scaling"), source);
+    // Newer transformers versions write the rotation's settings into one "rope_parameters" object.
+    const auto& rope = keys.raw("rope_parameters");
+    if (!rope.is_null() && !rope.is_object())
+        keys.fail("'rope_parameters' must be an object");
+    const HfConfigKeys ropeKeys(rope.is_object() ? rope : j, source, family->name);
+    c.ropeBase = ropeKeys.number("rope_theta", 10000.0);
+    c.ropeScaling = RopeScaling::fromJson(rope.is_object() ? rope : keys.raw("rope_scaling"), source);
+    if (keys.number("partial_rotary_factor", 1.0) != 1.0 ||
+        ropeKeys.number("partial_rotary_factor", 1.0) != 1.0)
+        keys.fail("'partial_rotary_factor' below 1 (rotation of part of each head) is not supported");
     const bool attentionBias = keys.flag("attention_bias", false);
     c.qkvBias = family->qkvBias || attentionBias;
     // One switch covers o_proj and the MLP here; where only one of them has biases, the other's are zeros.
@@ -110,8 +125,12 @@ ModelConfig llamaConfigFromParsed(const json& j, const std::string& source) {
     return c;
 }
 
-void loadLlamaWeights(nn::TransformerImpl& net, const WeightFiles& files, const std::string& family) {
+void loadLlamaWeights(nn::TransformerImpl& net, const WeightFiles& files, const json& config) {
     const auto& c = net.config();
+    const HfConfigKeys typeKey(config, files.path(), "Llama");
+    const auto family = typeKey.string("model_type", "");
+    const HfConfigKeys keys(config, files.path(), family);
+    const bool attentionBias = keys.flag("attention_bias", false), mlpBias = keys.flag("mlp_bias", false);
     if (c.hasEncoder() || c.layerNorm != LayerNormKind::Rms || !c.gatedFeedForward)
         throw std::invalid_argument("loadLlamaWeights needs a net built from llamaConfigFromParsed()");
     torch::NoGradGuard noGrad;
@@ -126,10 +145,13 @@ void loadLlamaWeights(nn::TransformerImpl& net, const WeightFiles& files, const 
     const auto* known = familyOf(family);
     HfTensors in(files, files.find("model.embed_tokens.weight") ? "model." : "",
                  known ? known->name : family);
-    // A bias our block has but the checkpoint's does not (o_proj's when only the MLP has them) is zero.
-    auto biasOrZero = [&](const std::string& ours, const std::string& theirs, int64_t n) {
-        if (params.contains(ours))
-            set(ours, in.find(theirs) ? in.take(theirs, {n}) : torch::zeros({n}));
+    // Biases the config says the checkpoint has are taken; one our block has only because one switch covers
+    // o_proj and the MLP here (o_proj's when only mlp_bias is set, say) is zero.
+    auto bias = [&](const std::string& ours, const std::string& theirs, int64_t n, bool stored) {
+        if (stored)
+            set(ours, in.take(theirs, {n}));
+        else if (params.contains(ours))
+            set(ours, torch::zeros({n}));
     };
 
     const auto embed = in.take("embed_tokens.weight", {V, C});
@@ -145,16 +167,16 @@ void loadLlamaWeights(nn::TransformerImpl& net, const WeightFiles& files, const 
             const auto lin = ours + "self_attn.linears." + std::to_string(p);
             const int64_t rows = p == 1 || p == 2 ? KV : C;
             set(lin + ".weight", in.take(theirs + ".weight", {rows, C})); // (C|KV, C)
-            biasOrZero(lin + ".bias", theirs + ".bias", rows);
+            bias(lin + ".bias", theirs + ".bias", rows, p < 3 ? c.qkvBias : attentionBias);
         }
         in.skip(h + "self_attn.rotary_emb.inv_freq"); // computed from rope_theta here
         const std::pair<const char*, const char*> mlp[] = {{"gate_proj", "w_1"}, {"up_proj", "w_3"}};
         for (const auto& [theirs, w] : mlp) {
             set(ours + "feed_forward." + w + ".weight", in.take(h + "mlp." + theirs + ".weight", {F, C}));
-            biasOrZero(ours + "feed_forward." + w + ".bias", h + "mlp." + theirs + ".bias", F);
+            bias(ours + "feed_forward." + w + ".bias", h + "mlp." + theirs + ".bias", F, mlpBias);
         }
         set(ours + "feed_forward.w_2.weight", in.take(h + "mlp.down_proj.weight", {C, F}));
-        biasOrZero(ours + "feed_forward.w_2.bias", h + "mlp.down_proj.bias", C);
+        bias(ours + "feed_forward.w_2.bias", h + "mlp.down_proj.bias", C, mlpBias);
     }
     set("decoder.norm.a_2", in.take("norm.weight", {C}));
     if (!c.tieOutput)

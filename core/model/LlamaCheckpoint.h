@@ -30,7 +30,9 @@ ModelConfig llamaConfigFromParsed(const nlohmann::json& json, const std::string&
 /// Copies the checkpoint's tensors ("model." prefixed or not; lm_head beside) into a net built from
 /// llamaConfigFromParsed(). Saved rotary tables (rotary_emb.inv_freq) are skipped; a tied model's lm_head
 /// is accepted only when it equals embed_tokens. Throws ModelError naming the file and the tensor for a
-/// missing tensor, a wrong shape or a tensor that is not part of the model.
-void loadLlamaWeights(nn::TransformerImpl& net, const WeightFiles& files, const std::string& family);
+/// missing tensor (a bias the config says it has included), a wrong shape or a tensor that is not part of
+/// the model.
+/// `config` is the config.json the net's config was made from (which biases the checkpoint holds).
+void loadLlamaWeights(nn::TransformerImpl& net, const WeightFiles& files, const nlohmann::json& config);
 
 } // namespace core

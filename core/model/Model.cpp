@@ -114,7 +114,10 @@ std::vector<Token> Model::sourceTokens(const std::string& text) const {
 
 std::vector<Token> Model::targetTokens(const std::string& text) const {
     const auto& tok = targetTokenizer();
-    std::vector<Token> out{special(tok.vocab(), tok.vocab().bos())};
+    std::vector<Token> out;
+    // A decoder-only prompt starts as its tokenizer starts a sequence; a translation's target with <bos>.
+    for (const auto id : config().hasEncoder() ? std::vector<int64_t>{tok.vocab().bos()} : tok.promptPrefix())
+        out.push_back(special(tok.vocab(), id));
     for (auto& t : tok.tokenize(text))
         out.push_back(std::move(t));
     return out;

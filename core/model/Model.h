@@ -65,7 +65,8 @@ public:
 
     /// Source text as the model was trained to see it: <bos> tokens <eos>. Unknown pieces stay marked.
     std::vector<Token> sourceTokens(const std::string& text) const;
-    /// Target prefix (or a decoder-only prompt): <bos> tokens.
+    /// Target prefix: <bos> tokens; a decoder-only prompt: the tokenizer's prompt prefix (<bos>, or what a
+    /// tokenizer.json's post-processor puts first, maybe nothing), then the tokens.
     std::vector<Token> targetTokens(const std::string& text) const;
     /// Tokens for ids given as they are (no specials added); throws InputError for an id outside the
     /// vocabulary.

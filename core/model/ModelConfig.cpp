@@ -116,6 +116,12 @@ void ModelConfig::validateTransformer(const std::string& source) const {
              "; expected 0 (one per head) or a divisor of "
              "heads " +
              std::to_string(heads));
+    if (kvHeads > 0 && hasEncoder())
+        fail("kv_heads (grouped-query attention) needs a decoder_only architecture");
+    if (slidingWindow < 0 || (slidingWindow > 0 && slidingWindow < maxLen))
+        fail("field 'sliding_window' is " + std::to_string(slidingWindow) +
+             "; expected 0 (none) or at least max_len (" + std::to_string(maxLen) +
+             "): inputs are held to max_len so that the window never cuts one");
     if (gatedFeedForward && dFf == 0)
         fail("gated_feed_forward needs a feed-forward sublayer (d_ff > 0)");
     if (shareEmbeddings && !hasEncoder())

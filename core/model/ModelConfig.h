@@ -51,15 +51,16 @@ struct ModelConfig {
     int maxLen = 512;      // longest sequence a side may have
     PositionalEncoding positional =
         PositionalEncoding::Sinusoidal;            // "sinusoidal" | "learned" | "rope" | "none"
-    LayerNormKind layerNorm = LayerNormKind::Seed; // "seed" | "standard"
+    LayerNormKind layerNorm = LayerNormKind::Seed; // "seed" | "standard" | "rms"
     double normEps = 1e-6;                         // the seed adds eps to the std; standard adds it to var
-    Activation activation = Activation::Relu;      // "relu" | "gelu" | "gelu_tanh"
+    Activation activation = Activation::Relu;      // "relu" | "gelu" | "gelu_tanh" | "silu"
     bool scaleEmbeddings = true;  // multiply token embeddings by sqrt(dModel), as the seed does
     bool shareEmbeddings = false; // source and target use one table (needs equal vocabularies)
     bool tieOutput = false;       // generator weight is the target embedding table
     double ropeBase = 10000.0;    // θ_i = base^(−2i/hs) for rotary positions
     RopeStyle ropeStyle = RopeStyle::Interleaved; // "interleaved" (pairs 2i, 2i+1) | "halves" (i, i + hs/2)
     RopeScaling ropeScaling; // "rope_scaling": how long-context models stretch the angles; none by default
+    int slidingWindow = 0;   // "sliding_window": a query sees at most this many keys back (Mistral); 0: all
     int kvHeads = 0;         // key/value heads shared by groups of query heads (grouped-query); 0: heads
     bool gatedFeedForward = false; // w_2(act(w_1 x) · w_3 x), SwiGLU with silu; else w_2(act(w_1 x))
     bool qkvBias = true;           // the q, k and v projections add a bias
@@ -86,7 +87,8 @@ struct ModelConfig {
     bool recurrent() const { return family != Family::Transformer; }
     /// Whether positions past max_len can be computed at all: a sinusoidal table and rotary angles extend
     /// by their formula (to positions training never saw); a learned table ends at max_len.
-    bool canPassMaxLen() const { return positional != PositionalEncoding::Learned; }
+    /// A sliding window is held by max_len (inputs never outgrow it), so it cannot be passed either.
+    bool canPassMaxLen() const { return positional != PositionalEncoding::Learned && slidingWindow == 0; }
     /// The longest sequence a side may have: max_len, or kPastMaxLen times it when going past is asked
     /// for and possible (a bound, so a pasted book still cannot exhaust memory).
     int64_t positions(bool pastMaxLen) const {

@@ -54,7 +54,8 @@ const std::pair<const char*, RopeStyle> kRopeStyle[] = {{"interleaved", RopeStyl
 const std::pair<const char*, TokenizerKind> kTok[] = {{"char", TokenizerKind::Char},
                                                       {"word", TokenizerKind::Word},
                                                       {"sentencepiece", TokenizerKind::SentencePiece},
-                                                      {"byte_bpe", TokenizerKind::ByteBpe}};
+                                                      {"byte_bpe", TokenizerKind::ByteBpe},
+                                                      {"tokenizer_json", TokenizerKind::HfJson}};
 
 template <typename Enum, std::size_t N>
 const char* enumName(Enum v, const std::pair<const char*, Enum> (&names)[N]) {
@@ -81,6 +82,7 @@ const std::set<std::string> kTransformerFields = {"architecture",
                                                   "rope_style",
                                                   "rope_scaling",
                                                   "kv_heads",
+                                                  "sliding_window",
                                                   "gated_feed_forward",
                                                   "qkv_bias",
                                                   "linear_bias",
@@ -239,6 +241,8 @@ ModelConfig ModelConfig::fromParsed(const json& j, const std::string& source) {
             c.ropeScaling = RopeScaling::fromJson(v, source);
         else if (key == "kv_heads")
             c.kvHeads = configInt(v, k, source);
+        else if (key == "sliding_window")
+            c.slidingWindow = configInt(v, k, source);
         else if (key == "gated_feed_forward")
             c.gatedFeedForward = configBool(v, k, source);
         else if (key == "qkv_bias")
@@ -301,6 +305,8 @@ std::string ModelConfig::toJson() const {
     // config of a model without them reads as before.
     if (kvHeads > 0)
         j["kv_heads"] = kvHeads;
+    if (slidingWindow > 0)
+        j["sliding_window"] = slidingWindow;
     if (gatedFeedForward)
         j["gated_feed_forward"] = true;
     if (!qkvBias)

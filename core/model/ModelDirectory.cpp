@@ -24,11 +24,32 @@ namespace {
 // One side's tokenizer, held to the size config.json gives it (`sizeField` names that key in messages).
 std::unique_ptr<Tokenizer> readSide(const ModelConfig& c, const std::string& dir, const std::string& file,
                                     int64_t expected, const char* sizeField) {
-    auto t = readTokenizer(c.tokenizerSpec(), dir, file);
+    auto spec = c.tokenizerSpec();
+    spec.rows = expected; // a tokenizer.json may name fewer ids than the model has rows
+    auto t = readTokenizer(spec, dir, file);
     if (t->vocab().size() != expected)
         throw ModelError(dir + "/" + file + ": holds " + std::to_string(t->vocab().size()) +
                          " tokens but config.json's " + sizeField + " is " + std::to_string(expected));
     return t;
+}
+
+// A Hugging Face folder's tokenizer, by the files it has: tokenizer.json, or vocab.json with merges.txt.
+// GPT-2's pair comes first where both are there, as GPT-2 folders were always read; the Llama family's
+// tokenizer.json, which also knows its added and special tokens.
+void chooseHfTokenizer(ModelConfig& c, const fs::path& dir, bool pairFirst) {
+    std::error_code ec;
+    const bool json = fs::exists(dir / "tokenizer.json", ec);
+    const bool pair = fs::exists(dir / "vocab.json", ec) && fs::exists(dir / "merges.txt", ec);
+    if (json && (!pair || !pairFirst)) {
+        c.tokenizer = TokenizerKind::HfJson;
+        c.srcVocabFile = c.tgtVocabFile = "tokenizer.json";
+    } else if (!pair) {
+        throw ModelError(
+            dir.string() + ": no tokenizer: neither tokenizer.json nor vocab.json with merges.txt" +
+            (fs::exists(dir / "tokenizer.model", ec)
+                 ? " (a SentencePiece tokenizer.model alone is not read: the folder's tokenizer.json is)"
+                 : ""));
+    }
 }
 
 // The files of a model directory, into dir (which exists).
@@ -96,6 +117,8 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
                     : format == ModelFormat::Llama ? llamaConfigFromParsed(json, configPath)
                                                    : ModelConfig::fromParsed(json, configPath);
     parts->directory = dirName;
+    if (hf)
+        chooseHfTokenizer(parts->config, dir, gpt2);
     const auto& c = parts->config;
     parts->tgtTokenizer =
         c.family == Family::AttentionClassifier
@@ -119,7 +142,7 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
     if (gpt2)
         loadGpt2Weights(*parts->net, file);
     else if (format == ModelFormat::Llama)
-        loadLlamaWeights(*parts->net, file, json["model_type"].get<std::string>());
+        loadLlamaWeights(*parts->net, file, json);
     else if (c.recurrent())
         loadParameters(parts->module(), file);
     else

@@ -31,9 +31,9 @@ RopeScaling RopeScaling::fromJson(const json& j, const std::string& source) {
         throw ConfigError(source + ": 'rope_scaling' must be an object or null");
     // Newer configs say "rope_type", older ones "type"; "default" is the unscaled rotation.
     const char* typeKey = j.contains("rope_type") ? "rope_type" : "type";
-    const auto type = j.contains(typeKey)
-                          ? configString(j[typeKey], std::string("rope_scaling.") + typeKey, source)
-                          : std::string("default");
+    if (!j.contains(typeKey))
+        throw ConfigError(source + ": 'rope_scaling' names no \"rope_type\"");
+    const auto type = configString(j[typeKey], std::string("rope_scaling.") + typeKey, source);
     if (type == "default")
         return s;
     if (type == "linear")
@@ -45,18 +45,19 @@ RopeScaling RopeScaling::fromJson(const json& j, const std::string& source) {
             source + ": 'rope_scaling." + typeKey + "' is \"" + type +
             "\"; attnscope implements \"linear\" and \"llama3\" (\"dynamic\" and \"yarn\" change "
             "the angles with the input's length)");
-    auto number = [&](const char* key, double fallback) {
+    // Every number the type uses must be there, as transformers requires.
+    auto number = [&](const char* key) {
         if (!j.contains(key) || j[key].is_null())
-            return fallback;
+            throw ConfigError(source + ": 'rope_scaling' of type " + type + " needs '" + key + "'");
         return configNumber(j[key], std::string("rope_scaling.") + key, source);
     };
-    s.factor = number("factor", 1.0);
+    s.factor = number("factor");
     if (!(s.factor >= 1.0 && s.factor <= 1e6))
         throw ConfigError(source + ": 'rope_scaling.factor' must be from 1 to 1e6");
     if (s.kind == Kind::Llama3) {
-        s.lowFreqFactor = number("low_freq_factor", 1.0);
-        s.highFreqFactor = number("high_freq_factor", 4.0);
-        const auto original = number("original_max_position_embeddings", 8192);
+        s.lowFreqFactor = number("low_freq_factor");
+        s.highFreqFactor = number("high_freq_factor");
+        const auto original = number("original_max_position_embeddings");
         if (!(s.lowFreqFactor > 0.0 && s.highFreqFactor > s.lowFreqFactor))
             throw ConfigError(source + ": 'rope_scaling' needs 0 < low_freq_factor < high_freq_factor");
         if (!(original >= 1.0 && original <= double(1 << 24)) || original != std::floor(original))

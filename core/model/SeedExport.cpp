@@ -26,7 +26,14 @@ void checkExpressible(const ModelConfig& c) {
         refuse(std::string("positional_encoding is ") + toString(c.positional) +
                "; the seed's PositionalEncoding is sinusoidal");
     if (c.layerNorm != LayerNormKind::Seed)
-        refuse("layer_norm is standard; the seed's LayerNorm adds eps to the standard deviation (\"seed\")");
+        refuse(std::string("layer_norm is ") + toString(c.layerNorm) +
+               "; the seed's LayerNorm adds eps to the standard deviation (\"seed\")");
+    if (c.gatedFeedForward)
+        refuse("gated_feed_forward is on; the seed's feed-forward is w_2(relu(w_1 x))");
+    if (!c.qkvBias || !c.linearBias)
+        refuse("qkv_bias or linear_bias is off; every linear map of the seed's model has a bias");
+    if (!c.outputBias && !c.tieOutput)
+        refuse("output_bias is off; the seed's Generator has a bias");
     if (c.normEps != 1e-6) {
         std::ostringstream eps;
         eps << c.normEps;

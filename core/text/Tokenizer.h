@@ -40,6 +40,10 @@ public:
         return {};
     }
 
+    /// The special ids a prompt starts with: <bos>, or what a tokenizer.json's post-processor puts before a
+    /// sequence (nothing for Qwen2's and SmolLM's, <|begin_of_text|> for Llama 3's).
+    virtual std::vector<int64_t> promptPrefix() const { return {vocab_.bos()}; }
+
     const Vocabulary& vocab() const { return vocab_; }
 
 protected:

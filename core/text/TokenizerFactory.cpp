@@ -3,6 +3,7 @@
 #include "core/base/Errors.h"
 #include "core/text/BpeTokenizer.h"
 #include "core/text/CharTokenizer.h"
+#include "core/text/HfTokenizer.h"
 #include "core/text/SentencePieceTokenizer.h"
 #include "core/text/WordTokenizer.h"
 
@@ -23,6 +24,8 @@ std::unique_ptr<Tokenizer> makeTokenizer(const TokenizerSpec& spec, Vocabulary v
         throw ConfigError(
             "a byte-level BPE tokenizer is read from vocab.json and merges.txt, not built from a "
             "vocabulary alone");
+    case TokenizerKind::HfJson:
+        throw ConfigError("a tokenizer.json tokenizer is read from its file, not built from a vocabulary");
     }
     return nullptr;
 }
@@ -35,6 +38,8 @@ std::unique_ptr<Tokenizer> readTokenizer(const TokenizerSpec& spec, const std::s
         throw ModelError(dir + ": missing tokenizer file '" + file + "' named in config.json");
     if (spec.kind == TokenizerKind::SentencePiece)
         return SentencePieceTokenizer::fromFile(path);
+    if (spec.kind == TokenizerKind::HfJson)
+        return HfTokenizer::fromFile(path, spec.rows);
     if (spec.kind == TokenizerKind::ByteBpe) {
         const auto merges = dir + "/" + spec.mergesFile;
         if (!std::filesystem::exists(merges, ec))

@@ -1,6 +1,7 @@
 #pragma once
 // Which tokenizer a model side uses, and the one place that builds one: from a vocabulary (char, word) or
-// from its files (SentencePiece's model, byte-level BPE's vocab.json and merges.txt). The tokenizers
+// from its files (SentencePiece's model, byte-level BPE's vocab.json and merges.txt, Hugging Face's
+// tokenizer.json). The tokenizers
 // themselves know nothing of each other; only this factory names them all.
 
 #include "core/text/Tokenizer.h"
@@ -11,13 +12,15 @@
 
 namespace core {
 
-enum class TokenizerKind { Char, Word, SentencePiece, ByteBpe };
+enum class TokenizerKind { Char, Word, SentencePiece, ByteBpe, HfJson };
 
 /// What a model directory says about a side's tokenizer, beyond its vocabulary file.
 struct TokenizerSpec {
     TokenizerKind kind = TokenizerKind::Char; // char | word | sentencepiece | byte_bpe
     bool lowercase = false;                   // word: fold case before lookup
     std::string mergesFile = "merges.txt";    // byte_bpe: the merges file beside the vocabulary
+    int64_t rows =
+        0; // tokenizer_json: the ids the model has (its embedding rows), which the file may not all name
 };
 
 /// A char or word tokenizer over the given vocabulary. Throws ConfigError for kinds that are read from

@@ -2,12 +2,13 @@
 
 usage: llama_reference.py OUT_DIR [--type llama|mistral|qwen2] [--kv-heads 2] [--tied] [--attention-bias]
                           [--mlp-bias] [--scaling none|linear|llama3] [--dtype F32|F16|BF16] [--no-prefix]
-                          [--inv-freq] [--ids 263,...]
+                          [--inv-freq] [--tokenizer-json] [--ids 263,...]
 
 Writes OUT_DIR/config.json (the keys of transformers' LlamaConfig, MistralConfig or Qwen2Config),
 model.safetensors (LlamaForCausalLM's tensor names: model.embed_tokens, model.layers.N.self_attn.q_proj, …,
 lm_head; --no-prefix drops "model.", --inv-freq adds the rotary tables older versions saved), vocab.json and
-merges.txt (the tiny byte-level vocabulary of gpt2_reference.py), and OUT_DIR/reference.json:
+merges.txt (the tiny byte-level vocabulary of gpt2_reference.py; with --tokenizer-json the same as a
+tokenizer.json of a byte-level BPE model instead), and OUT_DIR/reference.json:
   {"ids": [T], "logits": [T][V], "logprobs": [T][V], "attention": [L][H][T][T]}
 computed in float64 from the stored weights by the network below, written from the family's published
 design: RMSNorm before each block, rotary positions where dimension i turns with i + hs/2 at angle
@@ -169,6 +170,7 @@ def main():
     ap.add_argument("--dtype", choices=["F32", "F16", "BF16"], default="F32")
     ap.add_argument("--no-prefix", action="store_true")
     ap.add_argument("--inv-freq", action="store_true")
+    ap.add_argument("--tokenizer-json", action="store_true")
     ap.add_argument("--ids", default="")
     args = ap.parse_args()
     args.scaling = None if args.scaling == "none" else args.scaling
@@ -178,9 +180,29 @@ def main():
     vocab = vocabulary()
     cfg = config_for(args, vocab)
     (out / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
-    (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
-    (out / "merges.txt").write_text("#version: 0.2\n" + "".join(f"{a} {b}\n" for a, b in MERGES),
-                                    encoding="utf-8")
+    if args.tokenizer_json:
+        eot = vocab[EOT]
+        tokenizer = {
+            "version": "1.0", "truncation": None, "padding": None,
+            "added_tokens": [{"id": eot, "content": EOT, "single_word": False, "lstrip": False, "rstrip": False,
+                              "normalized": False, "special": True}],
+            "normalizer": None,
+            "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
+            "post_processor": {"type": "TemplateProcessing",
+                               "single": [{"SpecialToken": {"id": EOT, "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}],
+                               "pair": [{"SpecialToken": {"id": EOT, "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                                        {"Sequence": {"id": "B", "type_id": 1}}],
+                               "special_tokens": {EOT: {"id": EOT, "ids": [eot], "tokens": [EOT]}}},
+            "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
+            "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": "",
+                      "end_of_word_suffix": "", "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+                      "vocab": vocab, "merges": [f"{a} {b}" for a, b in MERGES]},
+        }
+        (out / "tokenizer.json").write_text(json.dumps(tokenizer, ensure_ascii=False), encoding="utf-8")
+    else:
+        (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+        (out / "merges.txt").write_text("#version: 0.2\n" + "".join(f"{a} {b}\n" for a, b in MERGES),
+                                        encoding="utf-8")
 
     gen = torch.Generator().manual_seed(2023)
     entries, w = {}, {}

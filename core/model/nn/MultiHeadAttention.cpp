@@ -118,9 +118,12 @@ std::vector<torch::Tensor> MultiHeadAttentionImpl::projectMany(int first, int co
             weights.push_back(linearAt(linears, i).weight);
             biases.push_back(linearAt(linears, i).bias);
         }
-        const auto w = backToBack(weights);                                             // (rows, C)
-        const auto b = biases.front().defined() ? backToBack(biases) : torch::Tensor(); // (rows)
-        if (w.defined() && (b.defined() || !biases.front().defined())) {
+        // Fused when the weights lie back to back and the biases either do too or are all absent.
+        const bool unbiased =
+            std::none_of(biases.begin(), biases.end(), [](const torch::Tensor& t) { return t.defined(); });
+        const auto w = backToBack(weights);                             // (rows, C)
+        const auto b = unbiased ? torch::Tensor() : backToBack(biases); // (rows)
+        if (w.defined() && (unbiased || b.defined())) {
             const auto y = linear(x, w, b); // (B, T, rows)
             std::vector<torch::Tensor> out;
             for (int i = first, col = 0; i < first + count; ++i) {

@@ -1,0 +1,128 @@
+#include "core/text/HfBpeModel.h"
+
+#include "core/base/Errors.h"
+#include "core/text/UnicodeText.h"
+
+#include <nlohmann/json.hpp>
+
+#include <climits>
+#include <cstdio>
+
+namespace core {
+
+using nlohmann::json;
+
+HfBpeModel HfBpeModel::fromJson(const json& j, const std::string& source) {
+    const auto where = source + ": model";
+    HfBpeModel m;
+    if (!j.contains("vocab") || !j["vocab"].is_object())
+        throw FormatError(where + ": 'vocab' must be an object of token: id");
+    for (const auto& [token, id] : j["vocab"].items()) {
+        if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= (int64_t{1} << 31))
+            throw FormatError(where + ": the id of '" + token + "' must be a whole number from 0");
+        m.vocab_.emplace(token, id.get<int64_t>());
+    }
+    auto flag = [&](const char* key) { return j.contains(key) && j[key].is_boolean() && j[key].get<bool>(); };
+    auto text = [&](const char* key) {
+        return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
+    };
+    if (j.contains("dropout") && j["dropout"].is_number() && j["dropout"].get<double>() > 0.0)
+        throw FormatError(where + ": 'dropout' " + j["dropout"].dump() +
+                          " makes the split random; attnscope reads BPE models without dropout");
+    if (!text("continuing_subword_prefix").empty() || !text("end_of_word_suffix").empty())
+        throw FormatError(where + ": a continuing_subword_prefix or end_of_word_suffix is not supported");
+    m.byteFallback_ = flag("byte_fallback");
+    m.fuseUnk_ = flag("fuse_unk");
+    m.ignoreMerges_ = flag("ignore_merges");
+    if (const auto unk = text("unk_token"); !unk.empty()) {
+        const auto it = m.vocab_.find(unk);
+        if (it == m.vocab_.end())
+            throw FormatError(where + ": the unk_token '" + unk + "' is not in the vocabulary");
+        m.unk_ = it->second;
+    }
+    if (!j.contains("merges") || !j["merges"].is_array())
+        throw FormatError(where + ": 'merges' must be a list");
+    int rank = 0;
+    for (const auto& merge : j["merges"]) {
+        std::string a, b;
+        if (merge.is_string()) { // "a b": the older spelling, split at its one space
+            const auto s = merge.get<std::string>();
+            const auto space = s.find(' ');
+            if (space == std::string::npos || s.find(' ', space + 1) != std::string::npos)
+                throw FormatError(where + ": merge " + std::to_string(rank) + " \"" + s +
+                                  "\" is not two tokens separated by one space");
+            a = s.substr(0, space);
+            b = s.substr(space + 1);
+        } else if (merge.is_array() && merge.size() == 2 && merge[0].is_string() && merge[1].is_string()) {
+            a = merge[0].get<std::string>();
+            b = merge[1].get<std::string>();
+        } else {
+            throw FormatError(where + ": merge " + std::to_string(rank) +
+                              " must be \"a b\" or [\"a\", \"b\"]");
+        }
+        const auto ia = m.vocab_.find(a), ib = m.vocab_.find(b), iab = m.vocab_.find(a + b);
+        if (ia == m.vocab_.end() || ib == m.vocab_.end() || iab == m.vocab_.end())
+            throw FormatError(where + ": merge " + std::to_string(rank) + " (" + a + " " + b +
+                              ") joins tokens that are not in the vocabulary");
+        // The first of two merges of the same pair wins, as in the library's map built in rank order.
+        m.merges_.emplace(pairKey(ia->second, ib->second), Merge{rank, iab->second});
+        ++rank;
+    }
+    return m;
+}
+
+void HfBpeModel::appendSymbol(const std::string& c, std::vector<int64_t>& out) const {
+    if (const auto it = vocab_.find(c); it != vocab_.end()) {
+        out.push_back(it->second);
+        return;
+    }
+    if (byteFallback_) {
+        std::vector<int64_t> bytes;
+        for (const unsigned char b : c) {
+            char name[8];
+            std::snprintf(name, sizeof name, "<0x%02X>", b);
+            const auto it = vocab_.find(name);
+            if (it == vocab_.end())
+                break;
+            bytes.push_back(it->second);
+        }
+        if (bytes.size() == c.size()) {
+            out.insert(out.end(), bytes.begin(), bytes.end());
+            return;
+        }
+    }
+    if (unk_ >= 0 && fuseUnk_ && !out.empty() && out.back() == unk_)
+        return; // consecutive unknown characters become one unknown token
+    out.push_back(unk_);
+}
+
+std::vector<int64_t> HfBpeModel::encode(const std::string& word) const {
+    if (ignoreMerges_)
+        if (const auto it = vocab_.find(word); it != vocab_.end())
+            return {it->second};
+    std::vector<int64_t> s;
+    for (const auto& c : codePoints(word))
+        appendSymbol(c, s);
+    for (;;) {
+        int best = INT_MAX;
+        std::size_t at = 0;
+        int64_t merged = -1;
+        for (std::size_t i = 0; i + 1 < s.size(); ++i) {
+            if (s[i] < 0 || s[i + 1] < 0)
+                continue;
+            const auto it = merges_.find(pairKey(s[i], s[i + 1]));
+            if (it != merges_.end() && it->second.rank < best) {
+                best = it->second.rank;
+                at = i;
+                merged = it->second.id;
+            }
+        }
+        if (merged < 0)
+            break;
+        s[at] = merged;
+        s.erase(s.begin() + static_cast<std::ptrdiff_t>(at) + 1);
+    }
+    return s;
+}
+
+} // namespace core

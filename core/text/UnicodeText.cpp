@@ -1,0 +1,170 @@
+#include "core/text/UnicodeText.h"
+
+#include "core/base/Errors.h"
+
+#include <unicode/locid.h>
+#include <unicode/normalizer2.h>
+#include <unicode/regex.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
+#include <unicode/utf8.h>
+
+namespace core {
+
+namespace {
+
+icu::UnicodeString toUnicode(const std::string& s) {
+    return icu::UnicodeString::fromUTF8(icu::StringPiece(s.data(), static_cast<int32_t>(s.size())));
+}
+
+std::string toUtf8(const icu::UnicodeString& u) {
+    std::string out;
+    u.toUTF8String(out);
+    return out;
+}
+
+} // namespace
+
+std::string normalizeText(const std::string& text, NormalForm form) {
+    UErrorCode status = U_ZERO_ERROR;
+    const icu::Normalizer2* n = form == NormalForm::NFC    ? icu::Normalizer2::getNFCInstance(status)
+                                : form == NormalForm::NFD  ? icu::Normalizer2::getNFDInstance(status)
+                                : form == NormalForm::NFKC ? icu::Normalizer2::getNFKCInstance(status)
+                                                           : icu::Normalizer2::getNFKDInstance(status);
+    if (U_FAILURE(status))
+        throw Error(std::string("ICU has no normalizer: ") + u_errorName(status));
+    const auto out = n->normalize(toUnicode(text), status);
+    if (U_FAILURE(status))
+        throw Error(std::string("ICU could not normalize the text: ") + u_errorName(status));
+    return toUtf8(out);
+}
+
+std::string lowercaseText(const std::string& text) {
+    return toUtf8(toUnicode(text).toLower(icu::Locale::getRoot()));
+}
+
+std::string stripAccents(const std::string& text) {
+    const auto decomposed = toUnicode(normalizeText(text, NormalForm::NFD));
+    icu::UnicodeString out;
+    for (int32_t i = 0; i < decomposed.length();) {
+        const UChar32 c = decomposed.char32At(i);
+        if (u_charType(c) != U_NON_SPACING_MARK)
+            out.append(c);
+        i += U16_LENGTH(c);
+    }
+    return toUtf8(out);
+}
+
+std::vector<std::string> codePoints(const std::string& text) {
+    std::vector<std::string> out;
+    const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+    const auto n = static_cast<int32_t>(text.size());
+    for (int32_t i = 0; i < n;) {
+        const int32_t start = i;
+        UChar32 c;
+        U8_NEXT(s, i, n, c);
+        out.emplace_back(text, static_cast<std::size_t>(start), static_cast<std::size_t>(i - start));
+    }
+    return out;
+}
+
+std::string validUtf8(const std::string& text) {
+    return toUtf8(toUnicode(text));
+}
+
+std::string replaceText(const std::string& text, const std::string& from, const std::string& to) {
+    if (from.empty())
+        return text;
+    std::string out;
+    std::size_t i = 0;
+    for (std::size_t at; (at = text.find(from, i)) != std::string::npos; i = at + from.size())
+        out.append(text, i, at - i).append(to);
+    return out.append(text, i, std::string::npos);
+}
+
+char32_t firstCodePoint(const std::string& text) {
+    if (text.empty())
+        return 0;
+    const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+    int32_t i = 0;
+    UChar32 c;
+    U8_NEXT(s, i, static_cast<int32_t>(text.size()), c);
+    return c < 0 ? 0xFFFD : static_cast<char32_t>(c);
+}
+
+std::string stripWhitespace(const std::string& text, bool left, bool right) {
+    const auto points = codePoints(text);
+    std::size_t b = 0, e = points.size();
+    while (left && b < e && isUnicodeSpace(firstCodePoint(points[b])))
+        ++b;
+    while (right && e > b && isUnicodeSpace(firstCodePoint(points[e - 1])))
+        --e;
+    std::string out;
+    for (std::size_t i = b; i < e; ++i)
+        out += points[i];
+    return out;
+}
+
+bool isUnicodeSpace(char32_t c) {
+    return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_WHITE_SPACE);
+}
+
+struct TextRegex::Impl {
+    std::unique_ptr<icu::RegexPattern> pattern;
+};
+
+TextRegex::TextRegex(const std::string& pattern, const std::string& source)
+    : impl_(std::make_unique<Impl>()) {
+    UErrorCode status = U_ZERO_ERROR;
+    UParseError where{};
+    impl_->pattern.reset(icu::RegexPattern::compile(toUnicode(pattern), where, status));
+    if (U_FAILURE(status))
+        throw FormatError(source + ": the pattern " + pattern + " does not compile (" + u_errorName(status) +
+                          " at offset " + std::to_string(where.offset) + ")");
+}
+
+TextRegex::~TextRegex() = default;
+
+std::vector<std::pair<std::size_t, std::size_t>> TextRegex::matches(const std::string& text) const {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    const auto u = toUnicode(text);
+    UErrorCode status = U_ZERO_ERROR;
+    std::unique_ptr<icu::RegexMatcher> m(impl_->pattern->matcher(u, status));
+    if (U_FAILURE(status))
+        throw Error(std::string("ICU could not match: ") + u_errorName(status));
+    // UTF-16 offsets to UTF-8 ones, counted as the scan goes.
+    int32_t u16 = 0;
+    std::size_t u8 = 0;
+    auto toByte = [&](int32_t target) {
+        while (u16 < target) {
+            const UChar32 c = u.char32At(u16);
+            u16 += U16_LENGTH(c);
+            u8 += static_cast<std::size_t>(U8_LENGTH(c));
+        }
+        return u8;
+    };
+    while (m->find(status) && U_SUCCESS(status)) {
+        const int32_t b = m->start(status), e = m->end(status);
+        if (e == b)
+            continue;
+        const auto begin = toByte(b);
+        out.emplace_back(begin, toByte(e));
+    }
+    return out;
+}
+
+std::string TextRegex::replaceAll(const std::string& text, const std::string& replacement) const {
+    UErrorCode status = U_ZERO_ERROR;
+    const auto u = toUnicode(text);
+    std::unique_ptr<icu::RegexMatcher> m(impl_->pattern->matcher(u, status));
+    // The replacement is literal text: $ and \ in it are escaped.
+    icu::UnicodeString literal = toUnicode(replacement);
+    literal.findAndReplace(u"\\", u"\\\\");
+    literal.findAndReplace(u"$", u"\\$");
+    const auto out = m->replaceAll(literal, status);
+    if (U_FAILURE(status))
+        throw Error(std::string("ICU could not replace: ") + u_errorName(status));
+    return toUtf8(out);
+}
+
+} // namespace core

@@ -1,0 +1,53 @@
+#pragma once
+// Unicode operations on UTF-8 text for the tokenizers that need more than bytes: normal forms, case,
+// accents, code points, and regular expressions with Unicode classes (\p{L}, \p{N}) as tokenizer.json's
+// patterns are written. Backed by ICU; invalid UTF-8 is read as U+FFFD.
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace core {
+
+enum class NormalForm { NFC, NFD, NFKC, NFKD };
+
+std::string normalizeText(const std::string& text, NormalForm form);
+/// Full Unicode lowercasing (root locale).
+std::string lowercaseText(const std::string& text);
+/// NFD with the combining marks (category Mn) removed.
+std::string stripAccents(const std::string& text);
+/// The text's code points, each as its UTF-8 bytes.
+std::vector<std::string> codePoints(const std::string& text);
+/// The text with every invalid UTF-8 sequence replaced by U+FFFD, as text in other programs always is.
+std::string validUtf8(const std::string& text);
+/// Every occurrence of `from` (not empty) replaced by `to`, left to right.
+std::string replaceText(const std::string& text, const std::string& from, const std::string& to);
+/// The text without the White_Space at its start (left) and end (right).
+std::string stripWhitespace(const std::string& text, bool left, bool right);
+/// The first code point of UTF-8 text (U+FFFD for an invalid sequence, 0 for empty text).
+char32_t firstCodePoint(const std::string& text);
+/// Whether c is White_Space.
+bool isUnicodeSpace(char32_t c);
+
+/// A compiled regular expression (ICU syntax, which reads the patterns of tokenizer.json: \p{L}, (?i:…),
+/// (?!…)). Immutable once made; safe to share between threads (each call makes its own matcher).
+class TextRegex {
+public:
+    /// Throws FormatError naming `source` when the pattern does not compile.
+    TextRegex(const std::string& pattern, const std::string& source);
+    ~TextRegex();
+    TextRegex(const TextRegex&) = delete;
+    TextRegex& operator=(const TextRegex&) = delete;
+
+    /// [begin, end) byte offsets of every non-overlapping match, left to right (empty matches skipped).
+    std::vector<std::pair<std::size_t, std::size_t>> matches(const std::string& text) const;
+    std::string replaceAll(const std::string& text, const std::string& replacement) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace core
