@@ -3,11 +3,13 @@
 // scripts/setup-deps.sh
 // --tests): npm @huggingface/tokenizers (JavaScript) and npm tokenizers (Hugging Face's own Rust library).
 // The same ids on strings of many scripts, emoji, whitespace runs, code and special tokens typed in the text,
-// and on GPT-2's 2,210 test strings, and the same decoded text. Where the two references differ (the
-// JavaScript one reads \s as JavaScript does: U+FEFF is a space to it and U+0085 is not), the Rust library
-// decides. Then what needs neither node nor the files: the format's parts on small files written here, and
-// malformed files refused by name.
+// and on GPT-2's 2,210 test strings, and the same decoded text; the same for BERT-style WordPiece files,
+// cased and uncased, made from those strings (tests/reference/make_wordpiece_tokenizer.py). Where the two
+// references differ (the JavaScript one reads \s as JavaScript does: U+FEFF is a space to it and U+0085 is
+// not), the Rust library decides. Then what needs neither node nor the files: the format's parts on small
+// files written here, and malformed files refused by name.
 
+#include "ReferencePython.h"
 #include "SkipReport.h"
 
 #include "core/base/Errors.h"
@@ -95,6 +97,9 @@ void TestTokenizerJson::agreesWithTheReference_data() {
     QTest::addColumn<QString>("model");
     for (const char* m : {"gpt2", "llama3", "qwen2_5", "llama2"})
         QTest::newRow(m) << QString::fromLatin1(m);
+    // WordPiece: BERT-style files made from the strings (tests/reference/make_wordpiece_tokenizer.py).
+    QTest::newRow("wordpiece uncased") << QStringLiteral("wordpiece");
+    QTest::newRow("wordpiece cased") << QStringLiteral("wordpiece-cased");
 }
 
 void TestTokenizerJson::agreesWithTheReference() {
@@ -102,7 +107,21 @@ void TestTokenizerJson::agreesWithTheReference() {
     const auto node = QStandardPaths::findExecutable(QStringLiteral("node"));
     if (node.isEmpty())
         QSKIP_MISSING(qPrintable(QStringLiteral("node is not installed (no `node` on PATH)") + kHint));
-    const auto dir = kFiles + QLatin1Char('/') + model;
+    QTemporaryDir made;
+    auto dir = kFiles + QLatin1Char('/') + model;
+    if (model.startsWith(QStringLiteral("wordpiece"))) {
+        dir = made.filePath(model);
+        QStringList args{QStringLiteral("make_wordpiece_tokenizer.py"), dir};
+        if (model.endsWith(QStringLiteral("cased")))
+            args << QStringLiteral("--cased");
+        args << QString::fromStdString(kStrings) << QString::fromStdString(kGpt2Strings);
+        QString why;
+        if (!runReferenceScript(args, &why)) {
+            if (why.startsWith(QStringLiteral("skipped")))
+                QSKIP_MISSING(qPrintable(why));
+            QFAIL(qPrintable(why));
+        }
+    }
     if (!QFileInfo::exists(dir + QStringLiteral("/tokenizer.json")) ||
         !QFileInfo::exists(kModules + QStringLiteral("/@huggingface/tokenizers/package.json")) ||
         !QFileInfo::exists(kModules + QStringLiteral("/tokenizers/package.json")))
@@ -272,9 +291,10 @@ void TestTokenizerJson::malformed_data() {
         return QString::fromStdString(j.dump());
     };
     QTest::newRow("not JSON") << QStringLiteral("{\"model\": ") << QStringLiteral("tiny.json");
-    QTest::newRow("WordPiece")
-        << base({{"model", {{"type", "WordPiece"}}}})
-        << QStringLiteral("a WordPiece model; attnscope reads tokenizer.json files of BPE models");
+    QTest::newRow("Unigram")
+        << base({{"model", {{"type", "Unigram"}}}})
+        << QStringLiteral(
+               "a Unigram model; attnscope reads tokenizer.json files of BPE and WordPiece models");
     QTest::newRow("merge outside the vocabulary")
         << base({{"model", {{"merges", json::array({"a c"})}}}})
         << QStringLiteral("merge 0 (a c) joins tokens that are not in the vocabulary");

@@ -15,13 +15,7 @@ using nlohmann::json;
 HfBpeModel HfBpeModel::fromJson(const json& j, const std::string& source) {
     const auto where = source + ": model";
     HfBpeModel m;
-    if (!j.contains("vocab") || !j["vocab"].is_object())
-        throw FormatError(where + ": 'vocab' must be an object of token: id");
-    for (const auto& [token, id] : j["vocab"].items()) {
-        if (!id.is_number_integer() || id.get<int64_t>() < 0 || id.get<int64_t>() >= (int64_t{1} << 31))
-            throw FormatError(where + ": the id of '" + token + "' must be a whole number from 0");
-        m.vocab_.emplace(token, id.get<int64_t>());
-    }
+    m.readVocab(j, where);
     auto flag = [&](const char* key) { return j.contains(key) && j[key].is_boolean() && j[key].get<bool>(); };
     auto text = [&](const char* key) {
         return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();

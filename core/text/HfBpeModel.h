@@ -3,16 +3,13 @@
 // the pair of lowest rank first and the leftmost of equal ones, as the tokenizers library does; characters
 // missing from the vocabulary become their UTF-8 bytes' <0xXX> tokens (byte_fallback) or the unknown token.
 
-#include <nlohmann/json_fwd.hpp>
+#include "core/text/HfModel.h"
 
-#include <cstdint>
-#include <string>
-#include <unordered_map>
-#include <vector>
+#include <nlohmann/json_fwd.hpp>
 
 namespace core {
 
-class HfBpeModel {
+class HfBpeModel : public HfModel {
 public:
     /// Parses {"type": "BPE", "vocab": {token: id}, "merges": ["a b", …] or [["a", "b"], …], "unk_token",
     /// "byte_fallback", "fuse_unk", "ignore_merges", …}. Throws FormatError naming `source` for a malformed
@@ -20,13 +17,7 @@ public:
     /// implemented here (dropout, a continuing-subword prefix, an end-of-word suffix).
     static HfBpeModel fromJson(const nlohmann::json& j, const std::string& source);
 
-    /// The ids of one pre-tokenized word; −1 for a character the vocabulary cannot express when there is no
-    /// unknown token.
-    std::vector<int64_t> encode(const std::string& word) const;
-
-    /// Token strings by id (the vocabulary's own spelling, "Ġthe", "▁the", "<0x0A>").
-    const std::unordered_map<std::string, int64_t>& vocab() const { return vocab_; }
-    int64_t unk() const { return unk_; }
+    std::vector<int64_t> encode(const std::string& word) const override;
 
 private:
     struct Merge {
@@ -38,9 +29,7 @@ private:
     }
     void appendSymbol(const std::string& c, std::vector<int64_t>& out) const;
 
-    std::unordered_map<std::string, int64_t> vocab_;
     std::unordered_map<uint64_t, Merge> merges_;
-    int64_t unk_ = -1;
     bool byteFallback_ = false, fuseUnk_ = false, ignoreMerges_ = false;
 };
 

@@ -47,13 +47,21 @@ void HfNormalizer::parse(const json& j, const std::string& source, std::vector<S
         else
             throw FormatError(where + ": 'pattern' must be {\"String\": …} or {\"Regex\": …}");
         s.content = stringOf(j, "content", where);
+    } else if (type == "BertNormalizer") {
+        s.clean = flagOf(j, "clean_text", true);
+        s.cjk = flagOf(j, "handle_chinese_chars", true);
+        s.lower = flagOf(j, "lowercase", true);
+        // null: accents are stripped when the text is lowercased.
+        s.accents = j.contains("strip_accents") && j["strip_accents"].is_boolean()
+                        ? j["strip_accents"].get<bool>()
+                        : s.lower;
     } else if (type == "Strip") {
         s.left = flagOf(j, "left", true);
         s.right = flagOf(j, "right", true);
     } else if (type != "NFC" && type != "NFD" && type != "NFKC" && type != "NFKD" && type != "Lowercase" &&
                type != "StripAccents") {
         throw FormatError(where + " is not supported (attnscope reads Sequence, NFC, NFD, NFKC, NFKD, "
-                                  "Lowercase, Strip, StripAccents, Prepend and Replace)");
+                                  "Lowercase, Strip, StripAccents, Prepend, Replace and BertNormalizer)");
     }
     out.push_back(std::move(s));
 }
@@ -84,7 +92,16 @@ std::string HfNormalizer::apply(const std::string& input) const {
             text = stripWhitespace(text, s.left, s.right);
         else if (s.type == "Prepend" && !text.empty()) // the library prepends to non-empty text only
             text = s.text + text;
-        else if (s.type == "Replace")
+        else if (s.type == "BertNormalizer") {
+            if (s.clean)
+                text = bertCleanText(text);
+            if (s.cjk)
+                text = spaceOutCjk(text);
+            if (s.accents)
+                text = stripAccents(text);
+            if (s.lower)
+                text = lowercaseText(text);
+        } else if (s.type == "Replace")
             text = s.regex ? s.regex->replaceAll(text, s.content) : replaceText(text, s.text, s.content);
     }
     return text;

@@ -15,8 +15,8 @@ namespace core {
 class HfNormalizer {
 public:
     /// Parses the normalizer object (null: the text is left as it is). Supported: Sequence, NFC, NFD, NFKC,
-    /// NFKD, Lowercase, Strip, StripAccents, Prepend, Replace (a String or a Regex pattern). Throws
-    /// FormatError naming `source` and the type for anything else.
+    /// NFKD, Lowercase, Strip, StripAccents, Prepend, Replace (a String or a Regex pattern), BertNormalizer.
+    /// Throws FormatError naming `source` and the type for anything else.
     static HfNormalizer fromJson(const nlohmann::json& j, const std::string& source);
 
     /// The normalized text of one stretch of input (each stretch between added tokens is normalized on its
@@ -29,6 +29,7 @@ private:
         std::string text, content;              // Prepend: text; Replace: a String pattern text → content
         std::shared_ptr<const TextRegex> regex; // Replace with a Regex pattern
         bool left = false, right = false;       // Strip
+        bool clean = true, cjk = true, accents = false, lower = true; // BertNormalizer
     };
     static void parse(const nlohmann::json& j, const std::string& source, std::vector<Step>& out);
     std::vector<Step> steps_;

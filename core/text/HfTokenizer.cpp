@@ -7,6 +7,7 @@
 #include "core/text/HfBpeModel.h"
 #include "core/text/HfNormalizer.h"
 #include "core/text/HfPreTokenizer.h"
+#include "core/text/HfWordPieceModel.h"
 #include "core/text/UnicodeText.h"
 
 #include <nlohmann/json.hpp>
@@ -37,6 +38,7 @@ struct DecodeStep {
     std::string replacement;   // Metaspace
     bool prependSpace = true;  // Metaspace: drop the space the first token starts with
     std::string prefix = "##"; // WordPiece
+    bool cleanup = true;       // WordPiece: the library's clean-up of spaces before punctuation
 };
 
 void parseDecoder(const json& j, const std::string& source, std::vector<DecodeStep>& out) {
@@ -73,11 +75,22 @@ void parseDecoder(const json& j, const std::string& source, std::vector<DecodeSt
             str("prepend_scheme", j.value("add_prefix_space", true) ? "always" : "never") != "never";
     } else if (type == "WordPiece") {
         s.prefix = str("prefix", "##");
+        s.cleanup = j.value("cleanup", true);
     } else if (type != "ByteLevel" && type != "ByteFallback" && type != "Fuse") {
         throw FormatError(where + " is not supported (attnscope reads Sequence, ByteLevel, Replace, "
                                   "ByteFallback, Fuse, Strip, Metaspace and WordPiece)");
     }
     out.push_back(std::move(s));
+}
+
+// The tokenizers library's clean-up of decoded WordPiece text: no space before punctuation and contractions.
+std::string cleanedUp(std::string t) {
+    const std::pair<const char*, const char*> rules[] = {
+        {" .", "."},   {" ?", "?"},           {" !", "!"},   {" ,", ","},     {" ' ", "'"},   {" n't", "n't"},
+        {" 'm", "'m"}, {" do not", " don't"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
+    for (const auto& [from, to] : rules)
+        t = replaceText(t, from, to);
+    return t;
 }
 
 // "<0xE2>" → 0xE2; −1 for anything else.
@@ -151,12 +164,14 @@ std::vector<std::string> runDecoder(const std::vector<DecodeStep>& steps, std::v
                 if (whole && i == 0 && s.prependSpace && !tokens[i].empty() && tokens[i].front() == ' ')
                     tokens[i].erase(0, 1);
             }
-        } else if (s.type == "WordPiece" && whole) {
+        } else if (s.type == "WordPiece") {
             for (std::size_t i = 0; i < tokens.size(); ++i) {
                 if (tokens[i].compare(0, s.prefix.size(), s.prefix) == 0)
                     tokens[i].erase(0, s.prefix.size());
-                else if (i > 0)
+                else if (i > 0 && whole)
                     tokens[i].insert(0, " ");
+                if (s.cleanup && whole)
+                    tokens[i] = cleanedUp(tokens[i]);
             }
         }
     }
@@ -182,7 +197,7 @@ struct HfTokenizer::Tables {
     std::string configText; // tokenizer_config.json as read, or empty
     HfNormalizer normalizer;
     HfPreTokenizer preTokenizer;
-    HfBpeModel model;
+    std::unique_ptr<HfModel> model;
     std::vector<AddedToken> added; // longest first, so the longest of two that start alike is found
     std::vector<DecodeStep> decoder;
     std::vector<std::string> spelling; // by id: the vocabulary's own token strings
@@ -214,17 +229,20 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, cons
     const auto type = model.is_object() && model.contains("type") && model["type"].is_string()
                           ? model["type"].get<std::string>()
                           : std::string("BPE"); // files without a type are BPE's older form
-    if (type != "BPE")
+    if (type == "BPE")
+        t->model = std::make_unique<HfBpeModel>(HfBpeModel::fromJson(model, name));
+    else if (type == "WordPiece")
+        t->model = std::make_unique<HfWordPieceModel>(HfWordPieceModel::fromJson(model, name));
+    else
         throw FormatError(name + ": a " + type +
-                          " model; attnscope reads tokenizer.json files of BPE models");
-    t->model = HfBpeModel::fromJson(model, name);
+                          " model; attnscope reads tokenizer.json files of BPE and WordPiece models");
     t->normalizer = HfNormalizer::fromJson(j.value("normalizer", json()), name);
     t->preTokenizer = HfPreTokenizer::fromJson(j.value("pre_tokenizer", json()), name);
     parseDecoder(j.value("decoder", json()), name, t->decoder);
 
     // The id table: the model's vocabulary and the added tokens, gaps named, up to the model's rows.
     int64_t size = rows;
-    for (const auto& [token, id] : t->model.vocab())
+    for (const auto& [token, id] : t->model->vocab())
         size = std::max(size, id + 1);
     if (j.contains("added_tokens") && !j["added_tokens"].is_array())
         throw FormatError(name + ": 'added_tokens' must be a list");
@@ -246,7 +264,7 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, cons
         return a.content.size() > b.content.size();
     });
     t->spelling.assign(static_cast<std::size_t>(size), std::string());
-    for (const auto& [token, id] : t->model.vocab())
+    for (const auto& [token, id] : t->model->vocab())
         t->spelling[static_cast<std::size_t>(id)] = token;
     for (const auto& a : t->added)
         t->spelling[static_cast<std::size_t>(a.id)] = a.content;
@@ -313,8 +331,8 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, cons
         bos = nameOf(t->prefix.front());
     if (eos.empty() && !t->suffix.empty())
         eos = nameOf(t->suffix.back());
-    if (unk.empty() && t->model.unk() >= 0)
-        unk = nameOf(t->model.unk());
+    if (unk.empty() && t->model->unk() >= 0)
+        unk = nameOf(t->model->unk());
     if (bos.empty() && eos.empty()) {
         for (const auto& a : j.value("added_tokens", json::array()))
             if (a.value("special", false)) {
@@ -346,9 +364,9 @@ std::vector<Token> HfTokenizer::tokenize(const std::string& input) const {
         if (stretch.empty())
             return;
         for (const auto& piece : t.preTokenizer.apply(t.normalizer.apply(stretch), atStart))
-            for (const auto id : t.model.encode(piece.text)) {
+            for (const auto id : t.model->encode(piece.text)) {
                 Token tok;
-                tok.unknown = id < 0 || id == t.model.unk();
+                tok.unknown = id < 0 || id == t.model->unk();
                 tok.id = id < 0 ? vocab().unk() : id;
                 tok.text = id < 0 ? piece.text : vocab().token(id);
                 out.push_back(std::move(tok));

@@ -23,6 +23,21 @@ std::string toUtf8(const icu::UnicodeString& u) {
     return out;
 }
 
+// Calls f(c) for every code point of UTF-8 text and collects what it appends.
+template <typename F> std::string mapCodePoints(const std::string& text, F f) {
+    std::string out;
+    const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+    const auto n = static_cast<int32_t>(text.size());
+    for (int32_t i = 0; i < n;) {
+        const int32_t start = i;
+        UChar32 c;
+        U8_NEXT(s, i, n, c);
+        f(c < 0 ? 0xFFFD : c,
+          text.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(i - start)), out);
+    }
+    return out;
+}
+
 } // namespace
 
 std::string normalizeText(const std::string& text, NormalForm form) {
@@ -40,7 +55,17 @@ std::string normalizeText(const std::string& text, NormalForm form) {
 }
 
 std::string lowercaseText(const std::string& text) {
-    return toUtf8(toUnicode(text).toLower(icu::Locale::getRoot()));
+    // Code point by code point, as the tokenizers library lowercases (Rust's char::to_lowercase): full
+    // mappings ("İ" → "i̇") but no context, so a final capital sigma becomes σ, not ς.
+    const auto u = toUnicode(text);
+    icu::UnicodeString out;
+    for (int32_t i = 0; i < u.length();) {
+        const UChar32 c = u.char32At(i);
+        icu::UnicodeString one(c);
+        out.append(one.toLower(icu::Locale::getRoot()));
+        i += U16_LENGTH(c);
+    }
+    return toUtf8(out);
 }
 
 std::string stripAccents(const std::string& text) {
@@ -57,19 +82,36 @@ std::string stripAccents(const std::string& text) {
 
 std::vector<std::string> codePoints(const std::string& text) {
     std::vector<std::string> out;
-    const auto* s = reinterpret_cast<const uint8_t*>(text.data());
-    const auto n = static_cast<int32_t>(text.size());
-    for (int32_t i = 0; i < n;) {
-        const int32_t start = i;
-        UChar32 c;
-        U8_NEXT(s, i, n, c);
-        out.emplace_back(text, static_cast<std::size_t>(start), static_cast<std::size_t>(i - start));
-    }
+    mapCodePoints(text, [&out](UChar32, const std::string& bytes, std::string&) { out.push_back(bytes); });
     return out;
 }
 
 std::string validUtf8(const std::string& text) {
     return toUtf8(toUnicode(text));
+}
+
+std::string bertCleanText(const std::string& text) {
+    // As the tokenizers library's BertNormalizer: is_control is Cc, Cf, Cn or Co but for \t \n \r, which
+    // count as whitespace; is_whitespace is those three, the space and the category Zs.
+    return mapCodePoints(text, [](UChar32 c, const std::string& bytes, std::string& out) {
+        const auto type = u_charType(c);
+        const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || type == U_SPACE_SEPARATOR;
+        const bool control = !space && (type == U_CONTROL_CHAR || type == U_FORMAT_CHAR ||
+                                        type == U_UNASSIGNED || type == U_PRIVATE_USE_CHAR);
+        if (c == 0 || c == 0xFFFD || control)
+            return;
+        out += space ? std::string(" ") : bytes;
+    });
+}
+
+std::string spaceOutCjk(const std::string& text) {
+    return mapCodePoints(text, [](UChar32 c, const std::string& bytes, std::string& out) {
+        const bool cjk = (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
+                         (c >= 0x20000 && c <= 0x2A6DF) || (c >= 0x2A700 && c <= 0x2B73F) ||
+                         (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B820 && c <= 0x2CEAF) ||
+                         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
+        out += cjk ? " " + bytes + " " : bytes;
+    });
 }
 
 std::string replaceText(const std::string& text, const std::string& from, const std::string& to) {

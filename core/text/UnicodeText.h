@@ -14,7 +14,7 @@ namespace core {
 enum class NormalForm { NFC, NFD, NFKC, NFKD };
 
 std::string normalizeText(const std::string& text, NormalForm form);
-/// Full Unicode lowercasing (root locale).
+/// Unicode lowercasing code point by code point (full mappings, no context), as the tokenizers library does.
 std::string lowercaseText(const std::string& text);
 /// NFD with the combining marks (category Mn) removed.
 std::string stripAccents(const std::string& text);
@@ -22,6 +22,11 @@ std::string stripAccents(const std::string& text);
 std::vector<std::string> codePoints(const std::string& text);
 /// The text with every invalid UTF-8 sequence replaced by U+FFFD, as text in other programs always is.
 std::string validUtf8(const std::string& text);
+/// BERT's clean-up: NUL, U+FFFD and control characters (but tab, newline, carriage return) removed, every
+/// whitespace character made a space.
+std::string bertCleanText(const std::string& text);
+/// BERT's handling of CJK ideographs: each surrounded by spaces, so it is a word of its own.
+std::string spaceOutCjk(const std::string& text);
 /// Every occurrence of `from` (not empty) replaced by `to`, left to right.
 std::string replaceText(const std::string& text, const std::string& from, const std::string& to);
 /// The text without the White_Space at its start (left) and end (right).

@@ -1,0 +1,33 @@
+#pragma once
+// The "model" of a Hugging Face tokenizer.json: what splits one pre-tokenized word into token ids. BPE
+// (HfBpeModel) and WordPiece (HfWordPieceModel) are read.
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace core {
+
+class HfModel {
+public:
+    virtual ~HfModel() = default;
+    /// The ids of one pre-tokenized word; −1 for a piece the vocabulary cannot express when there is no
+    /// unknown token.
+    virtual std::vector<int64_t> encode(const std::string& word) const = 0;
+    /// Token strings to ids, in the vocabulary's own spelling ("Ġthe", "▁the", "##ing", "<0x0A>").
+    const std::unordered_map<std::string, int64_t>& vocab() const { return vocab_; }
+    /// The unknown token's id, or −1.
+    int64_t unk() const { return unk_; }
+
+protected:
+    /// Reads the model's "vocab" object ({token: id}); `where` names the file and part in messages.
+    void readVocab(const nlohmann::json& model, const std::string& where);
+
+    std::unordered_map<std::string, int64_t> vocab_;
+    int64_t unk_ = -1;
+};
+
+} // namespace core
