@@ -2,6 +2,7 @@
 
 #include "core/analysis/AttentionStats.h"
 #include "ui/AttentionText.h"
+#include "ui/GridTileTip.h"
 #include "ui/HeadNavigation.h"
 
 #include <QElapsedTimer>
@@ -134,68 +135,7 @@ void AttentionGrid::setAblation(const core::HeadAblation& ablation) {
 }
 
 QString AttentionGrid::tileToolTip(int layer, int head) const {
-    const auto* b = block();
-    if (b == nullptr || layer < 0 || layer >= b->layers || head < core::kMeanHead || head >= b->heads)
-        return {};
-    const core::HeadStats s = core::headStats(*b, layer, head);
-    const QString who = head == core::kMeanHead
-                            ? tr("Layer %1 \u00b7 mean over %2 heads").arg(layer).arg(b->heads)
-                            : tr("Layer %1 \u00b7 head %2").arg(layer).arg(head);
-    QString group;
-    const int kv = shown_.snapshot ? shown_.snapshot->kvHeads : 0;
-    if (kv > 0 && head >= 0 && shown_.kind == core::AttentionKind::Decoder) {
-        const int r = b->heads / kv, g = head / r;
-        group =
-            QLatin1Char('\n') + tr("Grouped-query attention: reads the keys and values of key/value head %1 "
-                                   "of %2, shared by heads %3–%4")
-                                    .arg(g)
-                                    .arg(kv)
-                                    .arg(g * r)
-                                    .arg(g * r + r - 1);
-    }
-    // The entropy of uniform rows, for scale: in causal decoder attention query q sees only q + 1 keys.
-    double uniform = std::log2(static_cast<double>(b->keys));
-    if (shown_.causal() && b->queries > 0) {
-        uniform = 0.0;
-        for (int q = 0; q < b->queries; ++q)
-            uniform += std::log2(static_cast<double>(std::min(q + 1, b->keys)));
-        uniform /= b->queries;
-    }
-    QString tip = who + group + QLatin1Char('\n') +
-                  tr("Entropy: %1 bits (uniform would be %2)")
-                      .arg(s.meanEntropyBits, 0, 'f', 2)
-                      .arg(uniform, 0, 'f', 2) +
-                  QLatin1Char('\n') + tr("Max weight: %1").arg(static_cast<double>(s.maxWeight), 0, 'f', 3) +
-                  QLatin1Char('\n') + tr("Mean distance: %1 tokens").arg(s.meanDistance, 0, 'f', 2) +
-                  QLatin1Char('\n') + tr("Weight on the first token: %1").arg(s.firstTokenWeight, 0, 'f', 3);
-    // Queries and keys are the same positions only in self-attention.
-    if (shown_.selfAttention())
-        tip += QLatin1Char('\n') + tr("Previous-token score: %1").arg(s.previousTokenScore, 0, 'f', 3);
-    // The induction score needs a repeated sequence, which the typed text rarely is: it comes from the
-    // model's own scoring on random tokens given twice.
-    if (shown_.kind == core::AttentionKind::Decoder && head != core::kMeanHead)
-        for (const auto& h : headScores_)
-            if (h.layer == layer && h.head == head)
-                tip += QLatin1Char('\n') +
-                       tr("Induction score: %1 (on random tokens given twice; see the Heads page)")
-                           .arg(h.inductionScore, 0, 'f', 3);
-    // A pooled tile would otherwise pass for an average; saying it shows maxima explains why a tile can look
-    // brighter than the detail view of the same head.
-    const QSize shown = AttentionTiles::imageSize(b->queries, b->keys, tilePixels());
-    if (shown != QSize(b->keys, b->queries)) {
-        const auto upTo = [](int cells, int pixels) { return (cells + pixels - 1) / pixels; };
-        tip +=
-            QLatin1Char('\n') + tr("Each pixel shows the largest of the up to %1 queries \u00d7 %2 keys it "
-                                   "covers, so a lone strong weight stays visible")
-                                    .arg(upTo(b->queries, shown.height()))
-                                    .arg(upTo(b->keys, shown.width()));
-    }
-    if (head != core::kMeanHead)
-        tip += QLatin1Char('\n') +
-               (ablation_.off({shown_.kind, layer, head})
-                    ? tr("Switched off: its output is zeroed (Ctrl+click switches it back on)")
-                    : tr("Ctrl+click switches this head off"));
-    return tip;
+    return GridTileTip::text(shown_, layer, head, headScores_, ablation_, tilePixels());
 }
 
 QSize AttentionGrid::sizeHint() const {
@@ -294,6 +234,14 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
         p.drawText(r, Qt::AlignHCenter | Qt::AlignBottom,
                    head == core::kMeanHead ? tr("mean") : QStringLiteral("H%1").arg(head));
     }
+    // Grouped-query attention: a line over each group of query heads that read the same keys and values.
+    const int kv = shown_.snapshot ? shown_.snapshot->kvHeads : 0;
+    if (kv > 0 && shown_.kind == core::AttentionKind::Decoder && b->heads % kv == 0)
+        for (int g = 0, r = b->heads / kv; g < kv; ++g) {
+            const QRect first = tileRect(0, g * r), last = tileRect(0, g * r + r - 1);
+            p.drawLine(first.left() + 1, first.top() - kGap / 2 - 1, last.right() - 1,
+                       first.top() - kGap / 2 - 1);
+        }
     const int rowStep =
         std::max(1, static_cast<int>(std::ceil(double(fm.height()) / (tileSize_.height() + kGap))));
     for (int l = 0; l < b->layers; l += rowStep) {
