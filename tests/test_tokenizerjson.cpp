@@ -100,6 +100,9 @@ void TestTokenizerJson::agreesWithTheReference_data() {
     // WordPiece: BERT-style files made from the strings (tests/reference/make_wordpiece_tokenizer.py).
     QTest::newRow("wordpiece uncased") << QStringLiteral("wordpiece");
     QTest::newRow("wordpiece cased") << QStringLiteral("wordpiece-cased");
+    // Unigram: SentencePiece-style files made from the strings (tests/reference/make_unigram_tokenizer.py).
+    QTest::newRow("unigram") << QStringLiteral("unigram");
+    QTest::newRow("unigram, byte fallback") << QStringLiteral("unigram-bytes");
 }
 
 void TestTokenizerJson::agreesWithTheReference() {
@@ -109,11 +112,16 @@ void TestTokenizerJson::agreesWithTheReference() {
         QSKIP_MISSING(qPrintable(QStringLiteral("node is not installed (no `node` on PATH)") + kHint));
     QTemporaryDir made;
     auto dir = kFiles + QLatin1Char('/') + model;
-    if (model.startsWith(QStringLiteral("wordpiece"))) {
+    if (model.startsWith(QStringLiteral("wordpiece")) || model.startsWith(QStringLiteral("unigram"))) {
         dir = made.filePath(model);
-        QStringList args{QStringLiteral("make_wordpiece_tokenizer.py"), dir};
-        if (model.endsWith(QStringLiteral("cased")))
+        const bool unigram = model.startsWith(QStringLiteral("unigram"));
+        QStringList args{unigram ? QStringLiteral("make_unigram_tokenizer.py")
+                                 : QStringLiteral("make_wordpiece_tokenizer.py"),
+                         dir};
+        if (model.endsWith(QStringLiteral("-cased")))
             args << QStringLiteral("--cased");
+        if (model.endsWith(QStringLiteral("-bytes")))
+            args << QStringLiteral("--byte-fallback");
         args << QString::fromStdString(kStrings) << QString::fromStdString(kGpt2Strings);
         QString why;
         if (!runReferenceScript(args, &why)) {
@@ -291,10 +299,12 @@ void TestTokenizerJson::malformed_data() {
         return QString::fromStdString(j.dump());
     };
     QTest::newRow("not JSON") << QStringLiteral("{\"model\": ") << QStringLiteral("tiny.json");
-    QTest::newRow("Unigram")
+    QTest::newRow("WordLevel") << base({{"model", {{"type", "WordLevel"}}}})
+                               << QStringLiteral("a WordLevel model; attnscope reads tokenizer.json files of "
+                                                 "BPE, WordPiece and Unigram models");
+    QTest::newRow("Unigram's vocabulary")
         << base({{"model", {{"type", "Unigram"}}}})
-        << QStringLiteral(
-               "a Unigram model; attnscope reads tokenizer.json files of BPE and WordPiece models");
+        << QStringLiteral("a Unigram 'vocab' must be a list of [piece, score]");
     QTest::newRow("merge outside the vocabulary")
         << base({{"model", {{"merges", json::array({"a c"})}}}})
         << QStringLiteral("merge 0 (a c) joins tokens that are not in the vocabulary");

@@ -70,21 +70,8 @@ void HfBpeModel::appendSymbol(const std::string& c, std::vector<int64_t>& out) c
         out.push_back(it->second);
         return;
     }
-    if (byteFallback_) {
-        std::vector<int64_t> bytes;
-        for (const unsigned char b : c) {
-            char name[8];
-            std::snprintf(name, sizeof name, "<0x%02X>", b);
-            const auto it = vocab_.find(name);
-            if (it == vocab_.end())
-                break;
-            bytes.push_back(it->second);
-        }
-        if (bytes.size() == c.size()) {
-            out.insert(out.end(), bytes.begin(), bytes.end());
-            return;
-        }
-    }
+    if (byteFallback_ && appendBytes(c, out))
+        return;
     if (unk_ >= 0 && fuseUnk_ && !out.empty() && out.back() == unk_)
         return; // consecutive unknown characters become one unknown token
     out.push_back(unk_);

@@ -25,6 +25,9 @@ public:
 protected:
     /// Reads the model's "vocab" object ({token: id}); `where` names the file and part in messages.
     void readVocab(const nlohmann::json& model, const std::string& where);
+    /// Byte fallback: appends the <0xXX> tokens of text's UTF-8 bytes and returns true, or appends nothing
+    /// and returns false when the vocabulary lacks one of them.
+    bool appendBytes(const std::string& text, std::vector<int64_t>& out) const;
 
     std::unordered_map<std::string, int64_t> vocab_;
     int64_t unk_ = -1;

@@ -7,6 +7,7 @@
 #include "core/text/HfBpeModel.h"
 #include "core/text/HfNormalizer.h"
 #include "core/text/HfPreTokenizer.h"
+#include "core/text/HfUnigramModel.h"
 #include "core/text/HfWordPieceModel.h"
 #include "core/text/UnicodeText.h"
 
@@ -233,9 +234,12 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, cons
         t->model = std::make_unique<HfBpeModel>(HfBpeModel::fromJson(model, name));
     else if (type == "WordPiece")
         t->model = std::make_unique<HfWordPieceModel>(HfWordPieceModel::fromJson(model, name));
+    else if (type == "Unigram")
+        t->model = std::make_unique<HfUnigramModel>(HfUnigramModel::fromJson(model, name));
     else
-        throw FormatError(name + ": a " + type +
-                          " model; attnscope reads tokenizer.json files of BPE and WordPiece models");
+        throw FormatError(
+            name + ": a " + type +
+            " model; attnscope reads tokenizer.json files of BPE, WordPiece and Unigram models");
     t->normalizer = HfNormalizer::fromJson(j.value("normalizer", json()), name);
     t->preTokenizer = HfPreTokenizer::fromJson(j.value("pre_tokenizer", json()), name);
     parseDecoder(j.value("decoder", json()), name, t->decoder);
