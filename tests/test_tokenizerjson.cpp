@@ -15,6 +15,7 @@
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
 #include "core/text/HfTokenizer.h"
+#include "core/text/UnicodeText.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -162,7 +163,8 @@ void TestTokenizerJson::agreesWithTheReference() {
     for (const auto& s : strings)
         ours.push_back(idsOf(*tok, s));
     const double encodeMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
-    int withJs = 0, withRust = 0, decodedWithRust = 0, jsDiffers = 0, shownCount = 0;
+    int withJs = 0, withRust = 0, decodedWithRust = 0, jsDiffers = 0, shownCount = 0, halvesAgree = 0,
+        specialsAgree = 0;
     long long tokens = 0;
     for (std::size_t i = 0; i < strings.size(); ++i) {
         const auto jsIds = js["ids"][i].get<std::vector<int64_t>>();
@@ -174,6 +176,13 @@ void TestTokenizerJson::agreesWithTheReference() {
         withRust += ours[i] == rustIds;
         jsDiffers += jsIds != rustIds;
         decodedWithRust += decoded == rustText;
+        // A cut inside a character or a word decodes alike; the prompt prefix and suffix are the library's.
+        const std::vector<int64_t> half(ours[i].begin(), ours[i].begin() + long(ours[i].size() / 2));
+        halvesAgree += tok->detokenize(half) == rust["halves"][i].get<std::string>();
+        auto framed = tok->prefixIds();
+        framed.insert(framed.end(), ours[i].begin(), ours[i].end());
+        framed.insert(framed.end(), tok->suffixIds().begin(), tok->suffixIds().end());
+        specialsAgree += framed == rust["withSpecials"][i].get<std::vector<int64_t>>();
         // Every difference from the JavaScript reference must be one where it also differs from the library.
         QVERIFY2(ours[i] == jsIds || jsIds != rustIds,
                  qPrintable(QString::fromStdString("string " + std::to_string(i) + " " + shown(strings[i]))));
@@ -188,8 +197,12 @@ void TestTokenizerJson::agreesWithTheReference() {
           "%d (it differs from the library on %d); decoded text agrees on %d; read in %.0f ms, encoded in "
           "%.0f ms",
           qPrintable(model), withRust, n, tokens, withJs, jsDiffers, decodedWithRust, loadMs, encodeMs);
+    qInfo("%s: halves decoded alike %d/%d; with the special tokens added, %d/%d", qPrintable(model),
+          halvesAgree, n, specialsAgree, n);
     QCOMPARE(withRust, n);
     QCOMPARE(decodedWithRust, n);
+    QCOMPARE(halvesAgree, n);
+    QCOMPARE(specialsAgree, n);
     QCOMPARE(withJs + jsDiffers, n);
     QVERIFY(n > 2200);
 }
@@ -274,7 +287,13 @@ void TestTokenizerJson::addedTokens() {
     QCOMPARE(tok->vocab().size(), int64_t(4));
     QCOMPARE(idsOf(*tok, "x <tool> x"), (std::vector<int64_t>{1, 3, 1})); // the spaces go with <tool>
     QCOMPARE(idsOf(*tok, "x<e> x"), (std::vector<int64_t>{1, 0, 2, 1}));
-    QCOMPARE(tok->detokenize({1, 0, 3, 1}), std::string("x<tool>x")); // the special one is left out
+    // Without a decoder the library joins tokens with spaces; the special one is left out.
+    QCOMPARE(tok->detokenize({1, 0, 3, 1}), std::string("x <tool> x"));
+    // lstrip and rstrip take whole spaces: "х" (D1 85) ends in the byte of U+0085, and is no space.
+    QCOMPARE(core::skipSpaceBackward("\u0445 ", 0, 3), std::size_t(2));
+    QCOMPARE(core::skipSpaceBackward("\u0445", 0, 2), std::size_t(2));
+    QCOMPARE(core::skipSpaceBackward("a\u3000\u00a0", 0, 6), std::size_t(1));
+    QCOMPARE(core::skipSpaceForward("\u00a0 \u0445", 0), std::size_t(3));
 }
 
 void TestTokenizerJson::paddedToTheModelsRows() {

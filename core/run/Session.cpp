@@ -21,6 +21,10 @@ void Session::analyze(const std::string& text, const std::string& tgtPrefix) {
         throw InputError("the text is empty");
     const bool enc = model_->config().hasEncoder();
     auto read = enc ? model_->sourceTokens(text) : model_->targetTokens(text);
+    // A tokenizer without an unknown token leaves out what it cannot spell, and a tokenizer.json prompt may
+    // start with nothing: a text of such characters alone gives no token to run on.
+    if (read.empty())
+        throw InputError("the text has no token this model's tokenizer can spell");
     // Too long a text is read up to the limit, and the cut is kept to be shown: a blank view would leave
     // the user guessing which part was too much.
     const auto total = read.size();

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <climits>
 #include <cstdio>
+#include <queue>
 
 namespace core {
 
@@ -58,8 +58,8 @@ HfBpeModel HfBpeModel::fromJson(const json& j, const std::string& source) {
         if (ia == m.vocab_.end() || ib == m.vocab_.end() || iab == m.vocab_.end())
             throw FormatError(where + ": merge " + std::to_string(rank) + " (" + a + " " + b +
                               ") joins tokens that are not in the vocabulary");
-        // The first of two merges of the same pair wins, as in the library's map built in rank order.
-        m.merges_.emplace(pairKey(ia->second, ib->second), Merge{rank, iab->second});
+        // The last of two merges of the same pair wins, as in the library's map collected in rank order.
+        m.merges_[pairKey(ia->second, ib->second)] = Merge{rank, iab->second};
         ++rank;
     }
     return m;
@@ -72,7 +72,8 @@ void HfBpeModel::appendSymbol(const std::string& c, std::vector<int64_t>& out) c
     }
     if (byteFallback_ && appendBytes(c, out))
         return;
-    if (unk_ >= 0 && fuseUnk_ && !out.empty() && out.back() == unk_)
+    // Without an unknown token the character is left out, as the library leaves it.
+    if (unk_ < 0 || (fuseUnk_ && !out.empty() && out.back() == unk_))
         return; // consecutive unknown characters become one unknown token
     out.push_back(unk_);
 }
@@ -81,29 +82,60 @@ std::vector<int64_t> HfBpeModel::encode(const std::string& word) const {
     if (ignoreMerges_)
         if (const auto it = vocab_.find(word); it != vocab_.end())
             return {it->second};
-    std::vector<int64_t> s;
+    std::vector<int64_t> ids;
     for (const auto& c : codePoints(word))
-        appendSymbol(c, s);
-    for (;;) {
-        int best = INT_MAX;
-        std::size_t at = 0;
-        int64_t merged = -1;
-        for (std::size_t i = 0; i + 1 < s.size(); ++i) {
-            if (s[i] < 0 || s[i + 1] < 0)
-                continue;
-            const auto it = merges_.find(pairKey(s[i], s[i + 1]));
-            if (it != merges_.end() && it->second.rank < best) {
-                best = it->second.rank;
-                at = i;
-                merged = it->second.id;
-            }
-        }
-        if (merged < 0)
-            break;
-        s[at] = merged;
-        s.erase(s.begin() + static_cast<std::ptrdiff_t>(at) + 1);
+        appendSymbol(c, ids);
+    // As the library's Word::merge_all: the symbols as a linked list and the candidate merges in a heap, the
+    // lowest rank first and the leftmost of equal ranks, so a long word (a run of CJK letters is one under
+    // Llama 3's pattern) costs n log n, not n².
+    struct Symbol {
+        int64_t id;
+        int prev, next;
+        bool alive;
+    };
+    std::vector<Symbol> sym;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        sym.push_back(
+            {ids[i], static_cast<int>(i) - 1, i + 1 < ids.size() ? static_cast<int>(i) + 1 : -1, true});
+    struct Candidate {
+        int rank, pos;
+        int64_t id;
+        bool operator>(const Candidate& o) const { return rank != o.rank ? rank > o.rank : pos > o.pos; }
+    };
+    std::priority_queue<Candidate, std::vector<Candidate>, std::greater<Candidate>> queue;
+    auto consider = [&](int pos) {
+        if (pos < 0 || sym[static_cast<std::size_t>(pos)].next < 0)
+            return;
+        const auto& a = sym[static_cast<std::size_t>(pos)];
+        const auto it = merges_.find(pairKey(a.id, sym[static_cast<std::size_t>(a.next)].id));
+        if (it != merges_.end())
+            queue.push({it->second.rank, pos, it->second.id});
+    };
+    for (int i = 0; i + 1 < static_cast<int>(sym.size()); ++i)
+        consider(i);
+    while (!queue.empty()) {
+        const auto top = queue.top();
+        queue.pop();
+        auto& a = sym[static_cast<std::size_t>(top.pos)];
+        if (!a.alive || a.next < 0)
+            continue;
+        const auto it = merges_.find(pairKey(a.id, sym[static_cast<std::size_t>(a.next)].id));
+        if (it == merges_.end() || it->second.id != top.id)
+            continue; // the pair changed since the candidate was queued
+        auto& b = sym[static_cast<std::size_t>(a.next)];
+        a.id = top.id;
+        b.alive = false;
+        a.next = b.next;
+        if (a.next >= 0)
+            sym[static_cast<std::size_t>(a.next)].prev = top.pos;
+        consider(a.prev);
+        consider(top.pos);
     }
-    return s;
+    std::vector<int64_t> out;
+    for (const auto& s : sym)
+        if (s.alive)
+            out.push_back(s.id);
+    return out;
 }
 
 } // namespace core

@@ -1,6 +1,6 @@
 #pragma once
 // The "model" of a Hugging Face tokenizer.json: what splits one pre-tokenized word into token ids. BPE
-// (HfBpeModel) and WordPiece (HfWordPieceModel) are read.
+// (HfBpeModel), WordPiece (HfWordPieceModel) and Unigram (HfUnigramModel) are read.
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -14,8 +14,8 @@ namespace core {
 class HfModel {
 public:
     virtual ~HfModel() = default;
-    /// The ids of one pre-tokenized word; −1 for a piece the vocabulary cannot express when there is no
-    /// unknown token.
+    /// The ids of one pre-tokenized word. What the vocabulary cannot express is the unknown token; without
+    /// one, BPE leaves the character out and Unigram throws InputError naming it, as the library does.
     virtual std::vector<int64_t> encode(const std::string& word) const = 0;
     /// Token strings to ids, in the vocabulary's own spelling ("Ġthe", "▁the", "##ing", "<0x0A>").
     const std::unordered_map<std::string, int64_t>& vocab() const { return vocab_; }

@@ -43,7 +43,7 @@ void HfNormalizer::parse(const json& j, const std::string& source, std::vector<S
         if (p.is_object() && p.contains("String") && p["String"].is_string())
             s.text = p["String"].get<std::string>();
         else if (p.is_object() && p.contains("Regex") && p["Regex"].is_string())
-            s.regex = std::make_shared<const TextRegex>(p["Regex"].get<std::string>(), where);
+            s.regex = std::make_shared<const TextRegex>(libraryRegex(p["Regex"].get<std::string>()), where);
         else
             throw FormatError(where + ": 'pattern' must be {\"String\": …} or {\"Regex\": …}");
         s.content = stringOf(j, "content", where);
@@ -87,7 +87,7 @@ std::string HfNormalizer::apply(const std::string& input) const {
         else if (s.type == "Lowercase")
             text = lowercaseText(text);
         else if (s.type == "StripAccents")
-            text = stripAccents(text);
+            text = removeMarks(text); // the library's own step: no decomposition first, every mark removed
         else if (s.type == "Strip")
             text = stripWhitespace(text, s.left, s.right);
         else if (s.type == "Prepend" && !text.empty()) // the library prepends to non-empty text only

@@ -57,8 +57,8 @@ std::vector<Piece> splitAt(const Piece& p, const std::vector<std::pair<std::size
         case Behavior::Isolated:
             grouped.push_back(std::move(part));
             break;
-        case Behavior::Contiguous:
-            if (!grouped.empty() && grouped.back().match && part.match)
+        case Behavior::Contiguous: // neighbours alike (both matched or both not) become one, as there
+            if (!grouped.empty() && grouped.back().match == part.match)
                 grouped.back().text += part.text;
             else
                 grouped.push_back(std::move(part));
@@ -94,25 +94,6 @@ std::vector<std::pair<std::size_t, std::size_t>> literalMatches(const std::strin
     return out;
 }
 
-// The tokenizers library compiles its patterns with Oniguruma, whose \s is Unicode's White_Space; ICU's \s
-// leaves out U+000B and U+0085. Spelled out, the pattern means the same to both.
-std::string libraryPattern(const std::string& pattern) {
-    std::string out;
-    for (std::size_t i = 0; i < pattern.size(); ++i) {
-        if (pattern[i] == '\\' && i + 1 < pattern.size()) {
-            const char next = pattern[i + 1];
-            if (next == 's' || next == 'S')
-                out += next == 's' ? "\\p{White_Space}" : "\\P{White_Space}";
-            else
-                out.append(pattern, i, 2);
-            ++i;
-            continue;
-        }
-        out += pattern[i];
-    }
-    return out;
-}
-
 // GPT-2's split, which the ByteLevel pre-tokenizer applies with use_regex.
 constexpr const char* kGpt2Pattern =
     R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
@@ -143,13 +124,13 @@ void HfPreTokenizer::parse(const json& j, const std::string& source, std::vector
         s.addPrefixSpace = flag("add_prefix_space", true);
         s.useRegex = flag("use_regex", true);
         if (s.useRegex)
-            s.regex = std::make_shared<const TextRegex>(libraryPattern(kGpt2Pattern), where);
+            s.regex = std::make_shared<const TextRegex>(libraryRegex(kGpt2Pattern), where);
     } else if (type == "Split") {
         const auto& p = j.contains("pattern") ? j["pattern"] : json();
         if (p.is_object() && p.contains("String") && p["String"].is_string())
             s.literal = p["String"].get<std::string>();
         else if (p.is_object() && p.contains("Regex") && p["Regex"].is_string())
-            s.regex = std::make_shared<const TextRegex>(libraryPattern(p["Regex"].get<std::string>()), where);
+            s.regex = std::make_shared<const TextRegex>(libraryRegex(p["Regex"].get<std::string>()), where);
         else
             throw FormatError(where + ": 'pattern' must be {\"String\": …} or {\"Regex\": …}");
         s.behavior = behaviorOf(j, where);
@@ -166,17 +147,17 @@ void HfPreTokenizer::parse(const json& j, const std::string& source, std::vector
             throw FormatError(where + ": 'prepend_scheme' must be always, first or never");
         s.split = flag("split", true);
     } else if (type == "Whitespace") {
-        s.regex = std::make_shared<const TextRegex>(libraryPattern(R"(\w+|[^\w\s]+)"), where);
+        s.regex = std::make_shared<const TextRegex>(libraryRegex(R"(\w+|[^\w\s]+)"), where);
         s.behavior = Behavior::Removed;
         s.invert = true; // the matches are the words kept
     } else if (type == "WhitespaceSplit") {
-        s.regex = std::make_shared<const TextRegex>(libraryPattern(R"(\s+)"), where);
+        s.regex = std::make_shared<const TextRegex>(libraryRegex(R"(\s+)"), where);
         s.behavior = Behavior::Removed;
     } else if (type == "BertPreTokenizer") {
         // Whitespace removed, then every punctuation character its own word.
         Step whitespace;
         whitespace.type = "WhitespaceSplit";
-        whitespace.regex = std::make_shared<const TextRegex>(libraryPattern(R"(\s+)"), where);
+        whitespace.regex = std::make_shared<const TextRegex>(libraryRegex(R"(\s+)"), where);
         whitespace.behavior = Behavior::Removed;
         out.push_back(std::move(whitespace));
         s.type = "Punctuation";
@@ -213,7 +194,7 @@ bool HfPreTokenizer::byteLevel() const {
 std::vector<Piece> HfPreTokenizer::run(const Step& s, const Piece& p) {
     if (s.type == "ByteLevel") {
         std::string text = p.text;
-        if (s.addPrefixSpace && (text.empty() || text.front() != ' '))
+        if (s.addPrefixSpace && !text.empty() && text.front() != ' ')
             text.insert(text.begin(), ' ');
         std::vector<Piece> out;
         if (s.regex) {
@@ -229,7 +210,7 @@ std::vector<Piece> HfPreTokenizer::run(const Step& s, const Piece& p) {
         for (const auto& c : codePoints(p.text))
             text += c == " " ? s.replacement : c;
         const bool prepend = s.prependScheme == "always" || (s.prependScheme == "first" && p.atStart);
-        if (prepend && text.compare(0, s.replacement.size(), s.replacement) != 0)
+        if (prepend && !text.empty() && text.compare(0, s.replacement.size(), s.replacement) != 0)
             text = s.replacement + text;
         const Piece whole{std::move(text), p.atStart};
         return s.split ? splitAt(whole, literalMatches(whole.text, s.replacement), Behavior::MergedWithNext,

@@ -5,6 +5,7 @@
 #include "core/base/JsonText.h"
 #include "core/text/ByteLevelBpe.h"
 #include "core/text/HfBpeModel.h"
+#include "core/text/HfDecoder.h"
 #include "core/text/HfNormalizer.h"
 #include "core/text/HfPreTokenizer.h"
 #include "core/text/HfUnigramModel.h"
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <unordered_set>
 
@@ -24,159 +26,74 @@ using nlohmann::json;
 
 namespace {
 
+// As the model's vocab_size is bounded: a file claiming more ids than this is malformed, and allocating a
+// table for them would exhaust memory.
+constexpr int64_t kMaxIds = int64_t{1} << 24;
+
 struct AddedToken {
     std::string content;
     int64_t id = 0;
     bool special = false, lstrip = false, rstrip = false;
 };
 
-// One step of the decoder, applied to the list of token strings as the library's decoders are.
-struct DecodeStep {
-    std::string type;
-    std::string from, to;      // Replace
-    std::string content;       // Strip
-    int start = 0, stop = 0;   // Strip
-    std::string replacement;   // Metaspace
-    bool prependSpace = true;  // Metaspace: drop the space the first token starts with
-    std::string prefix = "##"; // WordPiece
-    bool cleanup = true;       // WordPiece: the library's clean-up of spaces before punctuation
-};
-
-void parseDecoder(const json& j, const std::string& source, std::vector<DecodeStep>& out) {
-    if (j.is_null())
+// The special ids the post-processor puts before and after one sequence. TemplateProcessing names its special
+// tokens by keys of its special_tokens (whose ids it adds); Bert- and RobertaProcessing give [token, id] for
+// cls and sep; ByteLevel adds none; a Sequence adds what each of its processors adds.
+void readPostProcessor(const json& post, const std::string& name,
+                       const std::function<int64_t(const std::string&)>& idOf, std::vector<int64_t>& prefix,
+                       std::vector<int64_t>& suffix) {
+    if (post.is_null())
         return;
-    if (!j.is_object() || !j.contains("type") || !j["type"].is_string())
-        throw FormatError(source + ": a decoder must be an object with a \"type\"");
-    const auto type = j["type"].get<std::string>();
-    const auto where = source + ": decoder " + type;
-    auto str = [&](const char* key, const std::string& fallback) {
-        return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : fallback;
+    const auto where = name + ": post_processor";
+    if (!post.is_object() || !post.contains("type") || !post["type"].is_string())
+        throw FormatError(where + " must be an object with a \"type\"");
+    const auto type = post["type"].get<std::string>();
+    auto idCheck = [&](const json& v) {
+        if (!v.is_number_unsigned())
+            throw FormatError(where + " " + type + ": a special token's id must be a whole number from 0");
+        return v.get<int64_t>();
     };
     if (type == "Sequence") {
-        if (!j.contains("decoders") || !j["decoders"].is_array())
-            throw FormatError(where + ": 'decoders' must be a list");
-        for (const auto& d : j["decoders"])
-            parseDecoder(d, source, out);
-        return;
-    }
-    DecodeStep s;
-    s.type = type;
-    if (type == "Replace") {
-        if (!j.contains("pattern") || !j["pattern"].is_object() || !j["pattern"].contains("String"))
-            throw FormatError(where + ": only a {\"String\": …} pattern is supported");
-        s.from = j["pattern"]["String"].get<std::string>();
-        s.to = str("content", "");
-    } else if (type == "Strip") {
-        s.content = str("content", " ");
-        s.start = j.value("start", 0);
-        s.stop = j.value("stop", 0);
-    } else if (type == "Metaspace") {
-        s.replacement = str("replacement", "\u2581");
-        s.prependSpace =
-            str("prepend_scheme", j.value("add_prefix_space", true) ? "always" : "never") != "never";
-    } else if (type == "WordPiece") {
-        s.prefix = str("prefix", "##");
-        s.cleanup = j.value("cleanup", true);
-    } else if (type != "ByteLevel" && type != "ByteFallback" && type != "Fuse") {
-        throw FormatError(where + " is not supported (attnscope reads Sequence, ByteLevel, Replace, "
-                                  "ByteFallback, Fuse, Strip, Metaspace and WordPiece)");
-    }
-    out.push_back(std::move(s));
-}
-
-// The tokenizers library's clean-up of decoded WordPiece text: no space before punctuation and contractions.
-std::string cleanedUp(std::string t) {
-    const std::pair<const char*, const char*> rules[] = {
-        {" .", "."},   {" ?", "?"},           {" !", "!"},   {" ,", ","},     {" ' ", "'"},   {" n't", "n't"},
-        {" 'm", "'m"}, {" do not", " don't"}, {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
-    for (const auto& [from, to] : rules)
-        t = replaceText(t, from, to);
-    return t;
-}
-
-// "<0xE2>" → 0xE2; −1 for anything else.
-int fallbackByte(const std::string& t) {
-    if (t.size() != 6 || t.compare(0, 3, "<0x") != 0 || t[5] != '>')
-        return -1;
-    const auto hex = t.substr(3, 2);
-    if (!std::isxdigit(static_cast<unsigned char>(hex[0])) ||
-        !std::isxdigit(static_cast<unsigned char>(hex[1])))
-        return -1;
-    return std::stoi(hex, nullptr, 16);
-}
-
-std::vector<std::string> runDecoder(const std::vector<DecodeStep>& steps, std::vector<std::string> tokens,
-                                    bool whole) {
-    for (const auto& s : steps) {
-        if (s.type == "ByteLevel") {
-            for (auto& t : tokens) {
-                std::string raw;
-                if (ByteLevelBpe::fromUnicodeAlphabet(t, raw))
-                    t = std::move(raw);
+        if (!post.contains("processors") || !post["processors"].is_array())
+            throw FormatError(where + " Sequence: 'processors' must be a list");
+        for (const auto& p : post["processors"])
+            readPostProcessor(p, name, idOf, prefix, suffix);
+    } else if (type == "TemplateProcessing") {
+        if (!post.contains("single") || !post["single"].is_array())
+            throw FormatError(where + " TemplateProcessing: 'single' must be a list");
+        const auto& specials = post.contains("special_tokens") ? post["special_tokens"] : json::object();
+        bool before = true;
+        for (const auto& item : post["single"]) {
+            if (item.is_object() && item.contains("Sequence")) {
+                before = false;
+                continue;
             }
-        } else if (s.type == "Replace") {
-            for (auto& t : tokens)
-                t = replaceText(t, s.from, s.to);
-        } else if (s.type == "ByteFallback") {
-            // Runs of byte tokens become their text when they are valid UTF-8, else one U+FFFD a byte.
-            std::vector<std::string> out;
-            std::string bytes;
-            std::size_t count = 0;
-            auto flush = [&] {
-                if (count == 0)
-                    return;
-                if (validUtf8(bytes) == bytes)
-                    out.push_back(bytes);
-                else
-                    for (std::size_t i = 0; i < count; ++i)
-                        out.push_back("\uFFFD");
-                bytes.clear();
-                count = 0;
-            };
-            for (auto& t : tokens) {
-                const int b = fallbackByte(t);
-                if (b >= 0) {
-                    bytes += static_cast<char>(b);
-                    ++count;
-                } else {
-                    flush();
-                    out.push_back(std::move(t));
-                }
-            }
-            flush();
-            tokens = std::move(out);
-        } else if (s.type == "Fuse" && whole) {
-            std::string all;
-            for (const auto& t : tokens)
-                all += t;
-            tokens = {all};
-        } else if (s.type == "Strip" && whole) {
-            for (auto& t : tokens) {
-                for (int i = 0; i < s.start && t.compare(0, s.content.size(), s.content) == 0; ++i)
-                    t.erase(0, s.content.size());
-                for (int i = 0; i < s.stop && t.size() >= s.content.size() &&
-                                t.compare(t.size() - s.content.size(), s.content.size(), s.content) == 0;
-                     ++i)
-                    t.erase(t.size() - s.content.size());
-            }
-        } else if (s.type == "Metaspace") {
-            for (std::size_t i = 0; i < tokens.size(); ++i) {
-                tokens[i] = replaceText(tokens[i], s.replacement, " ");
-                if (whole && i == 0 && s.prependSpace && !tokens[i].empty() && tokens[i].front() == ' ')
-                    tokens[i].erase(0, 1);
-            }
-        } else if (s.type == "WordPiece") {
-            for (std::size_t i = 0; i < tokens.size(); ++i) {
-                if (tokens[i].compare(0, s.prefix.size(), s.prefix) == 0)
-                    tokens[i].erase(0, s.prefix.size());
-                else if (i > 0 && whole)
-                    tokens[i].insert(0, " ");
-                if (s.cleanup && whole)
-                    tokens[i] = cleanedUp(tokens[i]);
+            if (!item.is_object() || !item.contains("SpecialToken") || !item["SpecialToken"].is_object() ||
+                !item["SpecialToken"].contains("id") || !item["SpecialToken"]["id"].is_string())
+                throw FormatError(where + " TemplateProcessing: an item of 'single' must be a Sequence or a "
+                                          "SpecialToken with an \"id\"");
+            const auto key = item["SpecialToken"]["id"].get<std::string>();
+            auto& out = before ? prefix : suffix;
+            if (specials.is_object() && specials.contains(key) && specials[key].contains("ids") &&
+                specials[key]["ids"].is_array()) {
+                for (const auto& id : specials[key]["ids"])
+                    out.push_back(idCheck(id));
+            } else {
+                out.push_back(idOf(key));
             }
         }
+    } else if (type == "BertProcessing" || type == "RobertaProcessing") {
+        for (const char* part : {"cls", "sep"}) {
+            const auto& v = post.contains(part) ? post[part] : json();
+            if (!v.is_array() || v.size() != 2 || !v[0].is_string())
+                throw FormatError(where + " " + type + ": '" + part + "' must be [token, id]");
+            (std::string(part) == "cls" ? prefix : suffix).push_back(idCheck(v[1]));
+        }
+    } else if (type != "ByteLevel") {
+        throw FormatError(where + " " + type +
+                          " is not supported (attnscope reads TemplateProcessing, BertProcessing, "
+                          "RobertaProcessing, ByteLevel and Sequence)");
     }
-    return tokens;
 }
 
 // A special token's name in tokenizer_config.json: "<s>" or {"content": "<s>", …}.
@@ -200,7 +117,7 @@ struct HfTokenizer::Tables {
     HfPreTokenizer preTokenizer;
     std::unique_ptr<HfModel> model;
     std::vector<AddedToken> added; // longest first, so the longest of two that start alike is found
-    std::vector<DecodeStep> decoder;
+    HfDecoder decoder;
     std::vector<std::string> spelling; // by id: the vocabulary's own token strings
     std::unordered_set<int64_t> special;
     std::vector<int64_t> prefix, suffix;
@@ -242,23 +159,35 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, cons
             " model; attnscope reads tokenizer.json files of BPE, WordPiece and Unigram models");
     t->normalizer = HfNormalizer::fromJson(j.value("normalizer", json()), name);
     t->preTokenizer = HfPreTokenizer::fromJson(j.value("pre_tokenizer", json()), name);
-    parseDecoder(j.value("decoder", json()), name, t->decoder);
+    t->decoder = HfDecoder::fromJson(j.contains("decoder") ? j["decoder"] : json(), name);
 
     // The id table: the model's vocabulary and the added tokens, gaps named, up to the model's rows.
     int64_t size = rows;
     for (const auto& [token, id] : t->model->vocab())
         size = std::max(size, id + 1);
+    if (size > kMaxIds)
+        throw FormatError(name + ": ids up to " + std::to_string(size - 1) +
+                          "; attnscope reads vocabularies of at most " + std::to_string(kMaxIds) + " tokens");
     if (j.contains("added_tokens") && !j["added_tokens"].is_array())
         throw FormatError(name + ": 'added_tokens' must be a list");
-    for (const auto& a : j.value("added_tokens", json::array())) {
-        if (!a.is_object() || !a.contains("id") || !a["id"].is_number_integer() || !a.contains("content") ||
-            !a["content"].is_string() || a["id"].get<int64_t>() < 0 ||
-            a["id"].get<int64_t>() >= (int64_t{1} << 31))
-            throw FormatError(name + ": an added token needs a whole \"id\" from 0 and a \"content\" string");
-        AddedToken tok{a["content"].get<std::string>(), a["id"].get<int64_t>(), a.value("special", false),
-                       a.value("lstrip", false), a.value("rstrip", false)};
+    for (const auto& a : j.contains("added_tokens") ? j["added_tokens"] : json::array()) {
+        const auto where =
+            name + ": added token " + (a.is_object() && a.contains("id") ? a["id"].dump() : "?");
+        if (!a.is_object() || !a.contains("id") || !a["id"].is_number_unsigned() || !a.contains("content") ||
+            !a["content"].is_string() || a["id"].get<uint64_t>() >= kMaxIds)
+            throw FormatError(where + ": it needs a whole \"id\" below " + std::to_string(kMaxIds) +
+                              " and a \"content\" string");
+        auto flag = [&](const char* key) {
+            if (!a.contains(key) || a[key].is_null())
+                return false;
+            if (!a[key].is_boolean())
+                throw FormatError(where + ": '" + key + "' must be true or false");
+            return a[key].get<bool>();
+        };
+        AddedToken tok{a["content"].get<std::string>(), a["id"].get<int64_t>(), flag("special"),
+                       flag("lstrip"), flag("rstrip")};
         if (tok.content.empty())
-            throw FormatError(name + ": added token " + std::to_string(tok.id) + " is empty");
+            throw FormatError(where + " is empty");
         size = std::max(size, tok.id + 1);
         if (tok.special)
             t->special.insert(tok.id);
@@ -278,10 +207,9 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, cons
     std::set<std::string> seen;
     for (std::size_t id = 0; id < shown.size(); ++id) {
         const auto& spelled = t->spelling[id];
-        auto label = spelled.empty() ? "<unused " + std::to_string(id) + ">"
-                     : t->special.count(static_cast<int64_t>(id))
-                         ? spelled
-                         : runDecoder(t->decoder, {spelled}, false).front();
+        auto label = spelled.empty()                              ? "<unused " + std::to_string(id) + ">"
+                     : t->special.count(static_cast<int64_t>(id)) ? spelled
+                                                                  : t->decoder.tokenText(spelled);
         if (label.empty() || !seen.insert(label).second) {
             label = spelled.empty() ? "<unused " + std::to_string(id) + ">" : spelled;
             if (!seen.insert(label).second)
@@ -292,29 +220,22 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, cons
     }
 
     // The post-processor's specials around one sequence.
-    const auto& post = j.value("post_processor", json());
+    const auto& post = j.contains("post_processor") ? j["post_processor"] : json();
     auto idOf = [&](const std::string& token) -> int64_t {
         for (std::size_t id = 0; id < t->spelling.size(); ++id)
             if (t->spelling[id] == token)
                 return static_cast<int64_t>(id);
         throw FormatError(name + ": the post-processor's token '" + token + "' is not in the vocabulary");
     };
-    const auto postType = post.is_object() ? post.value("type", std::string()) : std::string();
-    if (postType == "TemplateProcessing" && post.contains("single") && post["single"].is_array()) {
-        bool before = true;
-        for (const auto& item : post["single"]) {
-            if (item.contains("Sequence")) {
-                before = false;
-            } else if (item.contains("SpecialToken") && item["SpecialToken"].contains("id")) {
-                (before ? t->prefix : t->suffix)
-                    .push_back(idOf(item["SpecialToken"]["id"].get<std::string>()));
-            }
-        }
-    } else if ((postType == "BertProcessing" || postType == "RobertaProcessing") && post.contains("cls") &&
-               post.contains("sep")) {
-        t->prefix.push_back(post["cls"][1].get<int64_t>());
-        t->suffix.push_back(post["sep"][1].get<int64_t>());
-    }
+    readPostProcessor(post, name, idOf, t->prefix, t->suffix);
+    for (const auto id : t->prefix)
+        if (id >= static_cast<int64_t>(t->spelling.size()))
+            throw FormatError(name + ": the post-processor's id " + std::to_string(id) +
+                              " is outside the vocabulary");
+    for (const auto id : t->suffix)
+        if (id >= static_cast<int64_t>(t->spelling.size()))
+            throw FormatError(name + ": the post-processor's id " + std::to_string(id) +
+                              " is outside the vocabulary");
 
     // The four parts the vocabulary names: tokenizer_config.json's, else the post-processor's and the
     // model's, each standing in for a missing other (byte-level vocabularies have no unknown token).
@@ -370,9 +291,9 @@ std::vector<Token> HfTokenizer::tokenize(const std::string& input) const {
         for (const auto& piece : t.preTokenizer.apply(t.normalizer.apply(stretch), atStart))
             for (const auto id : t.model->encode(piece.text)) {
                 Token tok;
-                tok.unknown = id < 0 || id == t.model->unk();
-                tok.id = id < 0 ? vocab().unk() : id;
-                tok.text = id < 0 ? piece.text : vocab().token(id);
+                tok.unknown = id == t.model->unk();
+                tok.id = id;
+                tok.text = vocab().token(id);
                 out.push_back(std::move(tok));
             }
     };
@@ -392,11 +313,9 @@ std::vector<Token> HfTokenizer::tokenize(const std::string& input) const {
         }
         std::size_t begin = i, end = i + hit->content.size();
         if (hit->lstrip)
-            while (begin > from && isUnicodeSpace(static_cast<unsigned char>(text[begin - 1])))
-                --begin;
+            begin = skipSpaceBackward(text, from, begin);
         if (hit->rstrip)
-            while (end < text.size() && isUnicodeSpace(static_cast<unsigned char>(text[end])))
-                ++end;
+            end = skipSpaceForward(text, end);
         addWords(text.substr(from, begin - from), from == 0);
         Token tok;
         tok.id = hit->id;
@@ -415,10 +334,7 @@ std::string HfTokenizer::detokenize(const std::vector<int64_t>& ids) const {
         if (id >= 0 && id < static_cast<int64_t>(t.spelling.size()) && !t.special.count(id) &&
             !vocab().isSpecial(id))
             tokens.push_back(t.spelling[static_cast<std::size_t>(id)]);
-    std::string out;
-    for (const auto& s : runDecoder(t.decoder, std::move(tokens), true))
-        out += s;
-    return out;
+    return t.decoder.decode(tokens);
 }
 
 std::vector<std::string> HfTokenizer::pieces(const std::string& text) const {

@@ -1,8 +1,9 @@
 #pragma once
 // A Hugging Face tokenizer.json as a model side's tokenizer: added tokens found in the raw text first, each
 // stretch between them normalized (HfNormalizer), cut into words (HfPreTokenizer) and split by the model
-// (HfBpeModel); the decoder's steps turn ids back into text. The ids agree with the tokenizers library's
-// (checked against npm @huggingface/tokenizers on real models' files).
+// (HfModel: BPE, WordPiece or Unigram); the decoder (HfDecoder) turns ids back into text. The ids agree with
+// the tokenizers library's (checked against its Rust library and npm @huggingface/tokenizers on real models'
+// files).
 
 #include "core/text/Tokenizer.h"
 
@@ -17,7 +18,7 @@ public:
     /// Reads tokenizer.json, and tokenizer_config.json beside it when there is one (it names the bos, eos,
     /// unk and pad tokens). rows > 0: ids up to rows − 1 exist (the model's embedding rows), those the file
     /// does not give named "<unused N>". Throws IoError when it can't be read, FormatError naming the file
-    /// and the part for a malformed or unsupported one (a WordPiece or Unigram model, say).
+    /// and the part for a malformed or unsupported one (a WordLevel model, a Precompiled normalizer).
     static std::unique_ptr<HfTokenizer> fromFile(const std::string& path, int64_t rows = 0);
     /// The same from the files' text; configJson may be empty. name stands for the file in messages.
     static std::unique_ptr<HfTokenizer> fromText(const std::string& json, const std::string& configJson,

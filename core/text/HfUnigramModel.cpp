@@ -33,7 +33,7 @@ HfUnigramModel HfUnigramModel::fromJson(const json& j, const std::string& source
             throw FormatError(where + ": vocabulary entry " + std::to_string(m.scores_.size()) +
                               " must be [piece, score]");
         const auto piece = entry[0].get<std::string>();
-        m.vocab_.emplace(piece, static_cast<int64_t>(m.scores_.size()));
+        m.vocab_[piece] = static_cast<int64_t>(m.scores_.size()); // a repeated piece: the last wins, as there
         m.scores_.push_back(entry[1].get<double>());
         m.longest_ = std::max(m.longest_, piece.size());
     }
@@ -74,6 +74,9 @@ std::vector<int64_t> HfUnigramModel::encode(const std::string& word) const {
             single = single || len == charLen;
         }
         if (!single) {
+            if (unk_ < 0) // as the library: a Unigram model without an unknown token cannot go on
+                throw InputError("the tokenizer has no piece for \"" + word.substr(at, charLen) +
+                                 "\" and no unknown token to stand for it");
             auto& target = best[at + charLen];
             const double score = here + unkScore_;
             if (!target.from || score > target.score)

@@ -41,7 +41,7 @@ public:
     }
 
     /// The special ids a prompt starts with: <bos>, or what a tokenizer.json's post-processor puts before a
-    /// sequence (nothing for Qwen2's and SmolLM's, <|begin_of_text|> for Llama 3's).
+    /// sequence (nothing for Qwen2's and SmolLM's, <s> for Mistral's and a template's <|begin_of_text|>).
     virtual std::vector<int64_t> promptPrefix() const { return {vocab_.bos()}; }
 
     const Vocabulary& vocab() const { return vocab_; }

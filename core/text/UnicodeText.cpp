@@ -80,6 +80,47 @@ std::string stripAccents(const std::string& text) {
     return toUtf8(out);
 }
 
+std::string libraryRegex(const std::string& pattern) {
+    std::string out;
+    int depth = 0; // inside a [...] class: a class there is written without its own brackets
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const char c = pattern[i];
+        if (c == '\\' && i + 1 < pattern.size()) {
+            const char next = pattern[++i];
+            const char* inside = next == 's'   ? "\\p{White_Space}"
+                                 : next == 'w' ? "\\p{L}\\p{M}\\p{N}\\p{Pc}"
+                                               : nullptr;
+            if (inside)
+                out += depth > 0 ? std::string(inside) : "[" + std::string(inside) + "]";
+            else if (next == 'S')
+                out += depth > 0 ? "[^\\p{White_Space}]" : "\\P{White_Space}";
+            else if (next == 'W')
+                out += "[^\\p{L}\\p{M}\\p{N}\\p{Pc}]";
+            else
+                out.append({c, next});
+            continue;
+        }
+        if (c == '[')
+            ++depth;
+        else if (c == ']' && depth > 0)
+            --depth;
+        out += c;
+    }
+    return out;
+}
+
+std::string removeMarks(const std::string& text) {
+    const auto u = toUnicode(text);
+    icu::UnicodeString out;
+    for (int32_t i = 0; i < u.length();) {
+        const UChar32 c = u.char32At(i);
+        if ((U_GET_GC_MASK(c) & U_GC_M_MASK) == 0)
+            out.append(c);
+        i += U16_LENGTH(c);
+    }
+    return toUtf8(out);
+}
+
 std::vector<std::string> codePoints(const std::string& text) {
     std::vector<std::string> out;
     mapCodePoints(text, [&out](UChar32, const std::string& bytes, std::string&) { out.push_back(bytes); });
@@ -95,12 +136,12 @@ std::string bertCleanText(const std::string& text) {
     // count as whitespace; is_whitespace is those three, the space and the category Zs.
     return mapCodePoints(text, [](UChar32 c, const std::string& bytes, std::string& out) {
         const auto type = u_charType(c);
-        const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || type == U_SPACE_SEPARATOR;
-        const bool control = !space && (type == U_CONTROL_CHAR || type == U_FORMAT_CHAR ||
-                                        type == U_UNASSIGNED || type == U_PRIVATE_USE_CHAR);
-        if (c == 0 || c == 0xFFFD || control)
+        const bool control = c != '\t' && c != '\n' && c != '\r' &&
+                             (type == U_CONTROL_CHAR || type == U_FORMAT_CHAR || type == U_UNASSIGNED ||
+                              type == U_PRIVATE_USE_CHAR || type == U_SURROGATE);
+        if (c == 0 || c == 0xFFFD || control) // removed first: U+0085 is a control, so it goes
             return;
-        out += space ? std::string(" ") : bytes;
+        out += u_hasBinaryProperty(c, UCHAR_WHITE_SPACE) ? std::string(" ") : bytes;
     });
 }
 
@@ -108,7 +149,7 @@ std::string spaceOutCjk(const std::string& text) {
     return mapCodePoints(text, [](UChar32 c, const std::string& bytes, std::string& out) {
         const bool cjk = (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
                          (c >= 0x20000 && c <= 0x2A6DF) || (c >= 0x2A700 && c <= 0x2B73F) ||
-                         (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B820 && c <= 0x2CEAF) ||
+                         (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF) ||
                          (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
         out += cjk ? " " + bytes + " " : bytes;
     });
@@ -145,6 +186,35 @@ std::string stripWhitespace(const std::string& text, bool left, bool right) {
     for (std::size_t i = b; i < e; ++i)
         out += points[i];
     return out;
+}
+
+std::size_t skipSpaceBackward(const std::string& text, std::size_t floor, std::size_t at) {
+    const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+    auto i = static_cast<int32_t>(at);
+    while (i > static_cast<int32_t>(floor)) {
+        int32_t j = i;
+        UChar32 c;
+        U8_PREV(s, static_cast<int32_t>(floor), j, c);
+        if (c < 0 || !u_hasBinaryProperty(c, UCHAR_WHITE_SPACE))
+            break;
+        i = j;
+    }
+    return static_cast<std::size_t>(i);
+}
+
+std::size_t skipSpaceForward(const std::string& text, std::size_t at) {
+    const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+    const auto n = static_cast<int32_t>(text.size());
+    auto i = static_cast<int32_t>(at);
+    while (i < n) {
+        int32_t j = i;
+        UChar32 c;
+        U8_NEXT(s, j, n, c);
+        if (c < 0 || !u_hasBinaryProperty(c, UCHAR_WHITE_SPACE))
+            break;
+        i = j;
+    }
+    return static_cast<std::size_t>(i);
 }
 
 bool isUnicodeSpace(char32_t c) {

@@ -33,8 +33,18 @@ std::string replaceText(const std::string& text, const std::string& from, const 
 std::string stripWhitespace(const std::string& text, bool left, bool right);
 /// The first code point of UTF-8 text (U+FFFD for an invalid sequence, 0 for empty text).
 char32_t firstCodePoint(const std::string& text);
+/// Where the White_Space before byte offset `at` (not before `floor`) starts, a code point at a time.
+std::size_t skipSpaceBackward(const std::string& text, std::size_t floor, std::size_t at);
+/// Where the White_Space from byte offset `at` ends.
+std::size_t skipSpaceForward(const std::string& text, std::size_t at);
 /// Whether c is White_Space.
 bool isUnicodeSpace(char32_t c);
+
+/// A tokenizer.json pattern (the library compiles it with Oniguruma) spelled for ICU with the same meaning:
+/// Oniguruma's \s is White_Space and its \w is letters, marks, numbers and connectors, where ICU's differ.
+std::string libraryRegex(const std::string& pattern);
+/// Every combining mark (categories Mn, Mc, Me) removed.
+std::string removeMarks(const std::string& text);
 
 /// A compiled regular expression (ICU syntax, which reads the patterns of tokenizer.json: \p{L}, (?i:…),
 /// (?!…)). Immutable once made; safe to share between threads (each call makes its own matcher).

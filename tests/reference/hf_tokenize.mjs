@@ -6,8 +6,10 @@
 //   node tests/reference/hf_tokenize.mjs MODEL_DIR STRINGS.json [--official] [NODE_MODULES]
 //
 // MODEL_DIR holds tokenizer.json (and tokenizer_config.json, when there is one). STRINGS.json is a JSON array of
-// strings. Prints {"ids": [[…], …], "decoded": […]}: each string's ids without the special tokens the
-// post-processor adds, and those ids decoded with the special tokens skipped. NODE_MODULES defaults to the
+// strings. Prints {"ids": [[…], …], "decoded": […], "halves": […], "withSpecials": [[…], …]}: each string's ids
+// without the special tokens the post-processor adds, those ids decoded with the special tokens skipped, the
+// first half of them decoded (a cut may fall inside a character or a word), and the ids with the special
+// tokens added (--official only). NODE_MODULES defaults to the
 // folder scripts/setup-deps.sh installs them into (.deps/npm/node_modules).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,7 +32,7 @@ if (!Array.isArray(strings) || strings.some((s) => typeof s !== 'string')) {
   process.exit(1);
 }
 
-let ids, decoded;
+let ids, decoded, halves = [], withSpecials = [];
 if (official) {
   const { Tokenizer } = createRequire(path.join(modules, 'x.js'))('tokenizers');
   const tokenizer = Tokenizer.fromFile(path.join(dir, 'tokenizer.json'));
@@ -40,6 +42,9 @@ if (official) {
     const e = await tokenizer.encode(s, null, { addSpecialTokens: false });
     ids.push(Array.from(e.getIds()));
     decoded.push(await tokenizer.decode(ids[ids.length - 1], true));
+    const half = ids[ids.length - 1].slice(0, Math.floor(ids[ids.length - 1].length / 2));
+    halves.push(await tokenizer.decode(half, true));
+    withSpecials.push(Array.from((await tokenizer.encode(s, null, { addSpecialTokens: true })).getIds()));
   }
 } else {
   const packageDir = path.join(modules, '@huggingface', 'tokenizers');
@@ -53,4 +58,4 @@ if (official) {
   decoded = ids.map((i) => i.length === 0 ? '' :
     tokenizer.decode(i, { skip_special_tokens: true, clean_up_tokenization_spaces: false }));
 }
-process.stdout.write(JSON.stringify({ ids, decoded }) + '\n');
+process.stdout.write(JSON.stringify({ ids, decoded, halves, withSpecials }) + '\n');
