@@ -124,10 +124,7 @@ public:
         int seen = paints_.paints(grid_) + paints_.paints(plot_);
         QElapsedTimer waited;
         waited.start();
-        const auto t0 = Clock::now();
-        lastTick_ = t0;
-        longestGap_ = Clock::duration::zero();
-        ticks_.start();
+        const auto t0 = startTicks();
         if (!awaitResult) {
             arrived_ = true;
             arrivedAt_ = t0;
@@ -178,10 +175,7 @@ public:
         failure_.clear();
         QElapsedTimer waited;
         waited.start();
-        const auto t0 = Clock::now();
-        lastTick_ = t0;
-        longestGap_ = Clock::duration::zero();
-        ticks_.start();
+        const auto t0 = startTicks();
         loader.load(dir);
         while (!done && waited.elapsed() <= kTimeoutMs)
             QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
@@ -192,6 +186,15 @@ public:
             throw core::Error("the window could not open " + dir.toStdString() + ": " +
                               (failure_.empty() ? "it took longer than the time allowed" : failure_));
         return {ms(loadedAt - t0), 0.0, std::max(0.0, ms(longestGap_) - Harness::kStallTickMs)};
+    }
+
+    // The stall timer from now: returns the moment it starts counting.
+    Clock::time_point startTicks() {
+        const auto t0 = Clock::now();
+        lastTick_ = t0;
+        longestGap_ = Clock::duration::zero();
+        ticks_.start();
+        return t0;
     }
 
     void tick() {
