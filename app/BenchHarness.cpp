@@ -237,11 +237,8 @@ QSize Harness::pageSize() {
 }
 
 void Harness::setModel(std::shared_ptr<const core::Model> model) {
-    using core::AttentionKind;
-    d_->page_.setModelKinds(
-        model->config().hasEncoder()
-            ? std::vector<AttentionKind>{AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross}
-            : std::vector<AttentionKind>{AttentionKind::Decoder});
+    const auto& c = model->config();
+    d_->page_.setModelKinds(core::transformerKinds(c.hasEncoder(), c.hasDecoder()));
     d_->controller_.setModel(std::move(model));
     d_->wait();
 }

@@ -14,10 +14,12 @@ translation  a sentence typed and decoded to the end through the session, as the
              row captured, then the snapshot the views are given), on the model's own weights
 table        for each model size and length T, on fixed token ids:
   analysis     encode T source tokens and decode T target tokens teacher-forced (for a decoder-only
-               model, a T-token prompt), every attention captured, and the next-token distribution
+               model, a T-token prompt; for an encoder-only one, a T-token text), every attention
+               captured, and the next-token distribution
   capture off  the same analysis without capture; capture cost is on / off, run by run
   snapshot     megabytes of the captured attention and log-probabilities of the analysis
-  decode step  one KV-cached step at position T after T tokens, captured as the window steps
+  decode step  one KV-cached step at position T after T tokens, captured as the window steps (none for
+               an encoder-only model)
                (at max_len - 1 when T fills the context)
   greedy       with --greedy N: encode the source, then decode N tokens greedily (encoder-decoder only)
   paint grid   the layer x head grid given the analysis's snapshot and painted, every head and the means,
@@ -73,6 +75,9 @@ soak         (only with --only soak: it takes minutes) --model and the shipped l
                     llama    SmolLM2-135M's shape (the Llama family): decoder-only, 30 layers, d_model 576,
                              9 query heads sharing 3 key/value heads, SwiGLU d_ff 1536, RMSNorm, rotary
                              positions (theta 100000), vocab 49152, tied output, random weights
+                    bert     BERT-base's shape: encoder-only, 12 post-norm layers, d_model 768, 12 heads,
+                             d_ff 3072, GELU, vocab 30522, learned positions, max_len 512, the masked-LM
+                             head; random weights (no decode step: it decodes nothing)
                     DIR      a model directory, with its own weights and max_len
                   (default: default,medium,gpt2)
   --lengths LIST  comma-separated lengths T, 1 to 65536 (default: 16,64,256,1024)
@@ -84,8 +89,8 @@ soak         (only with --only soak: it takes minutes) --model and the shipped l
   --greedy N      add the greedy row, N from 1 to 4096 (scripts/bench-vs-seed.sh compares it with the
                   seed's decoding loop)
   --long-length N the long section's T, 2 to 4096 (default 2048)
-  --long-model DIR  a decoder-only model for the long section instead of the random GPT-2 shape (a
-                  GPT-2 checkpoint, say), its weights and max_len as they are
+  --long-model DIR  a decoder-only or encoder-only model for the long section instead of the random
+                  GPT-2 shape (a GPT-2 or BERT checkpoint, say), its weights and max_len as they are
   --only PART     translation, table, keystroke, long, inside, analyses, recurrent or soak: run that section alone
   --recurrent-weights DIR  the recurrent section's weights (classifier.safetensors, translator.safetensors
                   in the shapes above; scripts/bench-recurrent-vs-seed.sh writes them) instead of random
@@ -96,6 +101,7 @@ Exit status: 0 on success, 2 on bad arguments or input.
 )";
 
 const char* const kBenchTableLegend =
-    R"(   encoder-decoder: T source tokens and T target tokens; decoder-only: a T-token prompt.
+    R"(   encoder-decoder: T source tokens and T target tokens; decoder-only: a T-token prompt;
+   encoder-only: a T-token text.
    Times in ms as median [min-max]; capture cost as the ratio on / off; the decode step at position T.
 )";

@@ -43,7 +43,7 @@ double mb(std::size_t bytes) {
 
 // What the snapshot holds, the way BenchTable counts it: attention as stored, plus the log-probabilities.
 void measureSnapshot(const core::AttentionSnapshot& s, LongReport& r) {
-    r.tokens = static_cast<int>(s.tgtTokens.size());
+    r.tokens = static_cast<int>(s.tgtTokens.empty() ? s.srcTokens.size() : s.tgtTokens.size());
     for (const auto* b : {&s.encoder, &s.decoder, &s.cross}) {
         r.attentionBytes += b->bytes();
         r.denseBytes += static_cast<std::size_t>(b->layers) * static_cast<std::size_t>(b->heads) *
@@ -71,7 +71,8 @@ LongReport measureLong(int length, const Plan& plan, int threads,
     r.pageWidth = Harness::pageSize().width();
     r.pageHeight = Harness::pageSize().height();
     r.plan = plan;
-    r.heads = {{std::min(kOtherLayer, c.decoderLayers - 1), std::min(kOtherHead, c.heads - 1)}, {0, 0}};
+    const int layers = c.hasDecoder() ? c.decoderLayers : c.encoderLayers;
+    r.heads = {{std::min(kOtherLayer, layers - 1), std::min(kOtherHead, c.heads - 1)}, {0, 0}};
     // Two texts in turn, so no run can reuse the previous one's work.
     const std::string texts[] = {textOfLength(*size.model, length, 0), textOfLength(*size.model, length, 7)};
     double worstStall = 0.0;

@@ -75,6 +75,29 @@ core::ModelConfig llamaConfig() {
     return c;
 }
 
+// BERT-base's shape (bert-base-uncased): encoder-only, post-norm blocks with GELU, learned positions and a
+// norm over the embeddings, the masked-LM head tied to the token table; 110 M parameters.
+core::ModelConfig bertConfig() {
+    core::ModelConfig c;
+    c.name = "bert-base-shape";
+    c.architecture = core::Architecture::EncoderOnly;
+    c.encoderLayers = 12;
+    c.decoderLayers = 0;
+    c.dModel = 768;
+    c.heads = 12;
+    c.dFf = 3072;
+    c.srcVocabSize = c.tgtVocabSize = 30522;
+    c.maxLen = 512;
+    c.positional = core::PositionalEncoding::Learned;
+    c.layerNorm = core::LayerNormKind::Standard;
+    c.normEps = 1e-12;
+    c.activation = core::Activation::Gelu;
+    c.postNorm = c.embeddingNorm = c.maskedLmHead = true;
+    c.scaleEmbeddings = false;
+    c.tieOutput = c.tiedOutputBias = true;
+    return c;
+}
+
 BenchSize randomSize(const std::string& id, core::ModelConfig c, int longest, bool fitLongest) {
     BenchSize size;
     size.id = id;
@@ -84,7 +107,7 @@ BenchSize randomSize(const std::string& id, core::ModelConfig c, int longest, bo
         c.maxLen = longest + 1;
     }
     c = withPlaceholderTokenizer(c);
-    const auto src = core::Model::defaultVocabulary(c.hasEncoder() ? c.srcVocabSize : 4);
+    const auto src = core::Model::defaultVocabulary(c.twoSided() ? c.srcVocabSize : 4);
     const auto tgt = core::Model::defaultVocabulary(c.tgtVocabSize);
     size.model = core::Model::createRandom(c, src, tgt, kWeightSeed);
     return size;
@@ -93,14 +116,14 @@ BenchSize randomSize(const std::string& id, core::ModelConfig c, int longest, bo
 } // namespace
 
 std::string describeShape(const core::ModelConfig& c) {
-    const auto vocab = c.hasEncoder() ? std::to_string(c.srcVocabSize) + "/" + std::to_string(c.tgtVocabSize)
-                                      : std::to_string(c.tgtVocabSize);
+    const auto vocab = c.twoSided() ? std::to_string(c.srcVocabSize) + "/" + std::to_string(c.tgtVocabSize)
+                                    : std::to_string(c.tgtVocabSize);
     return c.shape() + ", d_ff " + std::to_string(c.dFf) + ", vocab " + vocab + ", max_len " +
            std::to_string(c.maxLen);
 }
 
 const std::vector<std::string>& namedSizes() {
-    static const std::vector<std::string> names{"default", "medium", "gpt2", "llama"};
+    static const std::vector<std::string> names{"default", "medium", "gpt2", "llama", "bert"};
     return names;
 }
 
@@ -116,6 +139,8 @@ BenchSize makeBenchSize(const std::string& entry, const std::string& defaultMode
         size = randomSize(entry, gpt2Config(), longest, false); // its context is part of its shape
     else if (entry == "llama")
         size = randomSize(entry, llamaConfig(), longest, false);
+    else if (entry == "bert")
+        size = randomSize(entry, bertConfig(), longest, false);
     else {
         size.id = entry;
         size.weights = entry;
@@ -140,10 +165,10 @@ BenchSize loadLongSize(const std::string& dir, int length, int threads) {
     core::configureThreads(threads);
     BenchSize size{dir, dir, {}, core::Model::load(dir)};
     const auto& c = size.model->config();
-    if (c.hasEncoder())
+    if (c.twoSided())
         throw core::InputError("--long-model " + dir +
                                " is an encoder-decoder model; the long section takes a "
-                               "decoder-only one");
+                               "decoder-only or an encoder-only one");
     if (c.maxLen < length)
         throw core::InputError("--long-model " + dir + " takes at most " + std::to_string(c.maxLen) +
                                " tokens; --long-length is " + std::to_string(length));

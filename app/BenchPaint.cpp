@@ -25,7 +25,9 @@ const QSize kDetailSize(599, 570);
 constexpr int kReplotTimeoutMs = 120000;
 
 AttentionKind paintedKind(const AttentionSnapshot& s) {
-    return s.cross.empty() ? AttentionKind::Decoder : AttentionKind::Cross;
+    return !s.cross.empty()    ? AttentionKind::Cross
+           : s.decoder.empty() ? AttentionKind::Encoder
+                               : AttentionKind::Decoder;
 }
 
 // The views skip a snapshot they already show, so each timed run must hand them one they do not. Between

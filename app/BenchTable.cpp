@@ -118,8 +118,9 @@ Cell measureCell(const std::shared_ptr<const core::Model>& model, int length, co
     }
     const auto in = inputsFor(*model, length);
     measureAnalysis(*model, in, o, cell);
-    measureDecodeStep(model, in, o, cell);
-    if (o.greedy > 0 && c.hasEncoder() && o.greedy <= c.maxLen)
+    if (c.hasDecoder()) // an encoder-only model has no step to take
+        measureDecodeStep(model, in, o, cell);
+    if (o.greedy > 0 && c.twoSided() && o.greedy <= c.maxLen)
         measureGreedy(model, in, o, cell);
     return cell;
 }
@@ -183,7 +184,7 @@ void printText(const SizeReport& r) {
     for (const auto& cell : r.cells) {
         if (!cell.skipped.empty())
             std::printf("  %s: not measured\n", cell.skipped.c_str());
-        else if (cell.decodePosition != cell.length)
+        else if (cell.decodePosition >= 0 && cell.decodePosition != cell.length)
             std::printf("  T=%d: the decode step is at position %d, the last one max_len allows\n",
                         cell.length, cell.decodePosition);
     }
@@ -196,7 +197,7 @@ nlohmann::ordered_json toJson(const SizeReport& r) {
     j["name"] = c.name;
     j["architecture"] = core::toString(c.architecture);
     j["encoder_layers"] = c.hasEncoder() ? c.encoderLayers : 0;
-    j["decoder_layers"] = c.decoderLayers;
+    j["decoder_layers"] = c.hasDecoder() ? c.decoderLayers : 0;
     j["d_model"] = c.dModel;
     j["heads"] = c.heads;
     j["d_ff"] = c.dFf;
@@ -212,7 +213,8 @@ nlohmann::ordered_json toJson(const SizeReport& r) {
         if (!cell.skipped.empty())
             k["skipped"] = cell.skipped;
         else {
-            k["decode_position"] = cell.decodePosition;
+            if (cell.decodePosition >= 0) // an encoder-only model takes no step
+                k["decode_position"] = cell.decodePosition;
             k["snapshot_bytes"] = cell.snapshotBytes;
         }
         if (!cell.greedyTokens.empty())

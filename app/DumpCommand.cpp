@@ -24,6 +24,10 @@ Runs the model once and writes every attention weight as JSON (to stdout without
    ["classification": {"class", "probability", "classes", "scores", "weights", "contributions", …},]
    "ablated": "none" or the heads switched off, "value_norms": {kind: [L][H][K]},
    ["value_weighted": {kind: [L][H][Q][K]},] "next_token_logprobs": [V]}
+An encoder-only model (BERT, RoBERTa, DistilBERT) has "encoder" only and "decodes": false; where the text
+holds a mask token and the model its masked-LM head, "mask_row" is the first mask's source row,
+next_token_logprobs the head's distribution there, and "mask_top" its 10 most likely tokens
+[{"token", "id", "probability"}].
 value_norms: ‖v_j W_O^(h)‖, the size of what key j hands to the output through head h per unit of weight.
 
 )") + kSessionOptionsHelp + R"(  --out FILE       write there (atomically) instead of stdout
@@ -58,8 +62,11 @@ int runDump(const std::vector<std::string>& argv) {
         info.weightsSha256 = ui::ModelFingerprint::weightsSha256(*model).toStdString();
         info.sampling = session.sampling();
         info.step = session.decodedCount();
-        core::writeSnapshotJson(json, snap, started.srcText, tgtText,
-                                core::runFields(info, model->targetTokenizer().vocab()));
+        auto fields = core::runFields(info, model->targetTokenizer().vocab());
+        if (snap.maskRow >= 0)
+            fields += ",\n\"mask_top\": " +
+                      core::topTokensJson(snap.nextTokenLogProbs, model->targetTokenizer().vocab(), 10);
+        core::writeSnapshotJson(json, snap, started.srcText, tgtText, fields);
         writeOutput(a, json.str());
         return 0;
     });

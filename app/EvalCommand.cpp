@@ -179,14 +179,17 @@ int runEval(const std::vector<std::string>& args) {
                 return classifyLabelled(*model, a.get("--labels"), limit, a);
             if (a.has("--text")) {
                 if (model->config().hasEncoder())
-                    throw UsageError(a.get("--model") +
-                                     " is an encoder-decoder model; --text measures a decoder-only "
-                                     "language model's perplexity (use --pairs)");
+                    throw UsageError(
+                        a.get("--model") + " is " +
+                        (model->config().hasDecoder() ? "an encoder-decoder" : "an encoder-only") +
+                        " model; --text measures a decoder-only language model's perplexity" +
+                        (model->config().hasDecoder() ? " (use --pairs)" : ""));
                 return perplexityOfText(*model, a.get("--text"), limit);
             }
-            if (!model->config().hasEncoder())
-                throw UsageError(a.get("--model") +
-                                 " is a decoder-only model; eval scores translation models");
+            if (!model->config().twoSided())
+                throw UsageError(a.get("--model") + " is " +
+                                 (model->config().hasDecoder() ? "a decoder-only" : "an encoder-only") +
+                                 " model; eval scores translation models");
             auto pairs = core::readSentencePairs(a.get("--pairs"));
             if (limit > 0 && static_cast<std::size_t>(limit) < pairs.size())
                 pairs.resize(static_cast<std::size_t>(limit));

@@ -112,7 +112,10 @@ int runExplain(const std::vector<std::string>& argv) {
             query.row = session.queryRows(query.kind) - 1;
         }
         const auto row = session.inside(query);
-        const auto pipeline = session.samplingPipeline(static_cast<int>(candidates));
+        // An encoder-only model decodes nothing: it has no draw to explain.
+        const auto pipeline = started.model->config().hasDecoder()
+                                  ? session.samplingPipeline(static_cast<int>(candidates))
+                                  : core::SamplingPipeline{};
         std::ostringstream json;
         core::writeInsideJson(json, started.model->config().name, row, pipeline);
         writeOutput(a, json.str());

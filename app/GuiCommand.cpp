@@ -299,8 +299,11 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
         return fail(window.lastError().toStdString());
     if (!kindName.empty()) {
         const auto kind = *core::attentionKindNamed(kindName);
-        if (kind != core::AttentionKind::Decoder && !window.model()->config().hasEncoder())
+        const auto& c = window.model()->config();
+        if (kind != core::AttentionKind::Decoder && !c.hasEncoder())
             return fail("--kind " + kindName + ": this model is decoder-only; it has decoder attention only");
+        if (kind != core::AttentionKind::Encoder && !c.hasDecoder())
+            return fail("--kind " + kindName + ": this model is encoder-only; it has encoder attention only");
         window.viewState()->setKind(kind);
     }
     {

@@ -66,7 +66,9 @@ int runRollout(const std::vector<std::string>& argv) {
     return runCommand("rollout", kRolloutHelp.c_str(), options, argv, [&](const Args& a) {
         const auto started = startSession(a);
         const auto& config = started.model->config();
-        const auto kindName = a.get("--kind", config.hasEncoder() ? "cross" : "decoder");
+        const auto kindName = a.get("--kind", config.twoSided()     ? "cross"
+                                              : config.hasDecoder() ? "decoder"
+                                                                    : "encoder");
         const auto kind = core::attentionKindNamed(kindName);
         if (!kind || *kind == core::AttentionKind::Pooling)
             throw UsageError("--kind \"" + kindName + "\" is not one of encoder, decoder, cross");

@@ -43,6 +43,9 @@ StartedSession startSession(const Args& a) {
     const auto& model = s.model;
     if (!model->config().hasEncoder() && (a.has("--tgt") || a.has("--tgt-ids")))
         throw UsageError("a decoder-only model takes its prompt through --src or --src-ids");
+    if (!model->config().hasDecoder() && (a.has("--tgt") || a.has("--tgt-ids") || greedy > 0))
+        throw UsageError("an encoder-only model reads --src and decodes nothing: --tgt, --tgt-ids and "
+                         "--greedy do not apply");
 
     s.session = std::make_unique<core::Session>(model);
     auto& session = *s.session;
@@ -54,7 +57,7 @@ StartedSession startSession(const Args& a) {
         throw UsageError(
             "--ablate-kind names the kind of the heads --ablate LIST switches off; --ablate is missing");
     if (a.has("--ablate")) {
-        const auto kindName = a.get("--ablate-kind", "decoder");
+        const auto kindName = a.get("--ablate-kind", model->config().hasDecoder() ? "decoder" : "encoder");
         const auto kind = core::attentionKindNamed(kindName);
         if (!kind || *kind == core::AttentionKind::Pooling)
             throw UsageError("--ablate-kind \"" + kindName + "\" is not one of encoder, decoder, cross");

@@ -241,9 +241,9 @@ void TestGpt2Checkpoint::refused_data() {
     QTest::newRow("untied config") << R"({"tie_word_embeddings": false})"
                                    << "config.json"
                                    << "'tie_word_embeddings': false";
-    QTest::newRow("activation") << R"({"activation_function": "swish"})"
+    QTest::newRow("activation") << R"({"activation_function": "mish"})"
                                 << "config.json"
-                                << "'activation_function' is \"swish\"";
+                                << "'activation_function' is \"mish\"";
     QTest::newRow("heads") << R"({"n_head": 5})"
                            << "config.json"
                            << "'n_embd' 32 is not divisible by 'n_head' 5";

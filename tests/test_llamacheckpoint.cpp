@@ -7,6 +7,7 @@
 
 #include "CheckpointEdit.h"
 #include "CliRunner.h"
+#include "ReferenceCompare.h"
 #include "ReferencePython.h"
 #include "SkipReport.h"
 
@@ -32,29 +33,6 @@ namespace {
 
 // The bound is 1e-4; the differences measured are under 5e-6, so a regression shows well before it.
 constexpr double kTolerance = 2e-5;
-
-json readJson(const fs::path& p) {
-    std::ifstream in(p);
-    return json::parse(in);
-}
-
-double worstRow(const std::vector<float>& got, const json& want) {
-    double worst = want.size() == got.size() ? 0.0 : INFINITY;
-    for (std::size_t v = 0; v < std::min(got.size(), want.size()); ++v)
-        worst = std::max(worst, std::abs(double(got[v]) - want[v].get<double>()));
-    return worst;
-}
-
-double worstAttention(const core::AttentionBlock& block, const json& att) {
-    double worst = 0.0;
-    for (int l = 0; l < block.layers; ++l)
-        for (int h = 0; h < block.heads; ++h)
-            for (int q = 0; q < block.queries; ++q)
-                for (int k = 0; k < block.keys; ++k)
-                    worst = std::max(worst,
-                                     std::abs(double(block.at(l, h, q, k)) - att[l][h][q][k].get<double>()));
-    return worst;
-}
 
 } // namespace
 

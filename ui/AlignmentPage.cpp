@@ -32,7 +32,7 @@ bool translates(const QString& dir, core::ModelConfig* out = nullptr) {
         const auto c = core::ModelConfig::fromFile((dir + QStringLiteral("/config.json")).toStdString());
         if (out)
             *out = c;
-        return c.hasEncoder() && c.family != core::Family::AttentionClassifier;
+        return c.twoSided() && c.family != core::Family::AttentionClassifier;
     } catch (const std::exception&) {
         return false; // not a model folder this page can use: the window's own opening says why
     }

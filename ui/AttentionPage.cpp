@@ -346,23 +346,30 @@ void AttentionPage::clear() {
 
 void AttentionPage::showDetail() {
     // A classifier answers once and decodes nothing: its answer takes the detail pane, and the decoding
-    // controls, the target and the next-token chart step aside.
+    // controls, the target and the next-token chart step aside. An encoder-only model (BERT) decodes nothing
+    // either: the decoding controls and the target step aside, and the chart shows its masked-LM head's
+    // candidates for the first [MASK], when the text has one.
     const bool classifier = result_ && !result_->snapshot->pooled.empty();
+    const bool reads = result_ && !result_->snapshot->decodes;
     detail_->setCurrentWidget(classifier                 ? static_cast<QWidget*>(classifier_)
                               : linesCheck_->isChecked() ? static_cast<QWidget*>(lines_)
                                                          : heatmap_);
-    for (QWidget* w : {static_cast<QWidget*>(decode_), static_cast<QWidget*>(tgtScroll_),
-                       static_cast<QWidget*>(candidates_), static_cast<QWidget*>(linesCheck_),
-                       static_cast<QWidget*>(perHead_), static_cast<QWidget*>(logScale_),
-                       static_cast<QWidget*>(valueWeighted_)})
+    for (QWidget* w : {static_cast<QWidget*>(linesCheck_), static_cast<QWidget*>(perHead_),
+                       static_cast<QWidget*>(logScale_), static_cast<QWidget*>(valueWeighted_)})
         w->setVisible(!classifier);
+    for (QWidget* w : {static_cast<QWidget*>(decode_), static_cast<QWidget*>(tgtScroll_)})
+        w->setVisible(!reads);
+    candidates_->setVisible(!classifier && (!reads || result_->snapshot->maskRow >= 0));
 }
 
 void AttentionPage::updateCurrentQuery() {
-    // The row of the token being fed now, whose output is the next token: kinds whose rows are the target.
-    const int q = (result_ && state_->shown().rowsAreTarget())
-                      ? static_cast<int>(result_->snapshot->tgtTokens.size()) - 1
-                      : -1;
+    // The row of the token being fed now, whose output is the next token: kinds whose rows are the target;
+    // for an encoder-only model, the [MASK] whose candidates the chart shows.
+    int q = -1;
+    if (result_ && state_->shown().rowsAreTarget())
+        q = static_cast<int>(result_->snapshot->tgtTokens.size()) - 1;
+    else if (result_ && !result_->snapshot->decodes)
+        q = result_->snapshot->maskRow;
     grid_->setHighlightedQuery(q);
     heatmap_->setCurrentQuery(q);
 }

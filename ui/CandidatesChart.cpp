@@ -117,11 +117,14 @@ void CandidatesChart::rebuild() {
     top_.clear();
     chosen_ = -1;
     finished_ = result_ && result_->finished;
+    const int maskRow = result_ && result_->snapshot ? result_->snapshot->maskRow : -1;
+    const bool mask = maskRow >= 0;
     core::SamplingPipeline pipe;
     if (result_ && result_->snapshot && !result_->snapshot->nextTokenLogProbs.empty()) {
         // The same pipeline Step runs, at the same point of its random stream (the target's length).
         const auto& snap = *result_->snapshot;
-        pipe = core::samplingPipeline(snap.nextTokenLogProbs, sampling_,
+        // A masked-LM head's answer is not drawn from: its probabilities are shown as the model gives them.
+        pipe = core::samplingPipeline(snap.nextTokenLogProbs, mask ? core::SamplingSettings{} : sampling_,
                                       static_cast<int64_t>(snap.tgtTokens.size()), kShown);
         const auto& vocab = result_->model->targetTokenizer().vocab();
         for (const auto& pc : pipe.candidates)
@@ -156,9 +159,11 @@ void CandidatesChart::rebuild() {
     plot_->yAxis->setTicker(ticker);
     plot_->yAxis->setRange(-0.6, std::max<double>(static_cast<double>(top_.size()), 1.0) - 0.4);
     plot_->xAxis->setRange(0, maxP > 0.5 ? 1.0 : std::ceil(maxP * 10.0 + 1e-9) / 10.0 + 1e-9);
-    bars_->setBrush(finished_ ? QColor(0xa0, 0xa0, 0xa0) : kDrawn);
+    bars_->setBrush(finished_ && !mask ? QColor(0xa0, 0xa0, 0xa0) : kDrawn);
     QString axis;
-    if (finished_)
+    if (mask)
+        axis = tr("what the masked-LM head puts at [MASK] (token %1)").arg(maskRow);
+    else if (finished_)
         axis = tr("finished: <eos> or max length");
     else if (sampling_.greedy)
         axis = tr("probability of the next token (greedy)");

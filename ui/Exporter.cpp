@@ -126,6 +126,9 @@ core::AttentionSnapshot onlyKind(const core::AttentionSnapshot& snap, core::Atte
     s.srcTokens = snap.srcTokens;
     s.tgtTokens = snap.tgtTokens;
     s.nextTokenLogProbs = snap.nextTokenLogProbs;
+    s.decodes = snap.decodes;
+    s.maskRow = snap.maskRow;
+    s.kvHeads = snap.kvHeads;
     s.textTokens = snap.textTokens;
     s.readTokens = snap.readTokens;
     s.maxLen = snap.maxLen;

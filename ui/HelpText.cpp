@@ -95,6 +95,10 @@ QString HelpText::about() {
 QString HelpText::sourcePlaceholder(const core::ModelConfig& c) {
     if (!c.example.empty())
         return tr("e.g. %1").arg(QString::fromStdString(c.example));
+    if (!c.hasDecoder())
+        return c.maskedLmHead
+                   ? tr("Type a sentence; the model guesses what a [MASK] (RoBERTa: <mask>) stands for…")
+                   : tr("Type a sentence…");
     return c.hasEncoder() ? tr("Type a sentence…") : tr("Type a prompt…");
 }
 

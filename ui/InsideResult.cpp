@@ -1,5 +1,6 @@
 #include "ui/InsideResult.h"
 
+#include "core/model/Model.h"
 #include "core/run/Session.h"
 
 #include <QElapsedTimer>
@@ -11,7 +12,9 @@ InsideResultPtr openInside(const core::Session& session, const core::InsideQuery
     timer.start();
     auto res = std::make_shared<InsideResult>();
     res->row = session.inside(query);
-    res->pipeline = session.samplingPipeline();
+    res->decodes = session.sharedModel()->config().hasDecoder();
+    if (res->decodes)
+        res->pipeline = session.samplingPipeline();
     res->run = run;
     res->step = static_cast<int>(session.decodedCount());
     for (const auto& t : session.sourceTokens())

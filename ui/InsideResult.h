@@ -19,10 +19,11 @@ namespace ui {
 
 struct InsideResult {
     core::InsideRow row;
-    core::SamplingPipeline pipeline;
-    uint64_t run = 0; ///< the analysis it belongs to
-    int step = 0;     ///< tokens decoded since the analysis when it was computed
-    double ms = 0.0;  ///< time the worker took
+    core::SamplingPipeline pipeline; ///< empty when the model decodes nothing
+    bool decodes = true;             ///< false for an encoder-only model: no next token to draw
+    uint64_t run = 0;                ///< the analysis it belongs to
+    int step = 0;                    ///< tokens decoded since the analysis when it was computed
+    double ms = 0.0;                 ///< time the worker took
     /// The ids of the source and target it was computed on: which state it belongs to, whatever branch
     /// (Back, then another token forced) led there.
     std::vector<int64_t> source, target;

@@ -57,7 +57,9 @@ std::array<QString, 5> InsideText::lines(const core::InsideRow& r, int j, int d,
     const QString qi = quoted(r.queryTokens, i), kj = quoted(r.keyTokens, j);
     std::array<QString, 5> out;
     out[0] =
-        tr("x(%1) = norm(residual) is row %2 of %3 × %4; x(%1)[%5] = %6. %7")
+        (r.postNorm ? tr("x(%1) = residual (post-norm: the norm comes after the sum) is row %2 of %3 × %4; "
+                         "x(%1)[%5] = %6. %7")
+                    : tr("x(%1) = norm(residual) is row %2 of %3 × %4; x(%1)[%5] = %6. %7"))
             .arg(qi)
             .arg(i)
             .arg(r.x.rows)
@@ -96,15 +98,19 @@ std::array<QString, 5> InsideText::lines(const core::InsideRow& r, int j, int d,
                        .arg(qi, kj, num(r.scores[jj]))
                        .arg(hs)
                        .arg(num(r.scaled[jj]), qi, num(r.weights[jj]));
-    out[4] = tr("%1 × v(%2)[%3] = %4; Σ over the keys → z[%3] = %5. The %6 heads' z side by side × W_O%11 → "
-                "attn_out[%7] = %8; + residual %9 → %10 goes on to the next sublayer.")
-                 .arg(num(r.weights[jj]), kj)
-                 .arg(d)
-                 .arg(num(r.weighted.at(j, d)), num(r.z[dd]))
-                 .arg(r.heads)
-                 .arg(c)
-                 .arg(num(r.attnOut[cc]), num(r.residual[cc]), num(r.output[cc]))
-                 .arg(r.outBias ? QStringLiteral(" + b_O") : QString());
+    out[4] =
+        (r.postNorm ? tr("%1 × v(%2)[%3] = %4; Σ over the keys → z[%3] = %5. The %6 heads' z side by side "
+                         "× W_O%11 → attn_out[%7] = %8; + residual %9, then the norm → %10 goes on to the "
+                         "next sublayer.")
+                    : tr("%1 × v(%2)[%3] = %4; Σ over the keys → z[%3] = %5. The %6 heads' z side by side "
+                         "× W_O%11 → attn_out[%7] = %8; + residual %9 → %10 goes on to the next sublayer."))
+            .arg(num(r.weights[jj]), kj)
+            .arg(d)
+            .arg(num(r.weighted.at(j, d)), num(r.z[dd]))
+            .arg(r.heads)
+            .arg(c)
+            .arg(num(r.attnOut[cc]), num(r.residual[cc]), num(r.output[cc]))
+            .arg(r.outBias ? QStringLiteral(" + b_O") : QString());
     QStringList off;
     for (std::size_t h = 0; h < r.headsOff.size(); ++h)
         if (r.headsOff[h])

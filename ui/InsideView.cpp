@@ -120,8 +120,7 @@ void InsideView::build() {
         {z_, "z"}, {vectors_, "vectors"}};
     for (const auto& [c, n] : names)
         c->setObjectName(QStringLiteral("inside_%1").arg(QLatin1String(n)));
-    stage(0, 0, tr("1 · The layer's input x (after its norm: what the projections multiply)"), {x_, memory_},
-          1);
+    stage(0, 0, tr("1 · The layer's input x (what the projections multiply)"), {x_, memory_}, 1);
     stage(0, 1,
           tr("2 · Q, K, V of this head (x times its slice of W_Q, W_K, W_V, plus biases where the model has "
              "them)"),
@@ -131,6 +130,7 @@ void InsideView::build() {
     stage(2, 0, tr("5 · The weighted sum of the values, then all heads through W_O into the residual"),
           {weighted_, z_, vectors_}, 5);
     stage(2, 1, tr("The next token: temperature, top-k, top-p, the draw"), {sampling_}, 0);
+    samplingBox_ = sampling_->parentWidget();
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
     for (int r = 0; r < 3; ++r)
@@ -179,14 +179,16 @@ core::InsideQuery InsideView::wanted() const {
     q.kind = state_->kind();
     q.layer = std::max(0, state_->layer());
     q.head = std::max(0, state_->head()); // the mean of the heads has no Q, K, V of its own: head 0
-    int rows = 0;
+    int rows = 0, fallback = -1;
     if (result_) {
         const auto& snap = *result_->snapshot;
         rows = static_cast<int>(q.kind == AttentionKind::Encoder ? snap.srcTokens.size()
                                                                  : snap.tgtTokens.size());
+        // An encoder-only model's row of interest is its [MASK], whose output the head reads.
+        fallback = !snap.decodes && snap.maskRow >= 0 && snap.maskRow < rows ? snap.maskRow : rows - 1;
     }
     const int marked = state_->markOrientation() == Qt::Horizontal ? state_->markIndex() : -1;
-    q.row = marked >= 0 && marked < rows ? marked : rows - 1;
+    q.row = marked >= 0 && marked < rows ? marked : fallback;
     return q;
 }
 
@@ -311,8 +313,12 @@ void InsideView::draw() {
     // A recurrent model hands z (the context) to its GRU or its classes: no W_O, no residual.
     vectors_->setVisible(!r.recurrent);
     if (!r.recurrent)
-        vectors_->setMatrix(rowMatrix({r.concat, r.attnOut, r.residual, r.output}),
-                            {tr("concat"), tr("attn_out"), tr("residual"), tr("output")});
+        vectors_->setMatrix(
+            rowMatrix({r.concat, r.attnOut, r.residual, r.output}),
+            {tr("concat"), tr("attn_out"), tr("residual"), r.postNorm ? tr("norm(sum)") : tr("output")});
+    // Post-norm (BERT, Marian): the projections read the residual rows themselves; the norm follows the sum.
+    x_->setTitle(r.postNorm ? tr("x: the residual rows (the norm comes after the sum)")
+                            : tr("x: query side after the norm"));
     const QString b = r.qkvBias ? QStringLiteral(" + b_%1") : QString();
     q_->setTitle(r.rotary ? tr("Q (rotated by position)") : tr("Q = x W_Q") + b.arg(QLatin1Char('Q')));
     const bool cached = r.query.kind != AttentionKind::Encoder; // the encoder's are projected here
@@ -330,7 +336,10 @@ void InsideView::draw() {
         k_->setTitle(r.x.empty() ? tr("keys: BiLSTM out") : tr("keys W_e s_j"));
         v_->setTitle(r.x.empty() ? tr("values: BiLSTM out") : tr("values s_j"));
     }
-    sampling_->setPipeline(inside_->pipeline);
+    // An encoder-only model decodes nothing: it has no next token to draw.
+    samplingBox_->setVisible(inside_->decodes);
+    if (inside_->decodes)
+        sampling_->setPipeline(inside_->pipeline);
     updateHighlights();
     updateLines();
 }

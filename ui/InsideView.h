@@ -86,6 +86,7 @@ private:
     QLabel* heading_ = nullptr;
     QLabel* status_ = nullptr;
     QComboBox* rowCombo_ = nullptr;
+    QWidget* samplingBox_ = nullptr; // the next-token stage, hidden for an encoder-only model
     MatrixChart* x_ = nullptr;
     MatrixChart* memory_ = nullptr;
     MatrixChart* q_ = nullptr;

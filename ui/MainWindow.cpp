@@ -332,18 +332,17 @@ void MainWindow::applyModel(const QString& dir, const std::shared_ptr<const core
     // A task model takes only its own alphabet ("321+54"): its config says what, and the field shows it.
     source_->setPlaceholderText(HelpText::sourcePlaceholder(c));
     source_->setToolTip(HelpText::sourceToolTip(&c));
-    attention_->setModelKinds(
-        c.hasEncoder()
-            ? std::vector<AttentionKind>{AttentionKind::Encoder, AttentionKind::Decoder, AttentionKind::Cross}
-            : std::vector<AttentionKind>{AttentionKind::Decoder});
+    attention_->setModelKinds(core::transformerKinds(c.hasEncoder(), c.hasDecoder()));
     // A model without positions has nothing for that page to show; rotary keeps it (it explains rotary).
     const bool positions = c.positional != core::PositionalEncoding::None;
     tabs_->setTabVisible(static_cast<int>(Page::Positional), positions);
     positionalAction_->setEnabled(positions);
     positional_->setModel(model);
-    // The Heads tab scores decoder self-attention heads, which the recurrent families do not have.
-    tabs_->setTabVisible(static_cast<int>(Page::Heads), !c.recurrent());
-    heads_->setModel(c.recurrent() ? nullptr : model);
+    // The Heads tab scores decoder self-attention heads, which the recurrent families and encoder-only
+    // models do not have.
+    const bool decoderHeads = !c.recurrent() && c.hasDecoder();
+    tabs_->setTabVisible(static_cast<int>(Page::Heads), decoderHeads);
+    heads_->setModel(decoderHeads ? model : nullptr);
     controller_->setModel(model);
     // Built-in models are named as such; a folder of the user's is shown with its path.
     const QString where =

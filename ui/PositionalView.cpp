@@ -110,7 +110,7 @@ void PositionalView::buildPlots(QWidget* gridWidget) {
 
 void PositionalView::setModel(std::shared_ptr<const core::Model> model) {
     model_ = std::move(model);
-    const bool encoderDecoder = model_ && model_->config().hasEncoder();
+    const bool encoderDecoder = model_ && model_->config().twoSided();
     controls_->setSideSelectable(encoderDecoder);
     source_ = encoderDecoder;
     controls_->setSourceSide(source_);
@@ -213,7 +213,7 @@ void PositionalView::setColorMap(const ColorMap& map) {
 }
 
 void PositionalView::setSourceSide(bool source) {
-    if (!model_ || !model_->config().hasEncoder() || source == source_)
+    if (!model_ || !model_->config().twoSided() || source == source_)
         return;
     source_ = source;
     controls_->setSourceSide(source);

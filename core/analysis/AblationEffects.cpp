@@ -88,7 +88,7 @@ std::vector<ProbabilityChange> largestChanges(const std::vector<float>& logBefor
 }
 
 AblationEffect nextTokenEffect(const Session& session, int shown) {
-    if (session.targetTokens().empty())
+    if (session.targetTokens().empty() && session.sourceTokens().empty())
         throw InputError("nothing to compare: analyze a text first");
     const auto& model = session.sharedModel();
     const bool enc = model->config().hasEncoder();
@@ -98,6 +98,10 @@ AblationEffect nextTokenEffect(const Session& session, int shown) {
     const auto& after = session.nextTokenLogProbs();
     AblationEffect e;
     e.heads = session.ablation().text();
+    // An encoder-only run answers only for a [MASK] in its text (with its masked-LM head): without one there
+    // is no distribution to compare, and the heads' effect shows in the attention alone.
+    if (before.empty() || after.empty())
+        return e;
     e.kl = klDivergence(before, after);
     e.changes = largestChanges(before, after, model->targetTokenizer().vocab(), shown);
     return e;
@@ -106,6 +110,8 @@ AblationEffect nextTokenEffect(const Session& session, int shown) {
 std::vector<int64_t> greedyContinuation(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
                                         const std::vector<int64_t>& prefix, const HeadAblation& ablation,
                                         int maxTokens, int64_t positions) {
+    if (!model->config().hasDecoder())
+        return {}; // an encoder-only model continues nothing
     const auto limit = positions > 0 ? positions : int64_t{model->config().maxLen};
     const auto eos = model->targetTokenizer().vocab().eos();
     auto decoder = startDecoder(model, sourceOf(*model, src), false, limit, ablation);

@@ -24,7 +24,8 @@ struct ProbabilityChange {
 
 struct AblationEffect {
     std::string heads; ///< the heads switched off (HeadAblation::text)
-    /// KL(P‖Q) in nats of the next token: P with every head on, Q with the heads off.
+    /// KL(P‖Q) in nats of the next token: P with every head on, Q with the heads off (0, and no changes, for
+    /// an encoder-only run without a mask token: it has no distribution).
     double kl = 0.0;
     std::vector<ProbabilityChange> changes; ///< the largest |after − before| first
     /// Greedy outputs from the start of the run (after its teacher-forced prefix), with every head on and

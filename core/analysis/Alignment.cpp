@@ -20,7 +20,7 @@ int argmaxOf(const Matrix& m, int r) {
 Alignment alignmentOf(std::shared_ptr<const Model> model, const std::string& text, int layer, int head,
                       int maxTokens) {
     const auto& c = model->config();
-    if (!c.hasEncoder() || c.family == Family::AttentionClassifier)
+    if (!c.twoSided() || c.family == Family::AttentionClassifier)
         throw InputError("'" + c.name + "' has no attention over a source to align with (" + c.shape() + ")");
     Session session(model);
     session.analyze(text);

@@ -41,6 +41,8 @@ int fittedRepeatLength(const Model& model, const HeadAnalysisSettings& settings)
 
 std::vector<HeadProbe> headProbes(const Model& model, const HeadAnalysisSettings& settings) {
     const auto& c = model.config();
+    if (!c.hasDecoder())
+        throw InputError("head scores read decoder self-attention, and an encoder-only model has none");
     const int n = fittedRepeatLength(model, settings);
     if (n < 2)
         throw InputError("max_len " + std::to_string(c.maxLen) +

@@ -46,7 +46,7 @@ std::vector<Window> plan(const TextCorpus& corpus, int64_t length) {
 PerplexityResult perplexity(const Model& model, const TextCorpus& corpus, int64_t maxWindows,
                             const std::function<void(std::size_t done, std::size_t total)>& progress) {
     const auto& m = parts(model);
-    if (m.config.hasEncoder())
+    if (m.config.architecture != Architecture::DecoderOnly)
         throw InputError("perplexity is measured on decoder-only (language) models");
     torch::NoGradGuard noGrad;
     const int64_t length = m.config.maxLen; // predicted tokens per window, as in training

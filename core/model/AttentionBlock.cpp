@@ -45,6 +45,17 @@ const char* toString(AttentionKind kind) {
     return "?";
 }
 
+std::vector<AttentionKind> transformerKinds(bool hasEncoder, bool hasDecoder) {
+    std::vector<AttentionKind> kinds;
+    if (hasEncoder)
+        kinds.push_back(AttentionKind::Encoder);
+    if (hasDecoder)
+        kinds.push_back(AttentionKind::Decoder);
+    if (hasEncoder && hasDecoder)
+        kinds.push_back(AttentionKind::Cross);
+    return kinds;
+}
+
 std::optional<AttentionKind> attentionKindNamed(const std::string& name) {
     for (const auto kind : kAttentionKinds)
         if (name == toString(kind))

@@ -20,6 +20,9 @@ inline constexpr AttentionKind kAttentionKinds[] = {AttentionKind::Encoder, Atte
 const char* toString(AttentionKind);
 /// The kind toString() names, or nothing for another string.
 std::optional<AttentionKind> attentionKindNamed(const std::string& name);
+/// The kinds a Transformer with these stacks has: encoder self-attention with an encoder, decoder
+/// self-attention with a decoder, and cross-attention with both.
+std::vector<AttentionKind> transformerKinds(bool hasEncoder, bool hasDecoder);
 
 /// The head index that stands for the mean over a layer's heads, wherever a head is chosen or written.
 inline constexpr int kMeanHead = -1;

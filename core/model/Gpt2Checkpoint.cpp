@@ -25,17 +25,6 @@ namespace {
 constexpr int kVocab = 50257, kPositions = 1024, kEmbd = 768, kLayers = 12, kHeads = 12;
 constexpr double kEps = 1e-5;
 
-Activation gpt2Activation(const std::string& name, const HfConfigKeys& keys) {
-    if (name == "gelu_new" || name == "gelu_pytorch_tanh")
-        return Activation::GeluTanh;
-    if (name == "gelu")
-        return Activation::Gelu;
-    if (name == "relu")
-        return Activation::Relu;
-    keys.fail("'activation_function' is \"" + name +
-              "\"; supported are gelu_new, gelu_pytorch_tanh (the tanh approximation), gelu and relu");
-}
-
 } // namespace
 
 ModelConfig gpt2Config(const std::string& text, const std::string& source) {
@@ -70,7 +59,7 @@ ModelConfig gpt2ConfigFromParsed(const json& j, const std::string& source) {
     c.normEps = keys.number("layer_norm_epsilon", kEps);
     if (!(c.normEps > 0.0 && c.normEps < 1.0))
         keys.fail("'layer_norm_epsilon' must be in (0, 1)");
-    c.activation = gpt2Activation(keys.string("activation_function", "gelu_new"), keys);
+    c.activation = keys.activation("activation_function", "gelu_new");
     c.positional = PositionalEncoding::Learned;
     c.layerNorm = LayerNormKind::Standard;
     c.scaleEmbeddings = false;

@@ -96,6 +96,9 @@ void checkAblation(const HeadAblation& ablation, const ModelConfig& config) {
         if (h.kind == AttentionKind::Pooling || (h.kind != AttentionKind::Decoder && !config.hasEncoder()))
             throw InputError(what + "this model has no " + toString(h.kind) +
                              " attention (a decoder-only model has decoder attention only)");
+        if (h.kind != AttentionKind::Encoder && !config.hasDecoder())
+            throw InputError(what + "this model has no " + toString(h.kind) +
+                             " attention (an encoder-only model has encoder attention only)");
         const int layers = h.kind == AttentionKind::Encoder ? config.encoderLayers : config.decoderLayers;
         if (h.layer >= layers)
             throw InputError(what + "layer " + std::to_string(h.layer) + " is out of range: the " +

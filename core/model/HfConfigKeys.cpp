@@ -62,6 +62,21 @@ bool HfConfigKeys::flag(const char* key, bool fallback) const {
     return j_[key].get<bool>();
 }
 
+Activation HfConfigKeys::activation(const char* key, const std::string& fallback) const {
+    const auto name = string(key, fallback);
+    if (name == "gelu_new" || name == "gelu_pytorch_tanh")
+        return Activation::GeluTanh;
+    if (name == "gelu")
+        return Activation::Gelu;
+    if (name == "relu")
+        return Activation::Relu;
+    if (name == "silu" || name == "swish")
+        return Activation::Silu;
+    fail(std::string("'") + key + "' is \"" + name +
+         "\"; supported are gelu, gelu_new and gelu_pytorch_tanh (the tanh approximation), relu, silu and "
+         "swish");
+}
+
 void HfConfigKeys::requireFlag(const char* key, bool expected, const char* why) const {
     if (flag(key, expected) != expected)
         fail(std::string("'") + key + "': " + (expected ? "false" : "true") + " (" + why +

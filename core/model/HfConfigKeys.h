@@ -2,6 +2,8 @@
 // The keys of a Hugging Face config.json, read the way transformers reads them: a missing or null key takes
 // the class's default; a present one is checked, and a bad one is a ConfigError naming the file and key.
 
+#include "core/model/ModelConfig.h"
+
 #include <nlohmann/json_fwd.hpp>
 
 #include <string>
@@ -20,6 +22,9 @@ public:
     double number(const char* key, double fallback) const;
     std::string string(const char* key, const std::string& fallback) const;
     bool flag(const char* key, bool fallback) const;
+    /// transformers' ACT2FN name: gelu (erf), gelu_new and gelu_pytorch_tanh (the tanh approximation), relu,
+    /// silu and swish; another is a ConfigError naming the key.
+    Activation activation(const char* key, const std::string& fallback) const;
     /// A switch whose other setting changes what the network computes in a way attnscope does not
     /// implement; `why` says how.
     void requireFlag(const char* key, bool expected, const char* why) const;

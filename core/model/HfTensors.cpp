@@ -6,8 +6,9 @@
 
 namespace core {
 
-HfTensors::HfTensors(const WeightFiles& files, std::string prefix, std::string family)
-    : files_(files), prefix_(std::move(prefix)), family_(std::move(family)) {}
+HfTensors::HfTensors(const WeightFiles& files, std::string prefix, std::string family,
+                     std::vector<std::string> beside)
+    : files_(files), prefix_(std::move(prefix)), family_(std::move(family)), beside_(std::move(beside)) {}
 
 std::string HfTensors::shapeText(const std::vector<int64_t>& s) {
     std::string o = "[";
@@ -17,7 +18,10 @@ std::string HfTensors::shapeText(const std::vector<int64_t>& s) {
 }
 
 std::string HfTensors::fullName(const std::string& name) const {
-    return name.rfind("lm_head.", 0) == 0 ? name : prefix_ + name;
+    for (const auto& b : beside_)
+        if (name.rfind(b, 0) == 0)
+            return name;
+    return prefix_ + name;
 }
 
 const TensorInfo* HfTensors::find(const std::string& name) const {

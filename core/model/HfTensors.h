@@ -15,9 +15,11 @@ namespace core {
 
 class HfTensors {
 public:
-    /// prefix: put before every name but lm_head's ("transformer.", "model."), which sits beside the base
-    /// model in the *ForCausalLM classes. family names the architecture in messages ("GPT-2").
-    HfTensors(const WeightFiles& files, std::string prefix, std::string family);
+    /// prefix: put before every name but those starting with one of `beside` (lm_head's, which sits beside
+    /// the base model in the *ForCausalLM classes; BERT's "cls."). family names the architecture in
+    /// messages ("GPT-2").
+    HfTensors(const WeightFiles& files, std::string prefix, std::string family,
+              std::vector<std::string> beside = {"lm_head."});
 
     const TensorInfo* find(const std::string& name) const;
     /// The tensor, as float32 of exactly this shape. Throws ModelError naming the file and tensor when it
@@ -37,6 +39,7 @@ private:
 
     const WeightFiles& files_;
     std::string prefix_, family_;
+    std::vector<std::string> beside_;
     std::set<std::string> used_;
 };
 

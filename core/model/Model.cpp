@@ -29,7 +29,7 @@ std::shared_ptr<const Model> Model::createRandom(const ModelConfig& config, Voca
     const auto spec = config.tokenizerSpec();
     // A classifier's target side is its classes (config.json names them), whatever tgt holds.
     const bool classes = config.family == Family::AttentionClassifier;
-    return createRandom(config, config.hasEncoder() ? makeTokenizer(spec, std::move(src)) : nullptr,
+    return createRandom(config, config.twoSided() ? makeTokenizer(spec, std::move(src)) : nullptr,
                         classes ? nullptr : makeTokenizer(spec, std::move(tgt)), seed, device);
 }
 
@@ -41,12 +41,12 @@ std::shared_ptr<const Model> Model::createRandom(const ModelConfig& config, std:
     if (!tgt && config.family == Family::AttentionClassifier)
         tgt = classTokenizer(config);
     if (!tgt || tgt->vocab().size() != config.tgtVocabSize ||
-        (config.hasEncoder() && (!src || src->vocab().size() != config.srcVocabSize)))
+        (config.twoSided() && (!src || src->vocab().size() != config.srcVocabSize)))
         throw ConfigError("vocabulary sizes disagree with the config");
     auto parts = std::make_unique<ModelParts>();
     parts->config = config;
     parts->tgtTokenizer = std::move(tgt);
-    if (config.hasEncoder())
+    if (config.twoSided())
         parts->srcTokenizer = std::move(src);
     torch::manual_seed(seed);
     buildFamilyNetwork(*parts);
@@ -105,10 +105,16 @@ std::vector<Token> Model::sourceTokens(const std::string& text) const {
     if (!config().hasEncoder())
         return targetTokens(text);
     const auto& tok = sourceTokenizer();
-    std::vector<Token> out{special(tok.vocab(), tok.vocab().bos())};
+    // A translation's source as training framed it: <bos> … <eos>. An encoder-only model's text as its
+    // tokenizer frames one sequence: [CLS] … [SEP] for BERT's tokenizer.json.
+    const bool framed = !config().twoSided();
+    std::vector<Token> out;
+    for (const auto id : framed ? tok.promptPrefix() : std::vector<int64_t>{tok.vocab().bos()})
+        out.push_back(special(tok.vocab(), id));
     for (auto& t : tok.tokenize(text))
         out.push_back(std::move(t));
-    out.push_back(special(tok.vocab(), tok.vocab().eos()));
+    for (const auto id : framed ? tok.promptSuffix() : std::vector<int64_t>{tok.vocab().eos()})
+        out.push_back(special(tok.vocab(), id));
     return out;
 }
 
@@ -116,7 +122,7 @@ std::vector<Token> Model::targetTokens(const std::string& text) const {
     const auto& tok = targetTokenizer();
     std::vector<Token> out;
     // A decoder-only prompt starts as its tokenizer starts a sequence; a translation's target with <bos>.
-    for (const auto id : config().hasEncoder() ? std::vector<int64_t>{tok.vocab().bos()} : tok.promptPrefix())
+    for (const auto id : config().twoSided() ? std::vector<int64_t>{tok.vocab().bos()} : tok.promptPrefix())
         out.push_back(special(tok.vocab(), id));
     for (auto& t : tok.tokenize(text))
         out.push_back(std::move(t));
@@ -140,7 +146,7 @@ std::vector<float> Model::positionalTable(bool source) const {
     if (!parts_->net)
         return {}; // a recurrent network's positions are in its state, not in a table
     const auto& net = *parts_->net;
-    const auto& stack = (source && net.src_embed) ? net.src_embed : net.tgt_embed;
+    const auto& stack = (source && net.src_embed) || !net.tgt_embed ? net.src_embed : net.tgt_embed;
     auto t = stack->positions->table();
     if (!t.defined())
         return {};

@@ -2,12 +2,12 @@
 // model/ — what a model is: its config, weights and tokenizers, read from and written to a model
 // directory. Model is immutable once made and shared read-only by every session; ModelDirectory is the
 // one reader and writer of a directory (our format, which mirrors the seed's state_dict names, and
-// Hugging Face GPT-2 and Llama-family folders, mapped by Gpt2Checkpoint and LlamaCheckpoint with HfConfigKeys
-// and HfTensors); ModelConfig is config.json; Safetensors, WeightFiles and WeightIO move tensors between
-// files and the torch modules of nn/; AttentionBlock is the plain buffer a forward pass captures attention
-// into.
-// model/ includes base/ and text/, never run/, analysis/ or train/. Core's own computations reach the
-// torch side through ModelParts.h (read-only); callers outside core/ never see a torch type.
+// Hugging Face GPT-2, Llama- and BERT-family folders, mapped by Gpt2Checkpoint, LlamaCheckpoint and
+// BertCheckpoint with HfConfigKeys and HfTensors); ModelConfig is config.json; Safetensors, WeightFiles and
+// WeightIO move tensors between files and the torch modules of nn/; AttentionBlock is the plain buffer a
+// forward pass captures attention into. model/ includes base/ and text/, never run/, analysis/ or train/.
+// Core's own computations reach the torch side through ModelParts.h (read-only); callers outside core/ never
+// see a torch type.
 
 #include "core/base/Runtime.h"
 #include "core/model/ModelConfig.h"

@@ -52,10 +52,16 @@ std::string ModelConfig::shape() const {
     const std::string only =
         (keyValueHeads() < heads ? " sharing " + n(keyValueHeads()) + " key/value heads" : "") +
         std::string(dFf == 0 ? " (attention-only)" : "");
-    return hasEncoder() ? "encoder-decoder, " + n(encoderLayers) + "+" + n(decoderLayers) +
-                              " layers, d_model " + n(dModel) + ", " + n(heads) + " heads" + only
-                        : "decoder-only, " + n(decoderLayers) + " layers, d_model " + n(dModel) + ", " +
-                              n(heads) + " heads" + only;
+    const std::string rest = " layers, d_model " + n(dModel) + ", " + n(heads) + " heads" + only;
+    switch (architecture) {
+    case Architecture::EncoderDecoder:
+        return "encoder-decoder, " + n(encoderLayers) + "+" + n(decoderLayers) + rest;
+    case Architecture::DecoderOnly:
+        return "decoder-only, " + n(decoderLayers) + rest;
+    case Architecture::EncoderOnly:
+        break;
+    }
+    return "encoder-only, " + n(encoderLayers) + rest + (maskedLmHead ? ", masked-LM head" : "");
 }
 
 void ModelConfig::validateRecurrent(const std::string& source) const {
@@ -93,7 +99,11 @@ void ModelConfig::validateTransformer(const std::string& source) const {
     };
     if (hasEncoder())
         positive(encoderLayers, "encoder_layers", 256);
-    positive(decoderLayers, "decoder_layers", 256);
+    if (hasDecoder())
+        positive(decoderLayers, "decoder_layers", 256);
+    else if (decoderLayers != 0) // so that nothing sized by it counts decoder layers that do not exist
+        fail("field 'decoder_layers' is " + std::to_string(decoderLayers) +
+             "; an encoder_only model has none (0)");
     positive(dModel, "d_model", 65536);
     positive(heads, "heads", 1024);
     // 0 leaves the feed-forward sublayer out: an attention-only model, the kind circuits are read in.
@@ -124,8 +134,15 @@ void ModelConfig::validateTransformer(const std::string& source) const {
              "): inputs are held to max_len so that the window never cuts one");
     if (gatedFeedForward && dFf == 0)
         fail("gated_feed_forward needs a feed-forward sublayer (d_ff > 0)");
-    if (shareEmbeddings && !hasEncoder())
+    if (shareEmbeddings && architecture != Architecture::EncoderDecoder)
         fail("share_embeddings needs an encoder_decoder architecture");
+    if (maskedLmHead && hasDecoder())
+        fail("mlm_head needs an encoder_only architecture (a decoder has its own output)");
+    if (!hasDecoder() && srcVocabSize != tgtVocabSize)
+        fail("an encoder_only model has one vocabulary: src_vocab_size " + std::to_string(srcVocabSize) +
+             " and tgt_vocab_size " + std::to_string(tgtVocabSize) + " differ");
+    if (!hasDecoder() && maskedLmHead && !tieOutput)
+        fail("mlm_head reads its logits from the token table: it needs tie_output");
     if (shareEmbeddings && srcVocabSize != tgtVocabSize)
         fail("share_embeddings needs src_vocab_size == tgt_vocab_size");
 }
@@ -147,13 +164,22 @@ int64_t ModelConfig::parameterCount() const {
     const int64_t decoderLayer =
         selfAttention + (hasEncoder() ? crossAttention + norm : 0) + feedForward + norm + ffNorm;
     const int64_t positions = positional == PositionalEncoding::Learned ? int64_t{maxLen} * c : 0;
-    int64_t n = decoderLayers * decoderLayer + norm + positions;
+    // Each side's embedding stack (its table, learned positions and the norm after them) and its stack's
+    // final norm (post-norm stacks end without one).
+    const int64_t sideExtra = positions + (embeddingNorm ? norm : 0) + (postNorm ? 0 : norm);
+    int64_t n = 0;
+    if (hasDecoder()) {
+        n += decoderLayers * decoderLayer + sideExtra;
+        if (!shareEmbeddings)
+            n += int64_t{tgtVocabSize} * c;
+    }
     if (hasEncoder())
-        n += encoderLayers * encoderLayer + norm + int64_t{srcVocabSize} * c + positions;
-    if (!shareEmbeddings)
-        n += int64_t{tgtVocabSize} * c;
-    if (!tieOutput)
-        n += c * tgtVocabSize + (outputBias ? tgtVocabSize : 0);
+        n += encoderLayers * encoderLayer + int64_t{srcVocabSize} * c + sideExtra;
+    if (maskedLmHead)
+        n += c * c + c + norm; // the head's dense map and norm
+    if (hasOutput())
+        n += tieOutput ? (tiedOutputBias ? tgtVocabSize : 0)
+                       : c * tgtVocabSize + (outputBias ? tgtVocabSize : 0);
     return n;
 }
 
@@ -176,7 +202,7 @@ int64_t ModelConfig::recurrentParameterCount() const {
 int64_t ModelConfig::bufferCount() const {
     if (recurrent() || positional != PositionalEncoding::Sinusoidal)
         return 0;
-    return (hasEncoder() ? 2 : 1) * int64_t{maxLen} * dModel;
+    return ((hasEncoder() ? 1 : 0) + (hasDecoder() ? 1 : 0)) * int64_t{maxLen} * dModel;
 }
 
 } // namespace core

@@ -25,7 +25,11 @@ enum class RecurrentScore {
              ///< cannot depend on it and every decode step attends alike
     Additive ///< Bahdanau et al.'s v·tanh(W [enc_j; h] + b): the weights follow the decoder's state
 };
-enum class Architecture { EncoderDecoder, DecoderOnly };
+enum class Architecture {
+    EncoderDecoder, ///< the seed's: an encoder reads the source, a decoder writes the target
+    DecoderOnly,    ///< a language model: the decoder alone, its prompt the target
+    EncoderOnly     ///< BERT's: the encoder alone reads the text and nothing is decoded
+};
 enum class PositionalEncoding { Sinusoidal, Learned, Rope, None };
 enum class LayerNormKind {
     Seed,     ///< a·(x−mean)/(std+eps)+b with the unbiased std, as in the Annotated Transformer
@@ -40,11 +44,12 @@ struct ModelConfig {
     std::string description;             // one line on what the model does, for people
     std::string example;                 // an input it takes ("321+54"): the first text
     Family family = Family::Transformer; // "transformer" | "attention_classifier" | "gru_attention"
-    Architecture architecture = Architecture::EncoderDecoder; // "encoder_decoder" | "decoder_only"
-    int encoderLayers = 2; // N of the encoder stack (ignored for decoder_only)
-    int decoderLayers = 2; // N of the decoder stack
-    int dModel = 64;       // residual stream width C
-    int heads = 4;         // H; dModel must be divisible by it
+    Architecture architecture =
+        Architecture::EncoderDecoder; // "encoder_decoder" | "decoder_only" | "encoder_only"
+    int encoderLayers = 2;            // N of the encoder stack (ignored for decoder_only)
+    int decoderLayers = 2;            // N of the decoder stack (ignored for encoder_only)
+    int dModel = 64;                  // residual stream width C
+    int heads = 4;                    // H; dModel must be divisible by it
     int dFf = 256;         // hidden width of the position-wise feed-forward; 0: attention-only layers
     int srcVocabSize = 32; // encoder embedding rows (ignored for decoder_only)
     int tgtVocabSize = 32; // decoder embedding rows and generator outputs
@@ -65,7 +70,13 @@ struct ModelConfig {
     bool gatedFeedForward = false; // w_2(act(w_1 x) · w_3 x), SwiGLU with silu; else w_2(act(w_1 x))
     bool qkvBias = true;           // the q, k and v projections add a bias
     bool linearBias = true;        // the attention output and feed-forward projections add a bias
-    bool outputBias = true;        // an untied generator adds a bias (a tied one never does)
+    bool outputBias = true;        // an untied generator adds a bias
+    bool tiedOutputBias =
+        false;             // a tied generator adds a bias (BERT's MLM decoder, Marian's final_logits_bias)
+    bool postNorm = false; // each sublayer is norm(x + f(x)) and a stack ends without a norm (BERT, Marian)
+    bool embeddingNorm = false; // a norm after token and position embeddings are added (BERT)
+    bool maskedLmHead = false; // encoder_only: an output for masked tokens, dense, activation and norm before
+                               // the tied table (BERT's MLM head); without it the model has no output
     TokenizerKind tokenizer = TokenizerKind::Char; // "char" | "word" | "sentencepiece" | "byte_bpe"
     std::string srcVocabFile = "vocab.json";       // the source side's vocab.json, or SentencePiece .model
     std::string tgtVocabFile = "vocab.json";       // the target side's vocab.json, or SentencePiece .model
@@ -95,7 +106,14 @@ struct ModelConfig {
         return pastMaxLen && canPassMaxLen() ? int64_t{kPastMaxLen} * maxLen : maxLen;
     }
     static constexpr int kPastMaxLen = 4;
-    bool hasEncoder() const { return architecture == Architecture::EncoderDecoder; }
+    /// Whether the model reads a source with an encoder (encoder–decoder and encoder-only models).
+    bool hasEncoder() const { return architecture != Architecture::DecoderOnly; }
+    /// Whether it has a decoder and so generates (all but encoder-only models).
+    bool hasDecoder() const { return architecture != Architecture::EncoderOnly; }
+    /// Whether it has two sides, a source and a target, each with its tokenizer (encoder–decoder models).
+    bool twoSided() const { return architecture == Architecture::EncoderDecoder; }
+    /// Whether it has an output distribution at all (an encoder-only model only with its MLM head).
+    bool hasOutput() const { return hasDecoder() || maskedLmHead; }
     /// The tokenizer fields, as the text/ factory takes them.
     TokenizerSpec tokenizerSpec() const { return {tokenizer, lowercase, mergesFile}; }
 

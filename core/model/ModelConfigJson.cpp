@@ -38,7 +38,8 @@ const std::pair<const char*, Family> kFamily[] = {{"transformer", Family::Transf
 const std::pair<const char*, RecurrentScore> kScore[] = {{"concat", RecurrentScore::Concat},
                                                          {"additive", RecurrentScore::Additive}};
 const std::pair<const char*, Architecture> kArch[] = {{"encoder_decoder", Architecture::EncoderDecoder},
-                                                      {"decoder_only", Architecture::DecoderOnly}};
+                                                      {"decoder_only", Architecture::DecoderOnly},
+                                                      {"encoder_only", Architecture::EncoderOnly}};
 const std::pair<const char*, PositionalEncoding> kPos[] = {{"sinusoidal", PositionalEncoding::Sinusoidal},
                                                            {"learned", PositionalEncoding::Learned},
                                                            {"rope", PositionalEncoding::Rope},
@@ -87,6 +88,10 @@ const std::set<std::string> kTransformerFields = {"architecture",
                                                   "qkv_bias",
                                                   "linear_bias",
                                                   "output_bias",
+                                                  "tied_output_bias",
+                                                  "post_norm",
+                                                  "embedding_norm",
+                                                  "mlm_head",
                                                   "tie_output",
                                                   "share_embeddings"};
 const std::set<std::string> kClassifierFields = {"embed_size", "hidden_size", "classes"};
@@ -251,6 +256,14 @@ ModelConfig ModelConfig::fromParsed(const json& j, const std::string& source) {
             c.linearBias = configBool(v, k, source);
         else if (key == "output_bias")
             c.outputBias = configBool(v, k, source);
+        else if (key == "tied_output_bias")
+            c.tiedOutputBias = configBool(v, k, source);
+        else if (key == "post_norm")
+            c.postNorm = configBool(v, k, source);
+        else if (key == "embedding_norm")
+            c.embeddingNorm = configBool(v, k, source);
+        else if (key == "mlm_head")
+            c.maskedLmHead = configBool(v, k, source);
         else if (key == "tokenizer")
             parseTokenizer(v, c, source);
         else
@@ -258,6 +271,8 @@ ModelConfig ModelConfig::fromParsed(const json& j, const std::string& source) {
     }
     checkFamilyFields(c, given, source);
     shapeRecurrent(c);
+    if (!c.hasDecoder() && !given.count("decoder_layers"))
+        c.decoderLayers = 0; // an encoder-only model has none (validate refuses another number)
     c.validate(source);
     return c;
 }
@@ -280,7 +295,8 @@ std::string ModelConfig::toJson() const {
     j["architecture"] = toString(architecture);
     if (hasEncoder())
         j["encoder_layers"] = encoderLayers;
-    j["decoder_layers"] = decoderLayers;
+    if (hasDecoder())
+        j["decoder_layers"] = decoderLayers;
     j["d_model"] = dModel;
     j["heads"] = heads;
     j["d_ff"] = dFf;
@@ -315,6 +331,15 @@ std::string ModelConfig::toJson() const {
         j["linear_bias"] = false;
     if (!outputBias)
         j["output_bias"] = false;
+    // The BERT family's and Marian's, likewise.
+    if (tiedOutputBias)
+        j["tied_output_bias"] = true;
+    if (postNorm)
+        j["post_norm"] = true;
+    if (embeddingNorm)
+        j["embedding_norm"] = true;
+    if (maskedLmHead)
+        j["mlm_head"] = true;
     j["tokenizer"] = {{"type", toString(tokenizer)},
                       {"src_vocab", srcVocabFile},
                       {"tgt_vocab", tgtVocabFile},

@@ -3,6 +3,7 @@
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
 #include "core/base/JsonText.h"
+#include "core/model/BertCheckpoint.h"
 #include "core/model/Gpt2Checkpoint.h"
 #include "core/model/LlamaCheckpoint.h"
 #include "core/model/ModelParts.h"
@@ -35,10 +36,20 @@ std::unique_ptr<Tokenizer> readSide(const ModelConfig& c, const std::string& dir
 
 // A Hugging Face folder's tokenizer, by the files it has: tokenizer.json, or vocab.json with merges.txt.
 // GPT-2's pair comes first where both are there, as GPT-2 folders were always read; the Llama family's
-// tokenizer.json, which also knows its added and special tokens.
-void chooseHfTokenizer(ModelConfig& c, const fs::path& dir, bool pairFirst) {
+// tokenizer.json, which also knows its added and special tokens. The BERT family reads tokenizer.json, or
+// an older folder's WordPiece vocab.txt as the tokenizer.json it stands for (readTokenizer).
+void chooseHfTokenizer(ModelConfig& c, const fs::path& dir, ModelFormat format) {
     std::error_code ec;
     const bool json = fs::exists(dir / "tokenizer.json", ec);
+    if (format == ModelFormat::Bert) {
+        if (!json && !fs::exists(dir / "vocab.txt", ec))
+            throw ModelError(dir.string() + ": no tokenizer: neither tokenizer.json nor vocab.txt (attnscope "
+                                            "reads a BERT-family folder's tokenizer from these)");
+        c.tokenizer = TokenizerKind::HfJson;
+        c.srcVocabFile = c.tgtVocabFile = "tokenizer.json";
+        return;
+    }
+    const bool pairFirst = format == ModelFormat::Gpt2;
     const bool pair = fs::exists(dir / "vocab.json", ec) && fs::exists(dir / "merges.txt", ec);
     if (json && (!pair || !pairFirst)) {
         c.tokenizer = TokenizerKind::HfJson;
@@ -91,9 +102,12 @@ ModelFormat ModelDirectory::formatOf(const nlohmann::json& j, const std::string&
             return ModelFormat::Gpt2;
         if (isLlamaFamily(type))
             return ModelFormat::Llama;
+        if (isBertFamily(type))
+            return ModelFormat::Bert;
         throw ModelError(source + ": a Hugging Face \"" + type +
                          "\" model; attnscope reads GPT-2 (\"gpt2\"), Llama, Mistral and Qwen2 (\"llama\", "
-                         "\"mistral\", \"qwen2\") checkpoints and its own format");
+                         "\"mistral\", \"qwen2\"), BERT, RoBERTa and DistilBERT (\"bert\", \"roberta\", "
+                         "\"xlm-roberta\", \"camembert\", \"distilbert\") checkpoints and its own format");
     }
     if (!j.contains("model_type") && j.contains("n_embd") && j.contains("n_layer") && j.contains("n_head"))
         return ModelFormat::Gpt2; // the original release's config.json has no model_type
@@ -115,18 +129,21 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
     auto parts = std::make_unique<ModelParts>();
     parts->config = gpt2                           ? gpt2ConfigFromParsed(json, configPath)
                     : format == ModelFormat::Llama ? llamaConfigFromParsed(json, configPath)
+                    : format == ModelFormat::Bert  ? bertConfigFromParsed(json, configPath)
                                                    : ModelConfig::fromParsed(json, configPath);
     parts->directory = dirName;
     if (hf)
-        chooseHfTokenizer(parts->config, dir, gpt2);
+        chooseHfTokenizer(parts->config, dir, format);
+    const auto file = WeightFiles::open(dirName);
+    if (format == ModelFormat::Bert) // the head is there or not by the checkpoint's class, not its config
+        parts->config.maskedLmHead = bertHasMaskedLmHead(file, json);
     const auto& c = parts->config;
     parts->tgtTokenizer =
         c.family == Family::AttentionClassifier
             ? classTokenizer(c)
             : readSide(c, dirName, c.tgtVocabFile, c.tgtVocabSize, hf ? "vocab_size" : "tgt_vocab_size");
-    if (c.hasEncoder())
+    if (c.twoSided())
         parts->srcTokenizer = readSide(c, dirName, c.srcVocabFile, c.srcVocabSize, "src_vocab_size");
-    const auto file = WeightFiles::open(dirName);
     // A config.json whose sizes ask for far more than the weights file holds is refused before anything is
     // allocated (d_model 65536 with d_ff 2^20 asked for terabytes and aborted). One that is a little off is
     // allocated and then told which tensor and shape disagree, which says more.
@@ -143,6 +160,8 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
         loadGpt2Weights(*parts->net, file);
     else if (format == ModelFormat::Llama)
         loadLlamaWeights(*parts->net, file, json);
+    else if (format == ModelFormat::Bert)
+        loadBertWeights(*parts->net, file, json);
     else if (c.recurrent())
         loadParameters(parts->module(), file);
     else

@@ -27,7 +27,8 @@ namespace core {
 enum class ModelFormat {
     Attnscope, ///< our config.json; the seed's tensor names
     Gpt2,      ///< a Hugging Face GPT-2 directory
-    Llama      ///< a Hugging Face Llama, Mistral or Qwen2 directory
+    Llama,     ///< a Hugging Face Llama, Mistral or Qwen2 directory
+    Bert       ///< a Hugging Face BERT, RoBERTa or DistilBERT directory
 };
 
 class ModelDirectory {

@@ -6,6 +6,8 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
+
 namespace core {
 
 void ModelParts::checkIds(const std::vector<int64_t>& ids, int64_t vocab, const char* side,
@@ -74,6 +76,24 @@ torch::Tensor ModelParts::logits(const torch::Tensor& h) const {
 
 torch::Tensor ModelParts::logProbs(const torch::Tensor& h) const {
     return transformer().generator->forward(h); // (B, T, V)
+}
+
+std::pair<int, std::vector<float>> ModelParts::maskFill(const std::vector<int64_t>& src,
+                                                        const torch::Tensor& memory) const {
+    if (config.hasDecoder() || !config.hasOutput())
+        return {-1, {}};
+    const auto& v = sourceTokenizer().vocab();
+    auto mask = v.find("[MASK]");
+    if (mask < 0)
+        mask = v.find("<mask>");
+    const auto at = std::find(src.begin(), src.end(), mask);
+    if (mask < 0 || at == src.end())
+        return {-1, {}};
+    const auto row = static_cast<int>(at - src.begin());
+    torch::NoGradGuard noGrad;
+    const auto logp =
+        logProbs(memory.narrow(1, row, 1)).reshape({-1}).to(torch::kCPU, torch::kFloat32).contiguous(); // (V)
+    return {row, {logp.data_ptr<float>(), logp.data_ptr<float>() + logp.numel()}};
 }
 
 nn::AttentionClassifierImpl::Output ModelParts::classify(const torch::Tensor& tokens) const {

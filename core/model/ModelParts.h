@@ -49,7 +49,12 @@ struct ModelParts {
         const auto& v = tgtTokenizer->vocab();
         return v.pad() == v.bos() ? -1 : v.pad();
     }
-    int64_t srcPad() const { return sourceTokenizer().vocab().pad(); }
+    /// The source id that marks padding, or -1 when the pad token is the one a sequence ends (or starts)
+    /// with: a tokenizer without a pad of its own must not hide its [SEP] or </s> from every query.
+    int64_t srcPad() const {
+        const auto& v = sourceTokenizer().vocab();
+        return v.pad() == v.eos() || v.pad() == v.bos() ? -1 : v.pad();
+    }
 
     // Forward passes for inference. LibTorch's forward() members are not const, but these change no
     // parameter and no buffer (the model is in eval mode for good), so a const model may run them. The
@@ -63,6 +68,11 @@ struct ModelParts {
                          const HeadAblation* ablation = nullptr) const; // (B, T|1, C)
     torch::Tensor logits(const torch::Tensor& h) const;                 // (B, T, V)
     torch::Tensor logProbs(const torch::Tensor& h) const;               // (B, T, V)
+    /// An encoder-only model's answer: the row of the first mask token ([MASK], <mask>) in src and its
+    /// masked-LM head's log-probabilities there, from the encoder's output memory (1, S, C). Row −1 and
+    /// nothing computed when the model has no head or src no mask.
+    std::pair<int, std::vector<float>> maskFill(const std::vector<int64_t>& src,
+                                                const torch::Tensor& memory) const;
     /// The classifier on one text: tokens (1, T), every one read.
     nn::AttentionClassifierImpl::Output classify(const torch::Tensor& tokens) const;
     /// The GRU translator's encoder over src (1, S): its states (1, S, H) and last hidden state (1, 1, H).

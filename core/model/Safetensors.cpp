@@ -94,6 +94,8 @@ uint16_t floatToHalf(float f) {
 
 std::size_t dtypeSize(DType d) {
     switch (d) {
+    case DType::I64:
+        return 8;
     case DType::F32:
         return 4;
     case DType::F16:
@@ -117,6 +119,8 @@ const char* dtypeName(DType d) {
         return "U8";
     case DType::Bool:
         return "BOOL";
+    case DType::I64:
+        return "I64";
     }
     return "?";
 }
@@ -221,8 +225,10 @@ SafetensorsFile SafetensorsFile::validated(SafetensorsFile f) {
             t.dtype = DType::U8;
         else if (dt == "BOOL")
             t.dtype = DType::Bool;
+        else if (dt == "I64")
+            t.dtype = DType::I64;
         else
-            failT(name, "unsupported dtype " + dt + " (F32, F16, BF16, U8 and BOOL are read)");
+            failT(name, "unsupported dtype " + dt + " (F32, F16, BF16, U8, BOOL and I64 are read)");
         if (!e["shape"].is_array())
             failT(name, "shape is not an array");
         uint64_t numel = 1;
@@ -312,6 +318,14 @@ void SafetensorsFile::copyFloat32(const TensorInfo& t, float* out) const {
         for (std::size_t i = 0; i < n; ++i) {
             const auto v = static_cast<unsigned char>(src[i]);
             out[i] = t.dtype == DType::Bool ? (v ? 1.0f : 0.0f) : static_cast<float>(v);
+        }
+        return;
+    }
+    if (t.dtype == DType::I64) {
+        for (std::size_t i = 0; i < n; ++i) {
+            int64_t v;
+            std::memcpy(&v, src + 8 * i, 8);
+            out[i] = static_cast<float>(v);
         }
         return;
     }

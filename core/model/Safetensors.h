@@ -15,7 +15,8 @@ class FileReader;
 
 /// U8 and BOOL are read (as 0..255 and 0/1) because Hugging Face checkpoints carry attention-mask buffers in
 /// them; they are never written.
-enum class DType { F32, F16, BF16, U8, Bool };
+// I64 is read (transformers saved position_ids buffers so before 4.31), never written.
+enum class DType { F32, F16, BF16, U8, Bool, I64 };
 std::size_t dtypeSize(DType);
 const char* dtypeName(DType);
 

@@ -20,8 +20,13 @@ void refuse(const std::string& why) {
 }
 
 void checkExpressible(const ModelConfig& c) {
-    if (!c.hasEncoder())
-        refuse("it is decoder-only (architecture decoder_only); make_model builds an encoder-decoder");
+    if (c.architecture != Architecture::EncoderDecoder)
+        refuse(std::string("its architecture is ") + toString(c.architecture) +
+               "; make_model builds an encoder-decoder");
+    if (c.postNorm || c.embeddingNorm)
+        refuse("post_norm or embedding_norm is on; the seed normalises before each sublayer only");
+    if (c.tieOutput && c.tiedOutputBias)
+        refuse("tied_output_bias is on; the seed's Generator is untied");
     if (c.positional != PositionalEncoding::Sinusoidal)
         refuse(std::string("positional_encoding is ") + toString(c.positional) +
                "; the seed's PositionalEncoding is sinusoidal");

@@ -27,7 +27,8 @@ std::vector<std::pair<std::string, nn::PositionalTable>> sinusoidalTables(const 
         return out;
     if (net.src_embed)
         out.emplace_back("src_embed.1.pe", net.src_embed->positions);
-    out.emplace_back("tgt_embed.1.pe", net.tgt_embed->positions);
+    if (net.tgt_embed)
+        out.emplace_back("tgt_embed.1.pe", net.tgt_embed->positions);
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include <chrono>
+#include <tuple>
 
 // Shapes: S source length, T target length, C channels, V target vocabulary.
 
@@ -24,7 +25,8 @@ AttentionSnapshot analyze(const Model& model, const std::vector<int64_t>& src,
     const bool enc = m.config.hasEncoder();
     if (enc)
         m.checkIds(src, m.config.srcVocabSize, "source");
-    m.checkIds(tgt, m.config.tgtVocabSize, enc ? "target" : "prompt");
+    if (m.config.hasDecoder())
+        m.checkIds(tgt, m.config.tgtVocabSize, enc ? "target" : "prompt");
 
     torch::NoGradGuard noGrad;
     AttentionSnapshot snap;
@@ -32,7 +34,8 @@ AttentionSnapshot analyze(const Model& model, const std::vector<int64_t>& src,
     snap.kvHeads = m.config.keyValueHeads() < m.config.heads ? m.config.keyValueHeads() : 0;
     if (enc)
         snap.srcTokens = model.tokensFromIds(src, true);
-    snap.tgtTokens = model.tokensFromIds(tgt, false);
+    if (m.config.hasDecoder())
+        snap.tgtTokens = model.tokensFromIds(tgt, false);
     nn::Capture cap;
     auto* capPtr = capture ? &cap : nullptr;
 
@@ -43,6 +46,14 @@ AttentionSnapshot analyze(const Model& model, const std::vector<int64_t>& src,
         srcMask = nn::sourceMask(s, m.srcPad());
         memory = m.encode(s, srcMask, capPtr); // (1, S, C)
         snap.encodeMs = msSince(t0);
+    }
+    if (!m.config.hasDecoder()) { // an encoder-only model reads and decodes nothing
+        t0 = std::chrono::steady_clock::now();
+        std::tie(snap.maskRow, snap.nextTokenLogProbs) = m.maskFill(src, memory);
+        snap.decodeMs = msSince(t0);
+        snap.decodes = false;
+        snap.encoder = std::move(cap.encoderSelf);
+        return snap;
     }
     t0 = std::chrono::steady_clock::now();
     const auto t = m.toTensor(tgt); // (1, T)

@@ -10,7 +10,8 @@
 
 namespace core {
 
-/// Teacher-forced pass over src (ignored for decoder-only) and tgt, every attention captured when
+/// Teacher-forced pass over src (ignored for decoder-only) and tgt (ignored for encoder-only, whose answer is
+/// its masked-LM head's at the first mask: see AttentionSnapshot::maskRow), every attention captured when
 /// `capture` is set. Throws InputError for empty or too long inputs and ids outside the vocabulary.
 AttentionSnapshot analyze(const Model& model, const std::vector<int64_t>& src,
                           const std::vector<int64_t>& tgt, bool capture = true);

@@ -53,8 +53,13 @@ struct AttentionSnapshot {
     int kvHeads = 0;
     std::vector<int> forced; ///< target positions whose token the user chose (Force), not the sampler
     std::vector<float> nextTokenLogProbs; ///< log-probabilities of the token after the last target token
-    double encodeMs = 0.0;                ///< wall time of the encoder pass that produced this
-    double decodeMs = 0.0;                ///< wall time of the decoder pass (or step) that produced this
+    /// False for a model that reads its text and decodes nothing (a classifier, an encoder-only model).
+    bool decodes = true;
+    /// An encoder-only model's: the source row of the first mask token, whose distribution under the
+    /// masked-LM head nextTokenLogProbs then holds; −1 when there is none (no mask in the text, or no head).
+    int maskRow = -1;
+    double encodeMs = 0.0; ///< wall time of the encoder pass that produced this
+    double decodeMs = 0.0; ///< wall time of the decoder pass (or step) that produced this
 
     /// Bytes of attention as stored (dense or compact) and of the log-probabilities: what a snapshot costs.
     std::size_t bytes() const {

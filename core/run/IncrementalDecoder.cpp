@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 
 #include <chrono>
+#include <tuple>
 
 // Shapes: B rows, S source length, n new tokens, C channels, V target vocabulary.
 
@@ -21,6 +22,8 @@ struct IncrementalDecoder::Impl {
     torch::Tensor srcMask; // (B, 1, S)
     nn::DecodeCache cache;
     AttentionBlock encoder;
+    std::vector<int64_t> src;                 // encoder-only: the text read, to find its mask in
+    bool answered = false;                    // encoder-only: the one step has been taken
     std::vector<torch::Tensor> encoderInputs; // [L] (1, S, C), with capture: what the Inside view reads
     double encodeMs = 0.0;
     HeadAblation ablation;
@@ -81,6 +84,8 @@ IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model, const
     impl_->encoderInputs = std::move(cap.encoderInputs);
     impl_->encodeMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!m.config.hasDecoder())
+        impl_->src = src;
 }
 
 IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model,
@@ -99,9 +104,16 @@ IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model,
     for (const auto& src : sources)
         m.checkIds(src, m.config.srcVocabSize, "source");
     torch::NoGradGuard noGrad;
-    const auto src = paddedIds(sources, m.srcPad()).to(m.device); // (B, S)
-    impl_->srcMask = nn::sourceMask(src, m.srcPad());             // (B, 1, S)
-    impl_->memory = m.encode(src, impl_->srcMask, nullptr);       // (B, S, C)
+    // Masked by each row's length rather than by the pad id, which a tokenizer without a pad of its own
+    // shares with the token that ends every source.
+    const auto src = paddedIds(sources, m.sourceTokenizer().vocab().pad()).to(m.device); // (B, S)
+    std::vector<int64_t> lengths;
+    for (const auto& s : sources)
+        lengths.push_back(static_cast<int64_t>(s.size()));
+    const auto keys = torch::arange(src.size(1), torch::TensorOptions().device(m.device)); // (S)
+    impl_->srcMask =
+        (keys.unsqueeze(0) < torch::tensor(lengths).to(m.device).unsqueeze(1)).unsqueeze(1); // (B, 1, S)
+    impl_->memory = m.encode(src, impl_->srcMask, nullptr);                                  // (B, S, C)
 }
 
 IncrementalDecoder::~IncrementalDecoder() = default;
@@ -110,8 +122,23 @@ IncrementalDecoder::Step IncrementalDecoder::push(int64_t token) {
     return push(std::vector<int64_t>{token});
 }
 
+IncrementalDecoder::Step IncrementalDecoder::readOnly(const std::vector<int64_t>& tokens) {
+    if (!tokens.empty() || impl_->answered)
+        throw InputError(
+            "an encoder-only model reads its text and decodes nothing: it takes no target tokens");
+    impl_->answered = true;
+    Step step;
+    const auto t0 = std::chrono::steady_clock::now();
+    // The head's distribution at the first mask: what the model would put there.
+    std::tie(step.maskRow, step.logProbs) = parts(*impl_->model).maskFill(impl_->src, impl_->memory);
+    step.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return step;
+}
+
 IncrementalDecoder::Step IncrementalDecoder::push(const std::vector<int64_t>& tokens) {
     const auto& m = parts(*impl_->model);
+    if (!m.config.hasDecoder())
+        return readOnly(tokens);
     if (impl_->rows != 1)
         throw InputError("push() feeds one row; a batch is fed with pushGreedy()");
     impl_->check(tokens);
@@ -157,6 +184,9 @@ int64_t IncrementalDecoder::length() const {
 const AttentionBlock& IncrementalDecoder::sourceAttention() const {
     return impl_->encoder;
 }
+bool IncrementalDecoder::generates() const {
+    return parts(*impl_->model).config.hasDecoder();
+}
 double IncrementalDecoder::encodeMs() const {
     return impl_->encodeMs;
 }
@@ -182,6 +212,9 @@ InsideRow IncrementalDecoder::inside(const InsideQuery& query) const {
     if (kind != AttentionKind::Decoder && !c.hasEncoder())
         throw InputError(std::string("kind ") + toString(kind) +
                          " is out of range: a decoder-only model has decoder attention only");
+    if (kind != AttentionKind::Encoder && !c.hasDecoder())
+        throw InputError(std::string("kind ") + toString(kind) +
+                         " is out of range: an encoder-only model has encoder attention only");
     if (!impl_->capture || impl_->rows != 1)
         throw InputError("this run keeps no inputs to recompute from (it was started without capture)");
     const bool enc = kind == AttentionKind::Encoder;
@@ -207,12 +240,14 @@ InsideRow IncrementalDecoder::inside(const InsideQuery& query) const {
         in.attention = layer.self_attn.get();
         in.norm = layer.sublayer[0]->as<nn::SublayerImpl>()->norm.get();
         in.residual = impl_->encoderInputs[l][0]; // (S, C)
+        in.postNorm = c.postNorm;
     } else {
         auto& layer = *net.decoder->layers[l]->as<nn::DecoderLayerImpl>();
         const bool self = kind == AttentionKind::Decoder;
         const auto& cache = self ? impl_->cache.self[l] : impl_->cache.cross[l];
         in.attention = self ? layer.self_attn.get() : layer.src_attn.get();
         in.norm = layer.sublayer[self ? 0 : 1]->as<nn::SublayerImpl>()->norm.get();
+        in.postNorm = c.postNorm;
         in.residual = cache.inputs.rows()[0][0]; // (T, C)
         in.keys = cache.keys()[0];               // (H, Tk, hs)
         in.values = cache.values()[0];           // (H, Tk, hs)
@@ -248,7 +283,7 @@ KeyNorms IncrementalDecoder::valueNorms(AttentionKind kind) const {
     const auto& c = m.config;
     KeyNorms out;
     if (kind == AttentionKind::Pooling || (kind != AttentionKind::Decoder && !c.hasEncoder()) ||
-        impl_->rows != 1)
+        (kind != AttentionKind::Encoder && !c.hasDecoder()) || impl_->rows != 1)
         return out;
     const bool enc = kind == AttentionKind::Encoder;
     if (enc && impl_->encoderInputs.empty())
@@ -265,7 +300,7 @@ KeyNorms IncrementalDecoder::valueNorms(AttentionKind kind) const {
         if (enc) {
             auto& layer = *net.encoder->layers[i]->as<nn::EncoderLayerImpl>();
             attention = layer.self_attn.get();
-            const auto normed = layer.sublayer[0]->as<nn::SublayerImpl>()->norm(impl_->encoderInputs[i]);
+            const auto normed = layer.sublayer[0]->as<nn::SublayerImpl>()->input(impl_->encoderInputs[i]);
             values = attention->project(2, normed)[0]; // (H, S, hs)
         } else {
             auto& layer = *net.decoder->layers[i]->as<nn::DecoderLayerImpl>();

@@ -42,6 +42,10 @@ public:
     int64_t length() const override;
 
     const AttentionBlock& sourceAttention() const override; ///< [L][H][S][S], empty for decoder-only
+    /// False for an encoder-only model: it reads its text once, and its one step (taken with no tokens) is
+    /// its masked-LM head's distribution at the first mask token, if the model has the head and the text a
+    /// mask.
+    bool generates() const override;
     double encodeMs() const override;
     /// Needs a decoder made with capture (it keeps the residual rows); see StepDecoder::inside.
     InsideRow inside(const InsideQuery& query) const override;
@@ -49,6 +53,7 @@ public:
     const Model& model() const;
 
 private:
+    Step readOnly(const std::vector<int64_t>& tokens); // encoder-only: the one step
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -28,7 +28,9 @@ InsideRow computeInside(const InsideInputs& in, int head, int row) {
     out.dModel = static_cast<int>(H * hs);
     out.rotary = att.rotary();
 
-    const auto x = in.norm->forward(in.residual.unsqueeze(0)); // (1, Tq, C)
+    out.postNorm = in.postNorm;
+    const auto rows = in.residual.unsqueeze(0);                 // (1, Tq, C)
+    const auto x = in.postNorm ? rows : in.norm->forward(rows); // (1, Tq, C)
     const bool cross = in.memory.defined();
     // Keys and values of every head: the cached ones, or (encoder) projected as the forward pass does.
     auto keys = in.keys, values = in.values; // (H, Tk, hs)
@@ -97,7 +99,8 @@ InsideRow computeInside(const InsideInputs& in, int head, int row) {
         out.headsOff[k] = in.off[k] != 0;
     out.attnOut = hostFloats(attnOut);
     out.residual = hostFloats(residual);
-    out.output = hostFloats(residual + attnOut);
+    const auto sum = residual + attnOut; // (C)
+    out.output = hostFloats(in.postNorm ? in.norm->forward(sum.view({1, 1, -1})).view({-1}) : sum);
     return out;
 }
 

@@ -19,7 +19,8 @@ namespace core {
 struct InsideInputs {
     nn::MultiHeadAttentionImpl* attention = nullptr;
     nn::LayerNormImpl* norm = nullptr; ///< the sublayer's norm, applied to `residual`
-    torch::Tensor residual;            ///< (Tq, C), rows entering the sublayer, query i at position i
+    bool postNorm = false;  ///< the norm comes after the sum (BERT, Marian): x is the residual itself
+    torch::Tensor residual; ///< (Tq, C), rows entering the sublayer, query i at position i
     /// (H, Tk, hs) keys and values as the decode cached them; undefined for self-attention that caches
     /// nothing (the encoder), which then projects them from the normed residual.
     torch::Tensor keys, values;

@@ -50,7 +50,7 @@ void writeInsideJson(std::ostream& out, const std::string& modelName, const Insi
         << ", \"d_k\": " << row.headSize << ", \"heads\": " << row.heads
         << ", \"kv_heads\": " << (row.kvHeads > 0 ? row.kvHeads : row.heads)
         << ", \"kv_head\": " << row.kvHead() << ", \"rotary\": " << (row.rotary ? "true" : "false")
-        << ", \"scale\": ";
+        << ", \"post_norm\": " << (row.postNorm ? "true" : "false") << ", \"scale\": ";
     writeFloat(out, row.scale);
     const auto matrix = [&](const char* name, const Matrix& m) {
         out << ",\n\"" << name << "\": ";
@@ -92,7 +92,10 @@ void writeInsideJson(std::ostream& out, const std::string& modelName, const Insi
     vector("residual", row.residual);
     vector("output", row.output);
     out << ",\n\"sampling\": ";
-    writeSampling(out, sampling);
+    if (sampling.vocabulary == 0)
+        out << "null"; // an encoder-only model has no next token to draw
+    else
+        writeSampling(out, sampling);
     out << "\n}\n";
 }
 

@@ -34,6 +34,9 @@ struct InsideRow {
     bool qkvBias = true; ///< the q, k, v projections add a bias (the Llama family's do not)
     bool outBias = true; ///< W_O adds a bias
     bool rotary = false; ///< queries and keys are rotated by their positions (RoPE) after projection
+    /// The sublayer normalises after the residual sum (BERT, Marian): x is the residual row itself, and
+    /// output is norm(residual + attnOut).
+    bool postNorm = false;
     /// One of the seed's recurrent models: x (the decoder's hidden state; empty for a classifier) and q have
     /// the one row of this query, the scores are sums of elementwise terms (products) plus shift, unscaled
     /// and unmasked, the values are plain states, and nothing follows z (no W_O, no residual: concat,
@@ -44,7 +47,8 @@ struct InsideRow {
     std::vector<Token> queryTokens; ///< Tq labels of the rows of x and Q
     std::vector<Token> keyTokens;   ///< Tk labels of the rows of K and V
 
-    Matrix x;        ///< Tq × C: the queries' side after the sublayer's norm, exactly what is projected
+    Matrix x; ///< Tq × C: the queries' side after the sublayer's norm (before it, when postNorm), exactly
+              ///< what is projected
     Matrix memory;   ///< Tk × C, cross-attention only: the encoder output keys and values come from
     Matrix q;        ///< Tq × d_k: x W_Q + b_Q, this head's slice (rotated with RoPE)
     Matrix k;        ///< Tk × d_k: this head's keys (the decoder's cached ones)
@@ -67,7 +71,7 @@ struct InsideRow {
     std::vector<bool> headsOff;
     std::vector<float> attnOut;  ///< C: concat W_O + b_O
     std::vector<float> residual; ///< C: the residual row i entering the sublayer (before its norm)
-    std::vector<float> output;   ///< C: residual + attnOut, what the sublayer hands on
+    std::vector<float> output;   ///< C: residual + attnOut (normed when postNorm), what the sublayer hands on
 };
 
 } // namespace core

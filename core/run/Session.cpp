@@ -31,7 +31,9 @@ void Session::analyze(const std::string& text, const std::string& tgtPrefix) {
     const auto limit = static_cast<std::size_t>(positions());
     if (read.size() > limit)
         read.resize(limit);
-    if (enc)
+    if (!model_->config().hasDecoder())
+        start(std::move(read), {}); // an encoder-only model decodes nothing
+    else if (enc)
         start(std::move(read), model_->targetTokens(tgtPrefix));
     else
         start({}, std::move(read));
@@ -40,7 +42,9 @@ void Session::analyze(const std::string& text, const std::string& tgtPrefix) {
 
 void Session::analyzeIds(const std::vector<int64_t>& src, const std::vector<int64_t>& tgtPrefix) {
     const bool enc = model_->config().hasEncoder();
-    auto tgt = tgtPrefix.empty() ? std::vector<int64_t>{model_->targetTokenizer().vocab().bos()} : tgtPrefix;
+    auto tgt = tgtPrefix.empty() && model_->config().hasDecoder()
+                   ? std::vector<int64_t>{model_->targetTokenizer().vocab().bos()}
+                   : tgtPrefix;
     start(enc ? model_->tokensFromIds(src, true) : std::vector<Token>{},
           model_->tokensFromIds(enc ? tgt : src, false));
 }
@@ -132,6 +136,10 @@ bool Session::finished() const {
            static_cast<int64_t>(tgt_.size()) >= positions();
 }
 
+bool Session::generates() const {
+    return decoder_ && decoder_->generates();
+}
+
 InsideRow Session::inside(const InsideQuery& query) const {
     if (!decoder_)
         throw InputError("nothing to open: analyze a text first");
@@ -173,6 +181,9 @@ std::vector<float> Session::capturedRow(const InsideQuery& q) const {
 SamplingPipeline Session::samplingPipeline(int shown) const {
     if (!decoder_)
         throw InputError("nothing to sample from: analyze a text first");
+    if (steps_.back().logProbs.empty())
+        throw InputError("nothing to sample from: an encoder-only model has a distribution only for a mask "
+                         "token in its text, with its masked-LM head");
     auto p = core::samplingPipeline(steps_.back().logProbs, sampling_, samplingStep(), shown);
     const auto& vocab = model_->targetTokenizer().vocab();
     for (auto& c : p.candidates)
@@ -256,6 +267,8 @@ AttentionSnapshot Session::snapshot() const {
     snap.decoderNorms = decoder_->valueNorms(AttentionKind::Decoder);
     snap.crossNorms = decoder_->valueNorms(AttentionKind::Cross);
     snap.nextTokenLogProbs = steps_.back().logProbs;
+    snap.decodes = decoder_->generates();
+    snap.maskRow = steps_.back().maskRow;
     snap.decodeMs = steps_.back().ms;
     const auto& front = steps_.front();
     if (front.selfRows.empty() && front.crossRows.empty())

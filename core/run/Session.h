@@ -45,6 +45,9 @@ public:
     void reset();
     /// True after <eos> or at max_len, and from the start for a family that decodes nothing (a classifier).
     bool finished() const;
+    /// Whether the model decodes at all (false for a classifier and an encoder-only model, which read their
+    /// text once; finished() is then true from the start).
+    bool generates() const;
 
     /// Lets sides grow past max_len (up to ModelConfig::positions(true)) where the positions extend by
     /// formula; ignored for learned positions. Takes effect at the next analyze().

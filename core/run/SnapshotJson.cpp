@@ -4,7 +4,9 @@
 #include "core/run/JsonOut.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <numeric>
 #include <sstream>
 
 namespace core {
@@ -90,6 +92,23 @@ void writePooled(std::ostream& out, const PoolingDetail& d) {
 
 } // namespace
 
+std::string topTokensJson(const std::vector<float>& logProbs, const Vocabulary& vocab, int count) {
+    std::vector<int64_t> ids(logProbs.size());
+    std::iota(ids.begin(), ids.end(), int64_t{0});
+    const auto n = std::min(ids.size(), static_cast<std::size_t>(std::max(count, 0)));
+    std::partial_sort(ids.begin(), ids.begin() + std::ptrdiff_t(n), ids.end(), [&](int64_t a, int64_t b) {
+        return logProbs[std::size_t(a)] > logProbs[std::size_t(b)];
+    });
+    std::ostringstream out;
+    const ClassicLocale classic(out);
+    out << '[';
+    for (std::size_t i = 0; i < n; ++i)
+        out << (i ? ", " : "") << "{\"token\": " << quoted(vocab.token(ids[i])) << ", \"id\": " << ids[i]
+            << ", \"probability\": " << std::exp(double(logProbs[std::size_t(ids[i])])) << '}';
+    out << ']';
+    return out.str();
+}
+
 std::string runFields(const RunInfo& info, const Vocabulary& vocab) {
     std::ostringstream out;
     const ClassicLocale classic(out);
@@ -143,6 +162,10 @@ void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const s
         << ",\n\"forced\": " << intList(snap.forced);
     if (snap.kvHeads > 0) // grouped-query attention: which key/value head each decoder head reads
         out << ",\n\"kv_heads\": " << snap.kvHeads;
+    if (!snap.decodes) // a classifier or an encoder-only model: nothing to step
+        out << ",\n\"decodes\": false";
+    if (snap.maskRow >= 0) // next_token_logprobs is the masked-LM head's at this source row
+        out << ",\n\"mask_row\": " << snap.maskRow;
     out << ",\n\"attention\": {";
     bool first = true;
     for (auto kind : kAttentionKinds) {

@@ -32,6 +32,10 @@ struct RunInfo {
 /// vocabulary's strings in id order (what each entry of next_token_logprobs is).
 std::string runFields(const RunInfo& info, const Vocabulary& vocab);
 
+/// The `count` most likely tokens of a distribution as a JSON list, most likely first:
+/// `[{"token", "id", "probability"}]` (an encoder-only model's candidates for its mask).
+std::string topTokensJson(const std::vector<float>& logProbs, const Vocabulary& vocab, int count);
+
 /// An extra member holding each layer's mean over the heads of a block: `"layer_mean": {"<kind>":
 /// [L][queries][keys]}`.
 std::string layerMeanField(AttentionKind kind, const AttentionBlock& block);

@@ -20,8 +20,11 @@ public:
     /// What n new target tokens, fed at positions t … t + n − 1, produced.
     struct Step {
         std::vector<float> logProbs; ///< [V] distribution of the token after the last one
-        AttentionBlock selfRows;     ///< [L][H][n][t+n]: the new tokens' decoder self-attention rows (causal)
-        AttentionBlock crossRows;    ///< [L][H][n][S]: their attention over the source (empty without one)
+        /// An encoder-only model's: the source row whose token logProbs is the distribution of (its first
+        /// mask); −1 otherwise.
+        int maskRow = -1;
+        AttentionBlock selfRows;  ///< [L][H][n][t+n]: the new tokens' decoder self-attention rows (causal)
+        AttentionBlock crossRows; ///< [L][H][n][S]: their attention over the source (empty without one)
         double ms = 0.0;
     };
 

@@ -275,6 +275,15 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, cons
         eos = bos;
     if (unk.empty())
         unk = eos;
+    // BERT's and RoBERTa's folders rarely name their pad token in tokenizer_config.json; their tokenizer.json
+    // pads with it, or at least lists it among the added tokens.
+    const auto& padding = j.contains("padding") ? j["padding"] : json();
+    if (pad.empty() && padding.is_object() && padding.contains("pad_token") &&
+        padding["pad_token"].is_string())
+        pad = shownFor(padding["pad_token"].get<std::string>());
+    for (const char* candidate : {"[PAD]", "<pad>"})
+        if (pad.empty())
+            pad = shownFor(candidate);
     if (pad.empty())
         pad = eos;
     auto vocab = Vocabulary::fromTokens(shown, pad, bos, eos, unk);

@@ -42,6 +42,7 @@ public:
     const std::vector<int64_t>& prefixIds() const;
     std::vector<int64_t> promptPrefix() const override { return prefixIds(); }
     const std::vector<int64_t>& suffixIds() const;
+    std::vector<int64_t> promptSuffix() const override { return suffixIds(); }
 
     struct Tables;
 

@@ -43,6 +43,9 @@ public:
     /// The special ids a prompt starts with: <bos>, or what a tokenizer.json's post-processor puts before a
     /// sequence (nothing for Qwen2's and SmolLM's, <s> for Mistral's and a template's <|begin_of_text|>).
     virtual std::vector<int64_t> promptPrefix() const { return {vocab_.bos()}; }
+    /// The special ids a whole sequence ends with: <eos>, or what the post-processor puts after one (BERT's
+    /// [SEP], RoBERTa's </s>). A source is promptPrefix(), its tokens, then these.
+    virtual std::vector<int64_t> promptSuffix() const { return {vocab_.eos()}; }
 
     const Vocabulary& vocab() const { return vocab_; }
 

@@ -1,10 +1,12 @@
 #include "core/text/TokenizerFactory.h"
 
 #include "core/base/Errors.h"
+#include "core/base/Files.h"
 #include "core/text/BpeTokenizer.h"
 #include "core/text/CharTokenizer.h"
 #include "core/text/HfTokenizer.h"
 #include "core/text/SentencePieceTokenizer.h"
+#include "core/text/WordPieceVocab.h"
 #include "core/text/WordTokenizer.h"
 
 #include <filesystem>
@@ -34,6 +36,15 @@ std::unique_ptr<Tokenizer> readTokenizer(const TokenizerSpec& spec, const std::s
                                          const std::string& file) {
     const auto path = dir + "/" + file;
     std::error_code ec;
+    // A BERT folder from before tokenizer.json: its vocab.txt made into the tokenizer.json it stands for
+    // (saved as such when the model is).
+    const auto vocabTxt = dir + "/vocab.txt", config = dir + "/tokenizer_config.json";
+    if (spec.kind == TokenizerKind::HfJson && file == "tokenizer.json" &&
+        !std::filesystem::exists(path, ec) && std::filesystem::exists(vocabTxt, ec)) {
+        const auto configText = std::filesystem::exists(config, ec) ? readFile(config) : std::string();
+        return HfTokenizer::fromText(wordPieceTokenizerJson(readFile(vocabTxt), configText, vocabTxt),
+                                     configText, vocabTxt, spec.rows);
+    }
     if (!std::filesystem::exists(path, ec))
         throw ModelError(dir + ": missing tokenizer file '" + file + "' named in config.json");
     if (spec.kind == TokenizerKind::SentencePiece)

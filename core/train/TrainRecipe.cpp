@@ -131,6 +131,9 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
         if (!ok)
             throw ConfigError(source + ": " + what);
     };
+    check(r.model.hasDecoder(),
+          "architecture encoder_only is read, not trained: a recipe trains a model that "
+          "decodes");
     check(r.batchSize >= 1 && r.batchSize <= 65536, "batch_size must be in 1..65536");
     check(r.steps >= 1, "steps must be at least 1");
     check(r.warmup >= 1, "warmup must be at least 1");
@@ -162,13 +165,13 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
               "spm_model_type must be bpe or unigram");
         check(r.spmVocabSize <= 1 << 20, "spm_vocab_size must be at most 1048576");
         check(r.maxTokens >= 1 && r.maxTokens <= 65536, "max_tokens must be in 1..65536");
-        check(r.model.hasEncoder(), "translation trains an encoder-decoder model");
+        check(r.model.twoSided(), "translation trains an encoder-decoder model");
     } else if (r.task == TaskKind::LanguageModel) {
         check(!r.corpus.empty() && !r.valid.empty(),
               "a language-model recipe names its 'corpus' and 'valid' text files");
         check(r.bpeVocabSize >= 260, "bpe_vocab_size must be at least 260 (4 specials and 256 bytes first)");
         check(r.bpeVocabSize <= 1 << 20, "bpe_vocab_size must be at most 1048576");
-        check(!r.model.hasEncoder(), "a language model is decoder_only");
+        check(r.model.architecture == Architecture::DecoderOnly, "a language model is decoder_only");
     } else if (r.task == TaskKind::Classification) {
         check(!r.corpus.empty() && !r.valid.empty(),
               "a classification recipe names its 'corpus' and 'valid' TSV files (label, text)");

@@ -7,8 +7,9 @@
 namespace core::nn {
 
 DecoderImpl::DecoderImpl(const ModelConfig& c, bool withCross)
-    : layers(register_module("layers", torch::nn::ModuleList())),
-      norm(register_module("norm", LayerNorm(c.dModel, c.layerNorm, c.normEps))), heads_(c.heads) {
+    : layers(register_module("layers", torch::nn::ModuleList())), heads_(c.heads) {
+    if (!c.postNorm) // a post-norm layer already ends in its norm
+        norm = register_module("norm", LayerNorm(c.dModel, c.layerNorm, c.normEps));
     for (int i = 0; i < c.decoderLayers; ++i)
         layers->push_back(DecoderLayer(c, withCross));
 }
@@ -49,7 +50,7 @@ torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
                 appendLayer(capture->cross, crossProbs, count); // crossProbs (1, H, T, S)
         }
     }
-    return norm(h);
+    return norm ? norm(h) : h;
 }
 
 } // namespace core::nn

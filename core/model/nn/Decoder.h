@@ -30,7 +30,7 @@ struct DecodeCache {
     }
 };
 
-/// The seed's Decoder: N layers then a final norm.
+/// The seed's Decoder: N layers then a final norm (none after post-norm layers).
 class DecoderImpl : public torch::nn::Module {
 public:
     DecoderImpl(const ModelConfig& c, bool withCross);
@@ -41,7 +41,7 @@ public:
                           bool lastOnly = false, const HeadAblation* ablation = nullptr);
 
     torch::nn::ModuleList layers{nullptr};
-    LayerNorm norm{nullptr};
+    LayerNorm norm{nullptr}; // null for post-norm layers
 
 private:
     int heads_; // each layer's, for the ablation masks

@@ -13,7 +13,7 @@ DecoderLayerImpl::DecoderLayerImpl(const ModelConfig& c, bool withCross) {
         feed_forward = register_module("feed_forward", FeedForward(c));
     sublayer = register_module("sublayer", torch::nn::ModuleList());
     for (int i = 0; i < (withCross ? 2 : 1) + (c.dFf > 0 ? 1 : 0); ++i)
-        sublayer->push_back(Sublayer(c.dModel, c.layerNorm, c.normEps));
+        sublayer->push_back(Sublayer(c));
 }
 
 torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& memory,

@@ -7,8 +7,9 @@
 namespace core::nn {
 
 EncoderImpl::EncoderImpl(const ModelConfig& c)
-    : layers(register_module("layers", torch::nn::ModuleList())),
-      norm(register_module("norm", LayerNorm(c.dModel, c.layerNorm, c.normEps))), heads_(c.heads) {
+    : layers(register_module("layers", torch::nn::ModuleList())), heads_(c.heads) {
+    if (!c.postNorm) // a post-norm layer already ends in its norm
+        norm = register_module("norm", LayerNorm(c.dModel, c.layerNorm, c.normEps));
     for (int i = 0; i < c.encoderLayers; ++i)
         layers->push_back(EncoderLayer(c));
 }
@@ -31,7 +32,7 @@ torch::Tensor EncoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
         if (capture)
             appendLayer(capture->encoderSelf, probs, count); // probs (1, H, S, S)
     }
-    return norm(h);
+    return norm ? norm(h) : h;
 }
 
 } // namespace core::nn

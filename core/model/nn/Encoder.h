@@ -10,7 +10,7 @@ class HeadAblation;
 
 namespace core::nn {
 
-/// The seed's Encoder: N layers then a final norm.
+/// The seed's Encoder: N layers then a final norm (none after post-norm layers).
 class EncoderImpl : public torch::nn::Module {
 public:
     explicit EncoderImpl(const ModelConfig& c);
@@ -19,7 +19,7 @@ public:
                           const HeadAblation* ablation = nullptr); // (B, S, C)
 
     torch::nn::ModuleList layers{nullptr};
-    LayerNorm norm{nullptr};
+    LayerNorm norm{nullptr}; // null for post-norm layers
 
 private:
     int heads_; // each layer's, for the ablation masks

@@ -10,7 +10,7 @@ EncoderLayerImpl::EncoderLayerImpl(const ModelConfig& c)
     if (c.dFf > 0)
         feed_forward = register_module("feed_forward", FeedForward(c));
     for (int i = 0; i < (c.dFf > 0 ? 2 : 1); ++i)
-        sublayer->push_back(Sublayer(c.dModel, c.layerNorm, c.normEps));
+        sublayer->push_back(Sublayer(c));
 }
 
 torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& mask,

@@ -24,4 +24,7 @@ private:
 };
 TORCH_MODULE(FeedForward);
 
+/// act(h) for the config's activation; in place when autograd is off and the activation allows it.
+torch::Tensor activate(Activation act, torch::Tensor h);
+
 } // namespace core::nn

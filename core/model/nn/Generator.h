@@ -1,24 +1,33 @@
 #pragma once
 // Shapes: B batch, T time, C channels, V vocabulary.
 
+#include "core/model/ModelConfig.h"
+#include "core/model/nn/LayerNorm.h"
+
 #include <torch/nn/module.h>
 #include <torch/nn/modules/linear.h>
 #include <torch/nn/pimpl.h>
 
 namespace core::nn {
 
-/// The seed's Generator: log_softmax(proj(x)). Tied: proj is the target embedding table, without a bias.
+/// The seed's Generator: log_softmax(proj(x)). Tied: proj is an embedding table, with a bias only where the
+/// config says (tied_output_bias: BERT's MLM decoder, Marian's final_logits_bias). With mlm_head, x first
+/// passes BERT's transform: norm(act(dense(x))).
 class GeneratorImpl : public torch::nn::Module {
 public:
-    /// bias: an untied proj adds one (a tied one never does).
-    GeneratorImpl(int64_t dModel, int64_t vocab, torch::Tensor tiedWeight, bool bias = true);
+    /// tiedWeight: the (V, C) table a tied output reads; undefined for an untied one.
+    GeneratorImpl(const ModelConfig& c, torch::Tensor tiedWeight);
     torch::Tensor logits(const torch::Tensor& x);  // (B, T, C) -> (B, T, V)
     torch::Tensor forward(const torch::Tensor& x); // (B, T, C) -> (B, T, V) log-probabilities
 
-    torch::nn::Linear proj{nullptr};
+    torch::nn::Linear proj{nullptr};  // untied only
+    torch::nn::Linear dense{nullptr}; // mlm_head only
+    LayerNorm norm{nullptr};          // mlm_head only
+    torch::Tensor bias;               // (V), tied with tied_output_bias only
 
 private:
     torch::Tensor tied_; // (V, C)
+    Activation activation_;
 };
 TORCH_MODULE(Generator);
 

@@ -9,12 +9,17 @@ TransformerImpl::TransformerImpl(const ModelConfig& c) : config_(c) {
         encoder = register_module("encoder", Encoder(c));
         src_embed = register_module("src_embed", EmbedStack(c, c.srcVocabSize));
     }
-    decoder = register_module("decoder", Decoder(c, c.hasEncoder()));
-    tgt_embed = register_module(
-        "tgt_embed", EmbedStack(c, c.tgtVocabSize, c.shareEmbeddings ? src_embed->tokens : nullptr));
-    generator = register_module(
-        "generator", Generator(c.dModel, c.tgtVocabSize,
-                               c.tieOutput ? tgt_embed->tokens->lut->weight : torch::Tensor(), c.outputBias));
+    if (c.hasDecoder()) {
+        decoder = register_module("decoder", Decoder(c, c.hasEncoder()));
+        tgt_embed = register_module(
+            "tgt_embed", EmbedStack(c, c.tgtVocabSize, c.shareEmbeddings ? src_embed->tokens : nullptr));
+    }
+    // An encoder-only model's output (its MLM head) reads the source's table; one without a head has none.
+    if (c.hasOutput()) {
+        const auto& table = c.hasDecoder() ? tgt_embed : src_embed;
+        generator = register_module("generator",
+                                    Generator(c, c.tieOutput ? table->tokens->lut->weight : torch::Tensor()));
+    }
 }
 
 torch::Tensor TransformerImpl::encode(const torch::Tensor& src, const torch::Tensor& srcMask,

@@ -9,7 +9,8 @@
 namespace core::nn {
 
 /// The seed's EncoderDecoder (encoder, decoder, src_embed, tgt_embed, generator), or, for decoder_only,
-/// the same without encoder and src_embed and with decoder layers that have no src_attn.
+/// the same without encoder and src_embed and with decoder layers that have no src_attn; for encoder_only,
+/// encoder and src_embed alone, and the generator only as a masked-LM head.
 /// Child names mirror the seed's module tree, so named_parameters() are the checkpoint's tensor names.
 class TransformerImpl : public torch::nn::Module {
 public:
