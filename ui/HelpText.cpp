@@ -92,6 +92,33 @@ QString HelpText::about() {
                           : tr("OpenBLAS kernels: %1").arg(QString::fromStdString(blas)));
 }
 
+QString HelpText::pageToolTip(Page page) {
+    switch (page) {
+    case Page::Attention:
+        return tr(
+            "Every layer and head of the chosen attention, one head in detail, and decoding step by step "
+            "(Alt+1)");
+    case Page::Positional:
+        return tr("The model's positional encodings: table, curves, similarity and rotation (Alt+2)");
+    case Page::Train:
+        return tr("Train a small model on a task and watch its attention form (Alt+3)");
+    case Page::Heads:
+        return tr("Every decoder self-attention head scored on random tokens given twice: induction, "
+                  "previous-token, first-token, entropy, distance (Alt+4)");
+    case Page::Inside:
+        return tr("The computation behind one row of weights: x, Q, K, V, q⊙k, the scores, scale, mask and "
+                  "softmax, the weighted sum, W_O, and how the next token is drawn (Alt+5)");
+    case Page::SideBySide:
+        return tr("The sentence through two translation models, the seed's GRU translator beside the "
+                  "Transformer: each output's attention over the source (Alt+6)");
+    case Page::Rollout:
+    case Page::Ablation:
+    case Page::Compare:
+        break;
+    }
+    return {};
+}
+
 QString HelpText::sourcePlaceholder(const core::ModelConfig& c) {
     if (!c.example.empty())
         return tr("e.g. %1").arg(QString::fromStdString(c.example));

@@ -1,6 +1,8 @@
 #pragma once
 // The texts of the Help menu (the keyboard shortcuts, the About box) and the Source field's help.
 
+#include "ui/Pages.h"
+
 #include <QCoreApplication>
 #include <QString>
 
@@ -28,6 +30,8 @@ public:
     /// The Source field's tooltip, with the model's description and example when it has them (null: none
     /// loaded yet).
     static QString sourceToolTip(const core::ModelConfig* config);
+    /// The tooltip of a page's tab, with its shortcut; empty for the research pages, which set their own.
+    static QString pageToolTip(Page page);
 };
 
 } // namespace ui

@@ -137,19 +137,8 @@ void MainWindow::buildWidgets() {
     align_->setModelsDirectory(modelsDir_);
     tabs_->addTab(align_, tr("Side b&y side"));
     research_ = new ResearchPages(tabs_, state_, controller_, attention_, this);
-    tabs_->setTabToolTip(5,
-                         tr("The sentence through two translation models, the seed's GRU translator beside "
-                            "the Transformer: each output's attention over the source (Alt+6)"));
-    tabs_->setTabToolTip(
-        4, tr("The computation behind one row of weights: x, Q, K, V, q⊙k, the scores, scale, "
-              "mask and softmax, the weighted sum, W_O, and how the next token is drawn (Alt+5)"));
-    tabs_->setTabToolTip(3, tr("Every decoder self-attention head scored on random tokens given twice: "
-                               "induction, previous-token, first-token, entropy, distance (Alt+4)"));
-    tabs_->setTabToolTip(2, tr("Train a small model on a task and watch its attention form (Alt+3)"));
-    tabs_->setTabToolTip(0, tr("Every layer and head of the chosen attention, one head in detail, and "
-                               "decoding step by step (Alt+1)"));
-    tabs_->setTabToolTip(1, tr("The model's positional encodings: table, curves, similarity and rotation "
-                               "(Alt+2)"));
+    for (int i = 0; i < static_cast<int>(Page::Rollout); ++i) // the research pages say their own
+        tabs_->setTabToolTip(i, HelpText::pageToolTip(Page(i)));
     col->addWidget(tabs_, 1);
     setCentralWidget(central);
 

@@ -24,7 +24,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
-#include <QThread>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -117,17 +116,16 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     connect(pause_, &QPushButton::clicked, this, &TrainPage::togglePause);
     connect(stop_, &QPushButton::clicked, this, &TrainPage::stop);
     connect(slider_, &QSlider::valueChanged, this, &TrainPage::showFrame);
+    run_ = new TrainingThread(this);
+    connect(run_, &TrainingThread::progress, this, &TrainPage::onProgress);
+    connect(run_, &TrainingThread::probed, this, &TrainPage::onProbed);
+    connect(run_, &TrainingThread::failed, this, &TrainPage::message);
+    connect(run_, &TrainingThread::finished, this, &TrainPage::onFinished);
     updateButtons();
 }
 
 TrainPage::~TrainPage() {
-    if (worker_)
-        worker_->stop();
-    if (thread_) {
-        thread_->quit();
-        thread_->wait();
-    }
-    delete worker_; // it has no parent: it lived on the run's thread
+    run_->stopAndWait(); // before the page goes: the run saves itself as it stops
 }
 
 void TrainPage::start() {
@@ -248,68 +246,28 @@ void TrainPage::launch(TrainingWorker* worker, const core::TrainRecipe& recipe, 
         steps_->setValue(static_cast<int>(recipe.steps));
     }
 
-    // The previous run's thread has ended (training() is false): free it and its worker, whose run holds
-    // a network, its optimizer state and its data.
-    if (thread_) {
-        thread_->quit();
-        thread_->wait();
-    }
-    delete worker_;
-    delete thread_;
-    thread_ = new QThread(this);
-    worker_ = worker;
+    // The previous run has ended (training() is false): its thread and worker are freed as this one starts.
     running_ = true;
-    worker_->moveToThread(thread_);
-    connect(thread_, &QThread::started, worker_, &TrainingWorker::run);
-    // Signals still queued from an earlier worker when a new run starts are dropped: each reaction checks
-    // that its worker is the current one.
-    connect(
-        worker_, &TrainingWorker::progress, this,
-        [this, worker](const TrainProgress& p) {
-            if (worker == worker_)
-                onProgress(p);
-        },
-        Qt::QueuedConnection);
-    connect(
-        worker_, &TrainingWorker::probed, this,
-        [this, worker](int64_t step, std::shared_ptr<const core::AttentionSnapshot> snap) {
-            if (worker == worker_)
-                onProbed(step, std::move(snap));
-        },
-        Qt::QueuedConnection);
-    connect(
-        worker_, &TrainingWorker::failed, this,
-        [this, worker](const QString& m) {
-            if (worker == worker_)
-                Q_EMIT message(m);
-        },
-        Qt::QueuedConnection);
-    connect(
-        worker_, &TrainingWorker::finished, this,
-        [this, worker](bool completed) {
-            if (worker == worker_)
-                onFinished(completed);
-        },
-        Qt::QueuedConnection);
-    thread_->start();
+    run_->start(worker);
     status_->setText(what);
     updateButtons();
     Q_EMIT trainingChanged(true);
 }
 
 void TrainPage::togglePause() {
-    if (!worker_)
+    auto* worker = run_->worker();
+    if (!worker)
         return;
-    if (worker_->paused())
-        worker_->resume();
+    if (worker->paused())
+        worker->resume();
     else
-        worker_->pause();
+        worker->pause();
     updateButtons();
 }
 
 void TrainPage::stop() {
-    if (worker_)
-        worker_->stop();
+    if (auto* worker = run_->worker())
+        worker->stop();
 }
 
 bool TrainPage::training() const {
@@ -317,24 +275,21 @@ bool TrainPage::training() const {
 }
 
 bool TrainPage::paused() const {
-    return worker_ && worker_->paused();
+    return run_->worker() && run_->worker()->paused();
 }
 
 bool TrainPage::save(QString* error) {
-    if (!worker_)
+    const auto* worker = run_->worker();
+    if (!worker)
         return true;
     // The run saves itself when it stops, on its own thread; wait for that.
-    worker_->stop();
-    if (thread_) {
-        thread_->quit();
-        thread_->wait();
-    }
+    run_->stopAndWait();
     // The run's finished signal may still be queued; wind the run up here, and it will find nothing to do.
     if (running_)
-        onFinished(worker_->completed());
-    if (!worker_->error().isEmpty()) {
+        onFinished(worker->completed());
+    if (!worker->error().isEmpty()) {
         if (error)
-            *error = worker_->error();
+            *error = worker->error();
         return false;
     }
     return true;
@@ -464,18 +419,18 @@ void TrainPage::onProbed(int64_t step, std::shared_ptr<const core::AttentionSnap
 }
 
 void TrainPage::onFinished(bool completed) {
-    thread_->quit();
-    thread_->wait();
+    run_->join();
     if (!running_)
         return; // save() has already wound this run up
     running_ = false;
-    if (worker_->error().isEmpty()) {
+    const auto error = run_->worker()->error();
+    if (error.isEmpty()) {
         status_->setText(status_->text() + (completed ? tr(" · done") : tr(" · stopped")) +
                          tr(" · saved in %1").arg(QDir::toNativeSeparators(runDir_)));
         status_->setToolTip(tr("The run's folder: Continue Run… (or attnscope train --resume --out FOLDER) "
                                "goes on from its last checkpoint; its model/ opens as a model"));
     } else {
-        status_->setText(tr("The run failed: %1").arg(worker_->error()));
+        status_->setText(tr("The run failed: %1").arg(error));
     }
     updateButtons();
     Q_EMIT trainingChanged(false);

@@ -6,7 +6,7 @@
 #include "core/run/AttentionSnapshot.h"
 #include "core/train/TrainRecipe.h"
 #include "ui/TrainFilm.h"
-#include "ui/TrainingWorker.h"
+#include "ui/TrainingThread.h"
 
 #include <QWidget>
 
@@ -19,7 +19,6 @@ class QLabel;
 class QPushButton;
 class QSlider;
 class QSpinBox;
-class QThread;
 
 namespace ui {
 
@@ -96,7 +95,7 @@ private:
     /// The chosen preset's recipe file, and what it fixes: a recurrent model's size and steps.
     QString recipePath() const;
     void fitToTask(bool takeSteps);
-    /// Clears the curve and frames and runs `worker` on a new thread.
+    /// Clears the curve and frames and runs `worker` on the run's thread.
     void launch(TrainingWorker* worker, const core::TrainRecipe& recipe, const QString& what);
     /// Start with the controls' preset, size and steps; false with why (a bad recipe) when it cannot.
     bool startRun(QString* error);
@@ -114,8 +113,7 @@ private:
     AttentionGrid* grid_ = nullptr;
     QSlider* slider_ = nullptr;
     QLabel* frameLabel_ = nullptr;
-    QThread* thread_ = nullptr;
-    TrainingWorker* worker_ = nullptr;
+    TrainingThread* run_ = nullptr;
     QString runDir_;
     QString runsFolder_;
     bool running_ = false;
