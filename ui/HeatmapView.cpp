@@ -5,6 +5,7 @@
 #include "ui/AttentionText.h"
 #include "ui/AttentionTiles.h"
 #include "ui/HeadNavigation.h"
+#include "ui/HeatmapCellTip.h"
 #include "ui/HeatmapZoom.h"
 #include "ui/QCustomPlotInclude.h"
 #include "ui/TokenText.h"
@@ -172,45 +173,7 @@ double HeatmapView::valueAt(int query, int key) const {
 QString HeatmapView::cellToolTip(int query, int key) const {
     if (query < 0 || query >= queries_ || key < 0 || key >= keys_)
         return {};
-    const auto& qt = shown_.queryTokens();
-    const auto& kt = shown_.keyTokens();
-    const QString qText = query < int(qt.size()) ? tokenDisplayText(qt[std::size_t(query)]) : QString();
-    const QString kText = key < int(kt.size()) ? tokenDisplayText(kt[std::size_t(key)]) : QString();
-    // A decoder row is the token fed at that position, and its attention is what produces the next token:
-    // in "el coche rojo" the row labelled "coche" is the one that looks at "red". Saying so here keeps the
-    // usual alignment picture readable without relabelling the axis.
-    QString produced;
-    if (shown_.rowsAreTarget() && query + 1 < int(qt.size()))
-        produced = tr(" (produces \u201c%1\u201d)").arg(tokenDisplayText(qt[std::size_t(query) + 1]));
-    const QString where = tr("query %1: \u201c%2\u201d%3\nkey %4: \u201c%5\u201d")
-                              .arg(query)
-                              .arg(qText)
-                              .arg(produced)
-                              .arg(key)
-                              .arg(kText);
-    if (!shown_.showsValueWeighted())
-        return where + tr("\nweight %1").arg(QString::number(valueAt(query, key), 'g', 6));
-    return where + QLatin1Char('\n') + valueWeightedText(query, key);
-}
-
-QString HeatmapView::valueWeightedText(int query, int key) const {
-    // Both numbers: the weight the head computed, and the share of what it carries that the key hands over.
-    const auto* w = shown_.weights();
-    const int l = shown_.layer, h = shown_.head;
-    double weight = 0.0;
-    if (h == core::kMeanHead) {
-        for (int i = 0; i < w->heads; ++i)
-            weight += w->at(l, i, query, key);
-        weight /= std::max(1, w->heads);
-    } else {
-        weight = w->at(l, h, query, key);
-    }
-    QString text = tr("weight %1").arg(QString::number(weight, 'g', 6));
-    const auto& norms = shown_.snapshot->valueNorms(shown_.kind);
-    if (h != core::kMeanHead && !norms.empty())
-        text += tr("\n\u2016v W_O\u2016 of the key %1").arg(QString::number(norms.at(l, h, key), 'g', 4));
-    return text +
-           tr("\nweight \u00d7 value, share of the row %1").arg(QString::number(valueAt(query, key), 'g', 6));
+    return HeatmapCellTip::text(shown_, query, key, valueAt(query, key));
 }
 
 std::pair<double, double> HeatmapView::colorRange() const {

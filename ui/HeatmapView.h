@@ -75,7 +75,6 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    QString valueWeightedText(int query, int key) const;
     /// The legend's and the map's scale: logarithmic for ScaleMode::Log.
     void setLogarithmic(bool log);
     void rebuild();
