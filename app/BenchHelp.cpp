@@ -78,6 +78,9 @@ soak         (only with --only soak: it takes minutes) --model and the shipped l
                     bert     BERT-base's shape: encoder-only, 12 post-norm layers, d_model 768, 12 heads,
                              d_ff 3072, GELU, vocab 30522, learned positions, max_len 512, the masked-LM
                              head; random weights (no decode step: it decodes nothing)
+                    marian   opus-mt-en-de's shape (Marian): encoder-decoder, 6+6 post-norm layers,
+                             d_model 512, 8 heads, d_ff 2048, swish, vocab 58101 shared by both sides
+                             and the output, sinusoidal positions in halves, max_len 512; random weights
                     DIR      a model directory, with its own weights and max_len
                   (default: default,medium,gpt2)
   --lengths LIST  comma-separated lengths T, 1 to 65536 (default: 16,64,256,1024)

@@ -98,6 +98,26 @@ core::ModelConfig bertConfig() {
     return c;
 }
 
+// opus-mt-en-de's shape (Marian): encoder–decoder, 6 + 6 post-norm layers with swish, the sinusoid in halves,
+// one 58,101-row table for both sides and the output, with the final logits bias; 74 M parameters.
+core::ModelConfig marianConfig() {
+    core::ModelConfig c;
+    c.name = "opus-mt-shape";
+    c.encoderLayers = c.decoderLayers = 6;
+    c.dModel = 512;
+    c.heads = 8;
+    c.dFf = 2048;
+    c.srcVocabSize = c.tgtVocabSize = 58101;
+    c.maxLen = 512;
+    c.sinusoidHalves = true;
+    c.layerNorm = core::LayerNormKind::Standard;
+    c.normEps = 1e-5;
+    c.activation = core::Activation::Silu;
+    c.postNorm = true;
+    c.shareEmbeddings = c.tieOutput = c.tiedOutputBias = true;
+    return c;
+}
+
 BenchSize randomSize(const std::string& id, core::ModelConfig c, int longest, bool fitLongest) {
     BenchSize size;
     size.id = id;
@@ -123,7 +143,7 @@ std::string describeShape(const core::ModelConfig& c) {
 }
 
 const std::vector<std::string>& namedSizes() {
-    static const std::vector<std::string> names{"default", "medium", "gpt2", "llama", "bert"};
+    static const std::vector<std::string> names{"default", "medium", "gpt2", "llama", "bert", "marian"};
     return names;
 }
 
@@ -141,6 +161,8 @@ BenchSize makeBenchSize(const std::string& entry, const std::string& defaultMode
         size = randomSize(entry, llamaConfig(), longest, false);
     else if (entry == "bert")
         size = randomSize(entry, bertConfig(), longest, false);
+    else if (entry == "marian")
+        size = randomSize(entry, marianConfig(), longest, false);
     else {
         size.id = entry;
         size.weights = entry;

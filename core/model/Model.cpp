@@ -101,19 +101,27 @@ Token special(const Vocabulary& v, int64_t id) {
 }
 } // namespace
 
+std::pair<std::vector<int64_t>, std::vector<int64_t>> Model::sourceFrame() const {
+    const auto& tok = sourceTokenizer();
+    // A translation's source as training framed it: <bos> … <eos>. An encoder-only model's text as its
+    // tokenizer frames one sequence: [CLS] … [SEP] for BERT's tokenizer.json; a Marian source as its
+    // tokenizer does, … </s>.
+    if (config().twoSided() && config().tokenizer != TokenizerKind::Marian)
+        return {{tok.vocab().bos()}, {tok.vocab().eos()}};
+    return {tok.promptPrefix(), tok.promptSuffix()};
+}
+
 std::vector<Token> Model::sourceTokens(const std::string& text) const {
     if (!config().hasEncoder())
         return targetTokens(text);
     const auto& tok = sourceTokenizer();
-    // A translation's source as training framed it: <bos> … <eos>. An encoder-only model's text as its
-    // tokenizer frames one sequence: [CLS] … [SEP] for BERT's tokenizer.json.
-    const bool framed = !config().twoSided();
+    const auto [prefix, suffix] = sourceFrame();
     std::vector<Token> out;
-    for (const auto id : framed ? tok.promptPrefix() : std::vector<int64_t>{tok.vocab().bos()})
+    for (const auto id : prefix)
         out.push_back(special(tok.vocab(), id));
     for (auto& t : tok.tokenize(text))
         out.push_back(std::move(t));
-    for (const auto id : framed ? tok.promptSuffix() : std::vector<int64_t>{tok.vocab().eos()})
+    for (const auto id : suffix)
         out.push_back(special(tok.vocab(), id));
     return out;
 }
@@ -150,7 +158,12 @@ std::vector<float> Model::positionalTable(bool source) const {
     auto t = stack->positions->table();
     if (!t.defined())
         return {};
-    t = t.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+    t = t.detach().to(torch::kCPU, torch::kFloat32);
+    if (config().sinusoidHalves) {
+        const auto P = t.size(0), half = t.size(1) / 2;
+        t = torch::stack({t.narrow(1, 0, half), t.narrow(1, half, half)}, 2).reshape({P, 2 * half}); // (P, C)
+    }
+    t = t.contiguous();
     return {t.data_ptr<float>(), t.data_ptr<float>() + t.numel()};
 }
 

@@ -2,12 +2,12 @@
 // model/ — what a model is: its config, weights and tokenizers, read from and written to a model
 // directory. Model is immutable once made and shared read-only by every session; ModelDirectory is the
 // one reader and writer of a directory (our format, which mirrors the seed's state_dict names, and
-// Hugging Face GPT-2, Llama- and BERT-family folders, mapped by Gpt2Checkpoint, LlamaCheckpoint and
-// BertCheckpoint with HfConfigKeys and HfTensors); ModelConfig is config.json; Safetensors, WeightFiles and
-// WeightIO move tensors between files and the torch modules of nn/; AttentionBlock is the plain buffer a
-// forward pass captures attention into. model/ includes base/ and text/, never run/, analysis/ or train/.
-// Core's own computations reach the torch side through ModelParts.h (read-only); callers outside core/ never
-// see a torch type.
+// Hugging Face GPT-2, Llama- and BERT-family and Marian folders, mapped by Gpt2Checkpoint, LlamaCheckpoint,
+// BertCheckpoint and MarianCheckpoint with HfConfigKeys and HfTensors); ModelConfig is config.json;
+// Safetensors, WeightFiles and WeightIO move tensors between files and the torch modules of nn/;
+// AttentionBlock is the plain buffer a forward pass captures attention into. model/ includes base/ and text/,
+// never run/, analysis/ or train/. Core's own computations reach the torch side through ModelParts.h
+// (read-only); callers outside core/ never see a torch type.
 
 #include "core/base/Runtime.h"
 #include "core/model/ModelConfig.h"
@@ -63,8 +63,13 @@ public:
     const Tokenizer& sourceTokenizer() const; ///< same as target for decoder-only models
     const Tokenizer& targetTokenizer() const;
 
-    /// Source text as the model was trained to see it: <bos> tokens <eos>. Unknown pieces stay marked.
+    /// Source text as the model was trained to see it: sourceFrame()'s ids around its tokens. Unknown
+    /// pieces stay marked.
     std::vector<Token> sourceTokens(const std::string& text) const;
+    /// The special ids a source starts and ends with: <bos> and <eos> for a translation trained here, what
+    /// the tokenizer puts around one sequence for an encoder-only model ([CLS] and [SEP]) and for Marian
+    /// (nothing and </s>).
+    std::pair<std::vector<int64_t>, std::vector<int64_t>> sourceFrame() const;
     /// Target prefix: <bos> tokens; a decoder-only prompt: the tokenizer's prompt prefix (<bos>, or what a
     /// tokenizer.json's post-processor puts first, maybe nothing), then the tokens.
     std::vector<Token> targetTokens(const std::string& text) const;
@@ -73,6 +78,8 @@ public:
     std::vector<Token> tokensFromIds(const std::vector<int64_t>& ids, bool source) const;
 
     /// The (positions × d_model) table added to the embeddings of one side, row-major; empty for rope/none.
+    /// A sinusoid stored in halves (Marian's) comes with its columns in pairs, sine and cosine of one
+    /// frequency side by side (columns 2i and 2i+1), as the positional views and measures read every table.
     std::vector<float> positionalTable(bool source) const;
 
 private:

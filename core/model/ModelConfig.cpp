@@ -115,6 +115,8 @@ void ModelConfig::validateTransformer(const std::string& source) const {
         fail("d_model " + std::to_string(dModel) + " is not divisible by heads " + std::to_string(heads));
     if (positional == PositionalEncoding::Sinusoidal && dModel % 2 != 0)
         fail("sinusoidal positions need an even d_model, got " + std::to_string(dModel));
+    if (sinusoidHalves && positional != PositionalEncoding::Sinusoidal)
+        fail("field 'sinusoid_halves' needs sinusoidal positions");
     if (positional == PositionalEncoding::Rope && headDim() % 2 != 0)
         fail("rope needs an even head size (d_model / heads), got " + std::to_string(headDim()));
     if (!(normEps > 0.0 && normEps < 1.0))

@@ -55,7 +55,8 @@ struct ModelConfig {
     int tgtVocabSize = 32; // decoder embedding rows and generator outputs
     int maxLen = 512;      // longest sequence a side may have
     PositionalEncoding positional =
-        PositionalEncoding::Sinusoidal;            // "sinusoidal" | "learned" | "rope" | "none"
+        PositionalEncoding::Sinusoidal; // "sinusoidal" | "learned" | "rope" | "none"
+    bool sinusoidHalves = false; // sinusoidal: sines in columns [0, C/2), cosines after (Marian); else pairs
     LayerNormKind layerNorm = LayerNormKind::Seed; // "seed" | "standard" | "rms"
     double normEps = 1e-6;                         // the seed adds eps to the std; standard adds it to var
     Activation activation = Activation::Relu;      // "relu" | "gelu" | "gelu_tanh" | "silu"
@@ -77,11 +78,12 @@ struct ModelConfig {
     bool embeddingNorm = false; // a norm after token and position embeddings are added (BERT)
     bool maskedLmHead = false; // encoder_only: an output for masked tokens, dense, activation and norm before
                                // the tied table (BERT's MLM head); without it the model has no output
-    TokenizerKind tokenizer = TokenizerKind::Char; // "char" | "word" | "sentencepiece" | "byte_bpe"
-    std::string srcVocabFile = "vocab.json";       // the source side's vocab.json, or SentencePiece .model
-    std::string tgtVocabFile = "vocab.json";       // the target side's vocab.json, or SentencePiece .model
-    bool lowercase = false;                        // word tokenizer: fold case before lookup
-    std::string mergesFile = "merges.txt";         // byte_bpe: the merges beside tgt_vocab (GPT-2's format)
+    TokenizerKind tokenizer =
+        TokenizerKind::Char; // "char" | "word" | "sentencepiece" | "byte_bpe" | "tokenizer_json" | "marian"
+    std::string srcVocabFile = "vocab.json"; // the source side's vocab.json, or SentencePiece .model
+    std::string tgtVocabFile = "vocab.json"; // the target side's vocab.json, or SentencePiece .model
+    bool lowercase = false;                  // word tokenizer: fold case before lookup
+    std::string mergesFile = "merges.txt";   // byte_bpe: the merges beside tgt_vocab (GPT-2's format)
 
     // The recurrent families (their vocabularies are src_vocab_size and tgt_vocab_size, their longest input
     // max_len, their tokenizer as above).

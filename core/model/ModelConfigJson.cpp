@@ -56,7 +56,8 @@ const std::pair<const char*, TokenizerKind> kTok[] = {{"char", TokenizerKind::Ch
                                                       {"word", TokenizerKind::Word},
                                                       {"sentencepiece", TokenizerKind::SentencePiece},
                                                       {"byte_bpe", TokenizerKind::ByteBpe},
-                                                      {"tokenizer_json", TokenizerKind::HfJson}};
+                                                      {"tokenizer_json", TokenizerKind::HfJson},
+                                                      {"marian", TokenizerKind::Marian}};
 
 template <typename Enum, std::size_t N>
 const char* enumName(Enum v, const std::pair<const char*, Enum> (&names)[N]) {
@@ -79,6 +80,7 @@ const std::set<std::string> kTransformerFields = {"architecture",
                                                   "activation",
                                                   "scale_embeddings",
                                                   "positional_encoding",
+                                                  "sinusoid_halves",
                                                   "rope_base",
                                                   "rope_style",
                                                   "rope_scaling",
@@ -226,6 +228,8 @@ ModelConfig ModelConfig::fromParsed(const json& j, const std::string& source) {
             c.maxLen = configInt(v, k, source);
         else if (key == "positional_encoding")
             c.positional = parseEnum(v, k, kPos, source);
+        else if (key == "sinusoid_halves")
+            c.sinusoidHalves = configBool(v, k, source);
         else if (key == "layer_norm")
             c.layerNorm = parseEnum(v, k, kNorm, source);
         else if (key == "norm_eps")
@@ -305,6 +309,8 @@ std::string ModelConfig::toJson() const {
     j["tgt_vocab_size"] = tgtVocabSize;
     j["max_len"] = maxLen;
     j["positional_encoding"] = toString(positional);
+    if (sinusoidHalves)
+        j["sinusoid_halves"] = true;
     j["layer_norm"] = toString(layerNorm);
     j["norm_eps"] = normEps;
     j["activation"] = toString(activation);

@@ -6,8 +6,10 @@
 #include "core/model/BertCheckpoint.h"
 #include "core/model/Gpt2Checkpoint.h"
 #include "core/model/LlamaCheckpoint.h"
+#include "core/model/MarianCheckpoint.h"
 #include "core/model/ModelParts.h"
 #include "core/model/WeightIO.h"
+#include "core/text/MarianTokenizer.h"
 #include "core/text/TokenizerFactory.h"
 
 #include <nlohmann/json.hpp>
@@ -28,8 +30,11 @@ std::unique_ptr<Tokenizer> readSide(const ModelConfig& c, const std::string& dir
     auto spec = c.tokenizerSpec();
     spec.rows = expected; // a tokenizer.json may name fewer ids than the model has rows
     auto t = readTokenizer(spec, dir, file);
+    // Marian's ids are vocab.json's, whichever side's .spm cuts the text.
+    const auto counted =
+        c.tokenizer == TokenizerKind::Marian ? std::string(MarianTokenizer::kVocabFile) : file;
     if (t->vocab().size() != expected)
-        throw ModelError(dir + "/" + file + ": holds " + std::to_string(t->vocab().size()) +
+        throw ModelError(dir + "/" + counted + ": holds " + std::to_string(t->vocab().size()) +
                          " tokens but config.json's " + sizeField + " is " + std::to_string(expected));
     return t;
 }
@@ -41,6 +46,14 @@ std::unique_ptr<Tokenizer> readSide(const ModelConfig& c, const std::string& dir
 void chooseHfTokenizer(ModelConfig& c, const fs::path& dir, ModelFormat format) {
     std::error_code ec;
     const bool json = fs::exists(dir / "tokenizer.json", ec);
+    if (format == ModelFormat::Marian) { // marianConfigFromParsed() named source.spm and target.spm
+        for (const char* file : {"source.spm", "target.spm", "vocab.json"})
+            if (!fs::exists(dir / file, ec))
+                throw ModelError(dir.string() + ": no tokenizer: missing " + file +
+                                 " (a Marian folder's tokenizer is source.spm and target.spm, numbered by "
+                                 "vocab.json)");
+        return;
+    }
     if (format == ModelFormat::Bert) {
         if (!json && !fs::exists(dir / "vocab.txt", ec))
             throw ModelError(dir.string() + ": no tokenizer: neither tokenizer.json nor vocab.txt (attnscope "
@@ -104,10 +117,14 @@ ModelFormat ModelDirectory::formatOf(const nlohmann::json& j, const std::string&
             return ModelFormat::Llama;
         if (isBertFamily(type))
             return ModelFormat::Bert;
-        throw ModelError(source + ": a Hugging Face \"" + type +
-                         "\" model; attnscope reads GPT-2 (\"gpt2\"), Llama, Mistral and Qwen2 (\"llama\", "
-                         "\"mistral\", \"qwen2\"), BERT, RoBERTa and DistilBERT (\"bert\", \"roberta\", "
-                         "\"xlm-roberta\", \"camembert\", \"distilbert\") checkpoints and its own format");
+        if (isMarian(type))
+            return ModelFormat::Marian;
+        throw ModelError(
+            source + ": a Hugging Face \"" + type +
+            "\" model; attnscope reads GPT-2 (\"gpt2\"), Llama, Mistral and Qwen2 (\"llama\", "
+            "\"mistral\", \"qwen2\"), BERT, RoBERTa and DistilBERT (\"bert\", \"roberta\", "
+            "\"xlm-roberta\", \"camembert\", \"distilbert\"), Marian (\"marian\") checkpoints and its "
+            "own format");
     }
     if (!j.contains("model_type") && j.contains("n_embd") && j.contains("n_layer") && j.contains("n_head"))
         return ModelFormat::Gpt2; // the original release's config.json has no model_type
@@ -127,10 +144,11 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
     const bool gpt2 = format == ModelFormat::Gpt2, hf = format != ModelFormat::Attnscope;
 
     auto parts = std::make_unique<ModelParts>();
-    parts->config = gpt2                           ? gpt2ConfigFromParsed(json, configPath)
-                    : format == ModelFormat::Llama ? llamaConfigFromParsed(json, configPath)
-                    : format == ModelFormat::Bert  ? bertConfigFromParsed(json, configPath)
-                                                   : ModelConfig::fromParsed(json, configPath);
+    parts->config = gpt2                            ? gpt2ConfigFromParsed(json, configPath)
+                    : format == ModelFormat::Llama  ? llamaConfigFromParsed(json, configPath)
+                    : format == ModelFormat::Bert   ? bertConfigFromParsed(json, configPath)
+                    : format == ModelFormat::Marian ? marianConfigFromParsed(json, configPath)
+                                                    : ModelConfig::fromParsed(json, configPath);
     parts->directory = dirName;
     if (hf)
         chooseHfTokenizer(parts->config, dir, format);
@@ -143,7 +161,10 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
             ? classTokenizer(c)
             : readSide(c, dirName, c.tgtVocabFile, c.tgtVocabSize, hf ? "vocab_size" : "tgt_vocab_size");
     if (c.twoSided())
-        parts->srcTokenizer = readSide(c, dirName, c.srcVocabFile, c.srcVocabSize, "src_vocab_size");
+        parts->srcTokenizer =
+            readSide(c, dirName, c.srcVocabFile, c.srcVocabSize, hf ? "vocab_size" : "src_vocab_size");
+    if (format == ModelFormat::Marian)
+        checkMarianSpecialIds(json, parts->tgtTokenizer->vocab(), configPath);
     // A config.json whose sizes ask for far more than the weights file holds is refused before anything is
     // allocated (d_model 65536 with d_ff 2^20 asked for terabytes and aborted). One that is a little off is
     // allocated and then told which tensor and shape disagree, which says more.
@@ -162,6 +183,8 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
         loadLlamaWeights(*parts->net, file, json);
     else if (format == ModelFormat::Bert)
         loadBertWeights(*parts->net, file, json);
+    else if (format == ModelFormat::Marian)
+        loadMarianWeights(*parts->net, file, json);
     else if (c.recurrent())
         loadParameters(parts->module(), file);
     else

@@ -28,15 +28,16 @@ enum class ModelFormat {
     Attnscope, ///< our config.json; the seed's tensor names
     Gpt2,      ///< a Hugging Face GPT-2 directory
     Llama,     ///< a Hugging Face Llama, Mistral or Qwen2 directory
-    Bert       ///< a Hugging Face BERT, RoBERTa or DistilBERT directory
+    Bert,      ///< a Hugging Face BERT, RoBERTa or DistilBERT directory
+    Marian     ///< a Hugging Face Marian (opus-mt) directory
 };
 
 class ModelDirectory {
 public:
     /// The format of a parsed config.json: GPT-2 for "model_type": "gpt2", or, without a model_type, GPT-2's
-    /// n_embd, n_layer and n_head; Llama for "llama", "mistral" and "qwen2"; ours otherwise. Throws
-    /// ModelError naming `source` for a Hugging Face model of another type ("t5", say), so the message says
-    /// what was handed over.
+    /// n_embd, n_layer and n_head; Llama for "llama", "mistral" and "qwen2"; the BERT family's and Marian's
+    /// types; ours otherwise. Throws ModelError naming `source` for a Hugging Face model of another type
+    /// ("t5", say), so the message says what was handed over.
     static ModelFormat formatOf(const nlohmann::json& config, const std::string& source);
 
     /// Reads and checks everything a model needs. Throws ModelError, ConfigError, FormatError or IoError

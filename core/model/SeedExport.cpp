@@ -30,6 +30,8 @@ void checkExpressible(const ModelConfig& c) {
     if (c.positional != PositionalEncoding::Sinusoidal)
         refuse(std::string("positional_encoding is ") + toString(c.positional) +
                "; the seed's PositionalEncoding is sinusoidal");
+    if (c.sinusoidHalves)
+        refuse("sinusoid_halves is on; the seed's PositionalEncoding interleaves sines and cosines");
     if (c.layerNorm != LayerNormKind::Seed)
         refuse(std::string("layer_norm is ") + toString(c.layerNorm) +
                "; the seed's LayerNorm adds eps to the standard deviation (\"seed\")");

@@ -2,6 +2,7 @@
 // Subword tokens from a SentencePiece model (the library Marian and T5 use), stored in the model directory
 // as the `.model` file config.json's `tokenizer.src_vocab` / `tgt_vocab` names.
 
+#include "core/text/SpmProcessor.h"
 #include "core/text/Tokenizer.h"
 
 #include <memory>
@@ -38,12 +39,11 @@ public:
     std::string detokenize(const std::vector<int64_t>& ids) const override;
     std::vector<std::string> pieces(const std::string& text) const override;
     std::unique_ptr<Tokenizer> clone() const override;
-    std::string fileContents() const override { return bytes_; }
+    std::string fileContents() const override { return sp_.bytes(); }
 
 private:
-    SentencePieceTokenizer(Vocabulary vocab, std::shared_ptr<const void> sp, std::string bytes);
-    std::shared_ptr<const void> sp_; // the library's processor, used const only: safe to share
-    std::string bytes_;              // the .model file
+    SentencePieceTokenizer(Vocabulary vocab, SpmProcessor sp);
+    SpmProcessor sp_;
 };
 
 } // namespace core

@@ -1,6 +1,7 @@
 #pragma once
 // text/ — from text to token ids and back, and the text itself. The ground floor of core/: it includes only
-// base/. Tokenizer is the interface every model side uses (char, word, SentencePiece, byte-level BPE);
+// base/. Tokenizer is the interface every model side uses (char, word, SentencePiece, byte-level BPE,
+// tokenizer.json, Marian's .spm pieces numbered by vocab.json; SpmProcessor is the SentencePiece library);
 // Vocabulary is the id table; TokenizerFactory is the one place that builds a tokenizer from a model
 // directory's files; ByteLevelBpe and BpeTrainer are GPT-2's scheme and our trainer for it; TextCorpus and
 // ParallelCorpus read the documents and sentence pairs models are trained and evaluated on.

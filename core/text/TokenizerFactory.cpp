@@ -5,6 +5,7 @@
 #include "core/text/BpeTokenizer.h"
 #include "core/text/CharTokenizer.h"
 #include "core/text/HfTokenizer.h"
+#include "core/text/MarianTokenizer.h"
 #include "core/text/SentencePieceTokenizer.h"
 #include "core/text/WordPieceVocab.h"
 #include "core/text/WordTokenizer.h"
@@ -28,6 +29,9 @@ std::unique_ptr<Tokenizer> makeTokenizer(const TokenizerSpec& spec, Vocabulary v
             "vocabulary alone");
     case TokenizerKind::HfJson:
         throw ConfigError("a tokenizer.json tokenizer is read from its file, not built from a vocabulary");
+    case TokenizerKind::Marian:
+        throw ConfigError(
+            "a Marian tokenizer is read from its .spm model and vocab.json, not built from a vocabulary");
     }
     return nullptr;
 }
@@ -51,6 +55,13 @@ std::unique_ptr<Tokenizer> readTokenizer(const TokenizerSpec& spec, const std::s
         return SentencePieceTokenizer::fromFile(path);
     if (spec.kind == TokenizerKind::HfJson)
         return HfTokenizer::fromFile(path, spec.rows);
+    if (spec.kind == TokenizerKind::Marian) {
+        const auto vocab = dir + "/" + MarianTokenizer::kVocabFile;
+        if (!std::filesystem::exists(vocab, ec))
+            throw ModelError(dir + ": missing " + MarianTokenizer::kVocabFile +
+                             ", which numbers the pieces of '" + file + "'");
+        return MarianTokenizer::fromFiles(path, vocab);
+    }
     if (spec.kind == TokenizerKind::ByteBpe) {
         const auto merges = dir + "/" + spec.mergesFile;
         if (!std::filesystem::exists(merges, ec))

@@ -12,11 +12,11 @@
 
 namespace core {
 
-enum class TokenizerKind { Char, Word, SentencePiece, ByteBpe, HfJson };
+enum class TokenizerKind { Char, Word, SentencePiece, ByteBpe, HfJson, Marian };
 
 /// What a model directory says about a side's tokenizer, beyond its vocabulary file.
 struct TokenizerSpec {
-    TokenizerKind kind = TokenizerKind::Char; // char | word | sentencepiece | byte_bpe
+    TokenizerKind kind = TokenizerKind::Char; // char | word | sentencepiece | byte_bpe | marian
     bool lowercase = false;                   // word: fold case before lookup
     std::string mergesFile = "merges.txt";    // byte_bpe: the merges file beside the vocabulary
     int64_t rows =
@@ -27,7 +27,8 @@ struct TokenizerSpec {
 /// files of their own (SentencePiece, byte-level BPE).
 std::unique_ptr<Tokenizer> makeTokenizer(const TokenizerSpec& spec, Vocabulary vocab);
 
-/// One side's tokenizer from a directory: `file` is its vocab.json or SentencePiece model. Throws
+/// One side's tokenizer from a directory: `file` is its vocab.json or SentencePiece model (Marian's side's
+/// .spm, numbered by the vocab.json beside it). Throws
 /// ModelError naming the directory and file when one is missing, FormatError/IoError from the readers.
 std::unique_ptr<Tokenizer> readTokenizer(const TokenizerSpec& spec, const std::string& dir,
                                          const std::string& file);

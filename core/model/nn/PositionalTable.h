@@ -13,7 +13,8 @@ namespace core::nn {
 /// Rotary and none add nothing here (rotary acts inside attention).
 class PositionalTableImpl : public torch::nn::Module {
 public:
-    PositionalTableImpl(PositionalEncoding kind, int64_t maxLen, int64_t dModel);
+    /// halves: the sinusoid's sines in the first C/2 columns and cosines in the rest (Marian's layout).
+    PositionalTableImpl(PositionalEncoding kind, int64_t maxLen, int64_t dModel, bool halves = false);
     torch::Tensor forward(const torch::Tensor& x, int64_t pos0); // (B, T, C) -> (B, T, C)
     /// The (P, C) table that is added, or an undefined tensor when nothing is.
     torch::Tensor table() const;
@@ -25,11 +26,14 @@ public:
 
 private:
     PositionalEncoding kind_;
+    bool halves_;
 };
 TORCH_MODULE(PositionalTable);
 
 /// PE(pos, 2i) = sin(pos / 10000^(2i/C)), PE(pos, 2i+1) = cos(…), computed in double and rounded once,
 /// so it stays within float precision of the formula even at pos 5000 (a float32 angle would not).
-torch::Tensor sinusoidalTable(int64_t maxLen, int64_t dModel); // (P, C) float32
+/// halves: the same values with the sines in columns [0, C/2) and the cosines in [C/2, C), as Marian
+/// (transformers' MarianSinusoidalPositionalEmbedding) lays them out: column i and C/2 + i share a frequency.
+torch::Tensor sinusoidalTable(int64_t maxLen, int64_t dModel, bool halves = false); // (P, C) float32
 
 } // namespace core::nn

@@ -4,7 +4,7 @@
 // Debian's libsentencepiece carries its own copy of protobuf-lite (3.14) and exports those symbols, while
 // LibTorch loads the system's libprotobuf (3.21). Linked into one program, whichever copy comes first wins
 // every protobuf call of both, and the program crashes before main(). So SentencePiece is loaded only
-// into a module opened with RTLD_LOCAL | RTLD_DEEPBIND (SentencePieceTokenizer.cpp does that): the module
+// into a module opened with RTLD_LOCAL | RTLD_DEEPBIND (SpmProcessor.cpp does that): the module
 // and the library bind to their own copy, and nothing else ever sees it.
 
 #include <string>
@@ -20,7 +20,7 @@ struct Piece {
 };
 
 /// Bump when the table changes, so a stale module is refused rather than called wrongly.
-constexpr int kApiVersion = 1;
+constexpr int kApiVersion = 2;
 
 struct Api {
     int version;
@@ -33,6 +33,8 @@ struct Api {
     int (*unkId)(const void* model);
     std::vector<Piece> (*encode)(const void* model, const std::string& text);
     std::string (*decode)(const void* model, const std::vector<int>& ids);
+    /// Joins pieces by name; one the model lacks is kept as written (SentencePiece's DecodePieces).
+    std::string (*decodePieces)(const void* model, const std::vector<std::string>& pieces);
     /// Trains with SentencePiece's key/value options; the .model bytes in *model, or false with *error.
     bool (*train)(const std::vector<std::string>& sentences,
                   const std::vector<std::pair<std::string, std::string>>& options, std::string* model,

@@ -61,6 +61,12 @@ std::string decode(const void* m, const std::vector<int>& ids) {
     return text;
 }
 
+std::string decodePieces(const void* m, const std::vector<std::string>& pieces) {
+    std::string text;
+    proc(m).Decode(pieces, &text).IgnoreError(); // a piece the model lacks is kept as written
+    return text;
+}
+
 // The trainer pulls sentences from here, so a corpus already in memory is not written to a file first.
 class VectorIterator : public sentencepiece::SentenceIterator {
 public:
@@ -87,7 +93,8 @@ bool train(const std::vector<std::string>& sentences,
 }
 
 const core::spm::Api kApi = {
-    core::spm::kApiVersion, load, release, pieceCount, idToPiece, pieceToId, unkId, encode, decode, train};
+    core::spm::kApiVersion, load, release, pieceCount, idToPiece, pieceToId, unkId, encode, decode,
+    decodePieces,           train};
 
 } // namespace
 
