@@ -102,12 +102,9 @@ Token special(const Vocabulary& v, int64_t id) {
 } // namespace
 
 std::pair<std::vector<int64_t>, std::vector<int64_t>> Model::sourceFrame() const {
+    // As the tokenizer frames one sequence: <bos> … <eos> by default, as training here frames a translation's
+    // source; [CLS] … [SEP] for BERT's tokenizer.json; … </s> for Marian's.
     const auto& tok = sourceTokenizer();
-    // A translation's source as training framed it: <bos> … <eos>. An encoder-only model's text as its
-    // tokenizer frames one sequence: [CLS] … [SEP] for BERT's tokenizer.json; a Marian source as its
-    // tokenizer does, … </s>.
-    if (config().twoSided() && config().tokenizer != TokenizerKind::Marian)
-        return {{tok.vocab().bos()}, {tok.vocab().eos()}};
     return {tok.promptPrefix(), tok.promptSuffix()};
 }
 
