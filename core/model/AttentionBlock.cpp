@@ -1,5 +1,6 @@
 #include "core/model/AttentionBlock.h"
 
+#include "core/base/FloatPool.h"
 #include "core/model/Safetensors.h"
 
 #include <algorithm>
@@ -86,7 +87,8 @@ void AttentionBlock::resize(int l, int h, int q, int k) {
     keys = k;
     triangular = false;
     half_.reset();
-    data.assign(cells(l, h, q, k), 0.0f);
+    data = FloatPool::shared().take(cells(l, h, q, k));
+    std::fill(data.begin(), data.end(), 0.0f);
 }
 
 void AttentionBlock::allocate(int l, int h, int q, int k) {

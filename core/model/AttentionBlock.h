@@ -1,6 +1,8 @@
 #pragma once
 // Attention probabilities of every layer and head of one kind, as the views read them: plain data.
 
+#include "core/base/PooledFloats.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -48,7 +50,9 @@ struct AttentionBlock {
     int heads = 0;
     int queries = 0;
     int keys = 0;
-    std::vector<float> data; ///< dense storage; empty when compact
+    /// Dense storage; empty when compact. Its memory is reused by the next block of a similar size
+    /// (FloatPool): a keystroke's analysis writes into pages the previous one already faulted in.
+    PooledFloats data;
     /// Masked self-attention: row q gives keys past q + keys − queries weight 0. Set before allocate().
     bool causal = false;
     bool triangular = false; ///< compact and causal: rows hold only their visible keys

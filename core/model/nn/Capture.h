@@ -1,6 +1,7 @@
 #pragma once
 // Shapes: H heads, S source length, T target length (or new tokens of a step), Tk keys, L layers.
 
+#include "core/base/FloatPool.h"
 #include "core/model/AttentionBlock.h"
 
 #include <torch/types.h>
@@ -31,15 +32,11 @@ private:
     }
 };
 
-/// Appends one layer's (1, H, q, k) probabilities to block, which holds `layers` layers once full. A dense
-/// block reserves the whole block at the first layer, so every float is written exactly once: no cat of
-/// the layers, no zero-fill before the copy, no regrowth. A block too large for dense storage
-/// (AttentionBlock::wantsCompact) gets each layer as float16, converted by LibTorch, and a causal one only
-/// the visible keys of each row.
-inline void appendLayer(AttentionBlock& block, const torch::Tensor& probs, int layers) {
-    TORCH_INTERNAL_ASSERT(probs.dim() == 4 && probs.size(0) == 1, "attention capture expects one sequence");
-    const auto heads = static_cast<int>(probs.size(1)), queries = static_cast<int>(probs.size(2)),
-               keys = static_cast<int>(probs.size(3));
+/// The storage of the next layer of a dense block, as a (1, H, q, k) tensor over the block's own memory,
+/// for the attention to write its probabilities straight into: no temporary, no copy, and (the memory
+/// coming from FloatPool) no fresh pages. The first layer sizes the block for `layers` layers. Undefined
+/// for a block too large for dense storage (AttentionBlock::wantsCompact): appendLayer converts those.
+inline torch::Tensor layerSlot(AttentionBlock& block, int layers, int heads, int queries, int keys) {
     const int layer = block.layers;
     if (layer == 0 && block.empty()) {
         if (AttentionBlock::wantsCompact(layers, heads, queries, keys)) {
@@ -49,12 +46,31 @@ inline void appendLayer(AttentionBlock& block, const torch::Tensor& probs, int l
             block.heads = heads;
             block.queries = queries;
             block.keys = keys;
-            block.data.reserve(static_cast<std::size_t>(layers) * static_cast<std::size_t>(probs.numel()));
+            // Every cell is written before it is read: the layers fill the block in order.
+            block.data =
+                FloatPool::shared().take(static_cast<std::size_t>(layers) * static_cast<std::size_t>(heads) *
+                                         static_cast<std::size_t>(queries) * static_cast<std::size_t>(keys));
         }
     }
     TORCH_INTERNAL_ASSERT(layer < layers && heads == block.heads && queries == block.queries &&
                               keys == block.keys,
                           "attention layers differ in shape or outnumber the block");
+    if (block.compact())
+        return {};
+    return torch::from_blob(block.data.data() + block.rowOffset(layer, 0, 0), {1, heads, queries, keys},
+                            torch::TensorOptions().dtype(torch::kFloat32)); // (1, H, q, k)
+}
+
+/// Appends one layer's (1, H, q, k) probabilities to block, which holds `layers` layers once full. Nothing
+/// to copy when the attention wrote them into layerSlot(); otherwise they are copied there once (another
+/// device or dtype, or the autograd path's own tensor). A compact block gets each layer as float16,
+/// converted by LibTorch, and a causal one only the visible keys of each row.
+inline void appendLayer(AttentionBlock& block, const torch::Tensor& probs, int layers) {
+    TORCH_INTERNAL_ASSERT(probs.dim() == 4 && probs.size(0) == 1, "attention capture expects one sequence");
+    const auto heads = static_cast<int>(probs.size(1)), queries = static_cast<int>(probs.size(2)),
+               keys = static_cast<int>(probs.size(3));
+    const int layer = block.layers;
+    auto slot = layerSlot(block, layers, heads, queries, keys); // (1, H, q, k); undefined when compact
     if (block.compact()) {
         const auto host = probs.to(torch::kCPU, torch::kHalf).contiguous(); // (1, H, q, k)
         const auto* p = reinterpret_cast<const std::uint16_t*>(host.data_ptr<at::Half>());
@@ -66,11 +82,8 @@ inline void appendLayer(AttentionBlock& block, const torch::Tensor& probs, int l
                                           static_cast<std::size_t>(keys);
                 std::copy(src, src + block.storedKeys(q), out + block.rowOffset(layer, h, q));
             }
-    } else {
-        // A no-op for the usual float32 CPU probabilities; a staging copy from another device or dtype.
-        const auto host = probs.to(torch::kCPU, torch::kFloat32).contiguous(); // (1, H, q, k)
-        const float* p = host.data_ptr<float>();
-        block.data.insert(block.data.end(), p, p + host.numel());
+    } else if (probs.data_ptr() != slot.data_ptr()) {
+        slot.copy_(probs); // (1, H, q, k)
     }
     block.layers = layer + 1;
 }

@@ -34,6 +34,14 @@ torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
     for (std::size_t i = 0; i < layers->size(); ++i) {
         torch::Tensor selfProbs, crossProbs;
         const int l = static_cast<int>(i);
+        if (capture) { // the attention writes into the capture's storage (layerSlot)
+            const auto t = static_cast<int>(h.size(1));
+            selfProbs = layerSlot(capture->decoderSelf, count, heads_, t,
+                                  static_cast<int>(pos0) + t); // (1, H, T, Tk)
+            if (!layers[i]->as<DecoderLayerImpl>()->src_attn.is_empty())
+                crossProbs = layerSlot(capture->cross, count, heads_, t,
+                                       static_cast<int>(memory.size(1))); // (1, H, T, S)
+        }
         const auto selfOff =
             ablation ? ablation->layerMask(AttentionKind::Decoder, l, heads_) : std::vector<std::uint8_t>{};
         const auto crossOff =

@@ -24,7 +24,10 @@ torch::Tensor EncoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
     for (const auto& layer : *layers) {
         const auto off = ablation ? ablation->layerMask(AttentionKind::Encoder, index++, heads_)
                                   : std::vector<std::uint8_t>{};
-        torch::Tensor probs;
+        const auto s = static_cast<int>(h.size(1));
+        // The attention writes its probabilities into the capture's storage (layerSlot).
+        auto probs =
+            capture ? layerSlot(capture->encoderSelf, count, heads_, s, s) : torch::Tensor(); // (1, H, S, S)
         if (capture && capture->keepInputs)
             capture->encoderInputs.push_back(h); // (B, S, C)
         h = layer->as<EncoderLayerImpl>()->forward(h, m, capture ? &probs : nullptr,

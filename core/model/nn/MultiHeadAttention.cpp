@@ -1,10 +1,13 @@
 #include "core/model/nn/MultiHeadAttention.h"
 
+#include "core/base/FloatPool.h"
+#include "core/model/nn/HeadJobs.h"
 #include "core/model/nn/Linear.h"
 
 #include <ATen/Parallel.h>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace core::nn {
@@ -213,11 +216,8 @@ torch::Tensor MultiHeadAttentionImpl::attendWithAutograd(const torch::Tensor& q,
     return linear(linearAt(linears, 3), x);                               // (B, Tq, C)
 }
 
-// Without autograd each (sequence, head) pair is one job, and the jobs are split over the threads in one
-// parallel region, each running its products on one core: scale·QKᵀ + mask as one product (QKᵀ of scaled
-// queries when nothing is masked), the softmax in place, and the head's output written straight into its
-// columns of the (B, Tq, C) input of linears[3]. No transpose copy, no second (H, Tq, Tk) buffer, no pass
-// for the scale or the mask. Default size at T = 1024: 297 -> 231 ms with capture, 143 -> 114 ms without.
+// Without autograd the heads run as jobs (HeadJobs.h), writing the probabilities into p (a capture's slot
+// when one is passed) and each head's output straight into its columns of linears[3]'s input.
 torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch::Tensor& k,
                                              const torch::Tensor& v, const torch::Tensor& mask,
                                              torch::Tensor* probs, bool lastOnly, const std::uint8_t* off) {
@@ -225,8 +225,8 @@ torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch
         const auto x = attendWithAutograd(q, k, v, mask, probs, off); // (B, Tq, C)
         return lastOnly ? x.narrow(1, x.size(1) - 1, 1) : x;
     }
-    const auto b = q.size(0), tk = k.size(2), bh = b * heads_;
-    auto q3 = q.reshape({bh, -1, headSize_}); // (B·H, Tq, hs)
+    const auto b = q.size(0), tk = k.size(2), bh = b * heads_, hs = headSize_;
+    auto q3 = q.reshape({bh, -1, hs}); // (B·H, Tq, hs)
     // Without capture, the other queries' scores are never looked at.
     if (lastOnly && !probs && q3.size(1) > 1)
         q3 = q3.narrow(1, q3.size(1) - 1, 1); // (B·H, 1, hs)
@@ -234,32 +234,31 @@ torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch
     auto m = additiveMask(mask); // (B, 1|Tq, Tk)
     if (m.defined() && m.size(1) > tq)
         m = m.narrow(1, m.size(1) - tq, tq); // (B, Tq, Tk): the rows of the queries kept
-    const double scale = 1.0 / std::sqrt(static_cast<double>(headSize_));
-    if (!m.defined())
-        q3 = q3 * scale; // (B·H, Tq, hs); with a mask, the product applies the scale
-    const auto kt = k.reshape({bh, tk, headSize_}).transpose(1, 2);    // (B·H, hs, Tk)
-    const auto v3 = v.reshape({bh, tk, headSize_});                    // (B·H, Tk, hs)
-    auto p = torch::empty({bh, tq, tk}, q.options());                  // (B·H, Tq, Tk)
-    auto x = torch::empty({b, rows, heads_ * headSize_}, q.options()); // (B, rows, C)
-    at::parallel_for(0, bh, q.is_cpu() ? 1 : bh, [&](int64_t begin, int64_t end) {
-        torch::NoGradGuard noGrad; // worker threads do not inherit the caller's autograd mode
-        for (int64_t i = begin; i < end; ++i) {
-            const auto seq = i / heads_, head = i % heads_;
-            auto pi = p[i]; // (Tq, Tk)
-            if (m.defined())
-                at::addmm_out(pi, m[m.size(0) == 1 ? 0 : seq], q3[i], kt[i], 1.0, scale); // (Tq, Tk)
-            else
-                at::mm_out(pi, q3[i], kt[i]); // (Tq, Tk)
-            at::_softmax_out(pi, pi, -1, false);
-            auto xi = x[seq].narrow(1, head * headSize_, headSize_); // (rows, hs), row stride C
-            if (off && off[head])
-                xi.zero_(); // an ablated head still attends (its weights are captured), but adds nothing
-            else
-                at::mm_out(xi, rows < tq ? pi.narrow(0, tq - 1, 1) : pi, v3[i]);
-        }
-    });
-    if (probs)
+    const double scale = 1.0 / std::sqrt(static_cast<double>(hs));
+    // A capture's layerSlot(), when the caller passes one, takes the probabilities as they are computed.
+    const bool intoSlot = probs && probs->defined() && probs->numel() == bh * tq * tk &&
+                          probs->is_contiguous() && probs->dtype() == q.dtype() &&
+                          probs->device() == q.device();
+    // Without a capture the probabilities are scratch: pooled memory (FloatPool), which a long input would
+    // otherwise fault in afresh for every layer (16 MB a layer at T = 1,024 of the default shape).
+    std::vector<float> scratch;
+    torch::Tensor p; // (B·H, Tq, Tk)
+    if (intoSlot) {
+        p = probs->view({bh, tq, tk});
+    } else if (!probs && q.is_cpu() && q.scalar_type() == torch::kFloat32) {
+        scratch = FloatPool::shared().take(static_cast<std::size_t>(bh * tq * tk));
+        p = torch::from_blob(scratch.data(), {bh, tq, tk}, q.options());
+    } else {
+        p = torch::empty({bh, tq, tk}, q.options());
+    }
+    auto x = torch::empty({b, rows, heads_ * hs}, q.options());            // (B, rows, C)
+    const auto k3 = k.reshape({bh, tk, hs}), v3 = v.reshape({bh, tk, hs}); // (B·H, Tk, hs)
+    if (!attendHeadsRaw(q3, k3, v3, m, heads_, scale, off, p, x))
+        attendHeadsTorch(q3, k3, v3, m, heads_, scale, off, p, x);
+    if (probs && !intoSlot)
         *probs = p.view({b, heads_, tq, tk});
+    p = torch::Tensor(); // no view of the scratch outlives it
+    FloatPool::shared().give(scratch);
     return linear(linearAt(linears, 3), x); // (B, rows, C)
 }
 

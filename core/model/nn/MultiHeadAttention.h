@@ -46,8 +46,10 @@ public:
     /// Self-attention of x over itself, or over the cache plus x when a cache is given (x is then
     /// appended to it). pos0 is the position of x's first token. mask is (B, 1|Tq, Tk), either bool with
     /// false = blocked or additive float (0 or -1e9, see additiveMask). lastOnly: return only the last
-    /// query's row (B, 1, C); probs still covers every query. off: [H] flags, nonzero where a head's output
-    /// is zeroed before linears[3] (head ablation); null for none.
+    /// query's row (B, 1, C); probs still covers every query. A probs that holds a contiguous tensor of the
+    /// probabilities' shape and type on entry (a capture's layerSlot) is written into; otherwise it is set to
+    /// a new one. off: [H] flags, nonzero where a head's output is zeroed before linears[3] (head ablation);
+    /// null for none.
     torch::Tensor selfAttend(const torch::Tensor& x, const torch::Tensor& mask, int64_t pos0, KvCache* cache,
                              torch::Tensor* probs, bool lastOnly = false, const std::uint8_t* off = nullptr);
     /// Attention of x over memory. With a cache, memory's keys and values are projected once and reused.
