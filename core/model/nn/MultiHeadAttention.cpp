@@ -245,7 +245,8 @@ torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch
     torch::Tensor p; // (B·H, Tq, Tk)
     if (intoSlot) {
         p = probs->view({bh, tq, tk});
-    } else if (!probs && q.is_cpu() && q.scalar_type() == torch::kFloat32) {
+    } else if (!probs && q.is_cpu() && q.scalar_type() == torch::kFloat32 &&
+               static_cast<std::size_t>(bh * tq * tk) * sizeof(float) >= FloatPool::kMinBytes) {
         scratch = FloatPool::shared().take(static_cast<std::size_t>(bh * tq * tk));
         p = torch::from_blob(scratch.data(), {bh, tq, tk}, q.options());
     } else {
