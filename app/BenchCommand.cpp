@@ -176,9 +176,10 @@ private:
 // The plan every section but the long one follows; the long one's is printed beside it when it differs.
 void printHeader(const Machine& m, const Options& o) {
     std::printf("attnscope bench\n");
-    std::printf("machine   %s (%s), %d threads, OpenBLAS %s, LibTorch %s, %s\n", m.cpu.c_str(),
-                m.device.c_str(), m.threads, m.openblas.empty() ? "not in use" : m.openblas.c_str(),
-                m.torch.c_str(), m.ompWait.c_str());
+    std::printf("machine   %s (%s), %d threads, OpenBLAS %s, LibTorch %s, %s, packed weights %s\n",
+                m.cpu.c_str(), m.device.c_str(), m.threads,
+                m.openblas.empty() ? "not in use" : m.openblas.c_str(), m.torch.c_str(), m.ompWait.c_str(),
+                m.packed.c_str());
     const bool others = o.translation || o.tables || o.keystroke || o.recurrent || o.inside || o.analyses;
     const bool samePlan = o.longPlan.runs == o.plan.runs && o.longPlan.warmup == o.plan.warmup;
     const auto& plan = others ? o.plan : o.longPlan;

@@ -1,6 +1,7 @@
 #include "BenchMeasure.h"
 
 #include "core/base/BlasCore.h"
+#include "core/base/PackedWeights.h"
 #include "core/base/Runtime.h"
 
 #include <algorithm>
@@ -79,12 +80,17 @@ std::string cpuModel() {
 } // namespace
 
 Machine thisMachine() {
-    return {cpuModel(),           core::cudaAvailable() ? "cuda" : "cpu",
-            core::threadCount(),  core::blasCoreName(),
-            core::torchVersion(), core::ompWaitSetting()};
+    return {cpuModel(),
+            core::cudaAvailable() ? "cuda" : "cpu",
+            core::threadCount(),
+            core::blasCoreName(),
+            core::torchVersion(),
+            core::ompWaitSetting(),
+            core::PackedWeights::describe()};
 }
 
 nlohmann::ordered_json toJson(const Machine& m) {
-    return {{"cpu", m.cpu},           {"device", m.device}, {"threads", m.threads},
-            {"openblas", m.openblas}, {"torch", m.torch},   {"omp_wait", m.ompWait}};
+    return {
+        {"cpu", m.cpu},     {"device", m.device},    {"threads", m.threads},      {"openblas", m.openblas},
+        {"torch", m.torch}, {"omp_wait", m.ompWait}, {"packed_weights", m.packed}};
 }

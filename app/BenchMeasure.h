@@ -92,6 +92,7 @@ struct Machine {
     std::string openblas; // empty when LibTorch does not call OpenBLAS
     std::string torch;
     std::string ompWait; // libgomp's idle policy: "GOMP_SPINCOUNT=10000" (the launcher's), or the user's
+    std::string packed;  // what multiplies by packed weights: "oneDNN 2.6.3", or why nothing does
 };
 
 /// Call after the thread count is set: it reports the current one.

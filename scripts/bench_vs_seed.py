@@ -23,7 +23,8 @@ import safetensors_np  # noqa: E402
 import seed_runner  # noqa: E402
 from bench_train_seed import openblas_kernels  # noqa: E402
 
-TARGETS = {64: {"greedy": 5.0, "analysis": 2.0}, 1024: {"greedy": 1.0, "analysis": 1.0}}
+# The targets the performance work set itself (README, "Performance"): ahead of the seed at every length.
+TARGETS = {64: {"greedy": 8.0, "analysis": 2.5}, 1024: {"greedy": 6.0, "analysis": 1.5}}
 
 
 def bench_ids(n, vocab, salt):
@@ -125,7 +126,7 @@ def main():
     m = ours["machine"]
     print(f"attnscope vs the seed's PyTorch code: median [min-max] ms of {runs} runs after {warmup} warm-up")
     print(f"ours      {m['threads']} threads, OpenBLAS {m['openblas'] or 'not in use'}, "
-          f"LibTorch {m['torch']}")
+          f"LibTorch {m['torch']}, packed weights {m.get('packed_weights', 'not reported')}")
     print(f"seed      {torch.get_num_threads()} threads, OpenBLAS {openblas_kernels()}, "
           f"PyTorch {torch.__version__}")
     print("speed-up  the seed's median over ours; greedy: N tokens after a source of T tokens, "

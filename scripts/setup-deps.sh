@@ -12,7 +12,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 packages=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev libqcustomplot-dev
-  libtorch-dev libopenblas0-openmp nlohmann-json3-dev libsentencepiece-dev libicu-dev liblzma-dev
+  libtorch-dev libopenblas0-openmp libdnnl-dev nlohmann-json3-dev libsentencepiece-dev libicu-dev liblzma-dev
   fonts-dejavu-core
 )
 test_packages=(

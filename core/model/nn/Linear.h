@@ -1,6 +1,8 @@
 #pragma once
 // Shapes: B batch, T time, C in features, F out features.
 
+#include "core/model/nn/PackedLinear.h"
+
 #include <ATen/core/grad_mode.h>
 #include <torch/nn/modules/linear.h>
 
@@ -12,9 +14,18 @@ namespace core::nn {
 /// AddmmBackward in training). LibTorch 1.13's torch::nn::Linear::forward instead runs matmul and then adds
 /// the bias in place: one more op each way, on every projection of every layer.
 ///
-/// One row without autograd (a KV-cached decode step) is a matrix-vector product: gemm packs the whole
-/// weight matrix on every call, which for the 8000 × 256 output projection cost three times the addmv.
-inline torch::Tensor linear(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& b) {
+/// Without autograd, the product goes through the weight packed once (PackedLinear.h); `version` is the sum
+/// of the version counters of the tensors w and b are made of, when they are views of several.
+///
+/// Failing that, one row without autograd (a KV-cached decode step) is a matrix-vector product: gemm packs
+/// the whole weight matrix on every call, which for the 8000 × 256 output projection cost three times the
+/// addmv.
+inline torch::Tensor linear(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& b,
+                            int64_t version) {
+    if (!at::GradMode::is_enabled()) {
+        if (auto y = packedLinear(x, w, b, version); y.defined())
+            return y; // (..., F)
+    }
     if (x.numel() == w.size(1) && !at::GradMode::is_enabled()) {
         const auto v = x.reshape({-1});                                       // (C)
         const auto y = b.defined() ? torch::addmv(b, w, v) : torch::mv(w, v); // (F)
@@ -23,6 +34,10 @@ inline torch::Tensor linear(const torch::Tensor& x, const torch::Tensor& w, cons
         return y.view(shape); // (..., 1, F)
     }
     return torch::linear(x, w, b); // (B, T, C) -> (B, T, F)
+}
+
+inline torch::Tensor linear(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& b) {
+    return linear(x, w, b, versionOf(w) + versionOf(b)); // (B, T, C) -> (B, T, F)
 }
 
 inline torch::Tensor linear(const torch::nn::LinearImpl& l, const torch::Tensor& x) {

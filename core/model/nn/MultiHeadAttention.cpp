@@ -127,7 +127,11 @@ std::vector<torch::Tensor> MultiHeadAttentionImpl::projectMany(int first, int co
         const auto w = backToBack(weights);                             // (rows, C)
         const auto b = unbiased ? torch::Tensor() : backToBack(biases); // (rows)
         if (w.defined() && (unbiased || b.defined())) {
-            const auto y = linear(x, w, b); // (B, T, rows)
+            int64_t version = 0; // the view's own counter does not move when a part is written
+            for (int i = 0; i < count; ++i)
+                version +=
+                    versionOf(weights[static_cast<size_t>(i)]) + versionOf(biases[static_cast<size_t>(i)]);
+            const auto y = linear(x, w, b, version); // (B, T, rows)
             std::vector<torch::Tensor> out;
             for (int i = first, col = 0; i < first + count; ++i) {
                 const auto n = headsOf(i);
