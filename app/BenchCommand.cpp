@@ -13,6 +13,7 @@
 #include "BenchMeasure.h"
 #include "BenchModels.h"
 #include "BenchPaint.h"
+#include "BenchProducts.h"
 #include "BenchRecurrent.h"
 #include "BenchSoak.h"
 #include "BenchTable.h"
@@ -95,6 +96,7 @@ struct Options {
     bool inside = true;
     bool analyses = true;
     bool recurrent = true;
+    bool products = true;
     std::string recurrentWeights; // empty: random weights
     int soakSteps = 10000;
     int soakAnalyses = 2000;
@@ -131,11 +133,11 @@ Options parse(const Args& a) {
     o.longModel = a.get("--long-model", "");
     const auto only = a.get("--only", "");
     if (!only.empty() && only != "translation" && only != "table" && only != "keystroke" && only != "long" &&
-        only != "soak" && only != "inside" && only != "recurrent" && only != "analyses")
-        throw UsageError(
-            "--only expects translation, table, keystroke, long, inside, analyses, recurrent or soak, "
-            "got '" +
-            only + "'");
+        only != "soak" && only != "inside" && only != "recurrent" && only != "analyses" && only != "products")
+        throw UsageError("--only expects translation, table, keystroke, long, inside, analyses, recurrent, "
+                         "products or soak, "
+                         "got '" +
+                         only + "'");
     if ((only == "keystroke" || only == "long" || only == "inside") && !o.gui)
         throw UsageError("--only " + only + " paints widgets; it does not go with --no-gui");
     o.translation = only.empty() || only == "translation";
@@ -145,6 +147,7 @@ Options parse(const Args& a) {
     o.soak = only == "soak";
     o.inside = o.gui && (only.empty() || only == "inside");
     o.recurrent = only.empty() || only == "recurrent";
+    o.products = only.empty() || only == "products";
     o.analyses = only.empty() || only == "analyses";
     o.recurrentWeights = a.get("--recurrent-weights");
     if (!o.recurrentWeights.empty() && !o.recurrent)
@@ -180,7 +183,8 @@ void printHeader(const Machine& m, const Options& o) {
                 m.cpu.c_str(), m.device.c_str(), m.threads,
                 m.openblas.empty() ? "not in use" : m.openblas.c_str(), m.torch.c_str(), m.ompWait.c_str(),
                 m.packed.c_str());
-    const bool others = o.translation || o.tables || o.keystroke || o.recurrent || o.inside || o.analyses;
+    const bool others =
+        o.translation || o.tables || o.keystroke || o.recurrent || o.inside || o.analyses || o.products;
     const bool samePlan = o.longPlan.runs == o.plan.runs && o.longPlan.warmup == o.plan.warmup;
     const auto& plan = others ? o.plan : o.longPlan;
     if (!others || !o.longInput || samePlan)
@@ -304,6 +308,15 @@ int runBench(const std::vector<std::string>& args) {
                     printText(*recurrent);
             }
 
+            std::optional<ProductsReport> products;
+            if (o.products) {
+                progress("matrix products alone");
+                products = measureProducts(o.plan);
+                progress.done();
+                if (!o.json)
+                    printText(*products);
+            }
+
             std::optional<SoakReport> soak;
             if (o.soak) {
                 if (!o.json) {
@@ -323,8 +336,8 @@ int runBench(const std::vector<std::string>& args) {
                 nlohmann::ordered_json j;
                 j["machine"] = toJson(machine);
                 // A long section run alone follows its own plan; with others, its JSON carries it.
-                const bool longOnly =
-                    !o.translation && !o.tables && !o.keystroke && !o.inside && !o.recurrent && !o.analyses;
+                const bool longOnly = !o.translation && !o.tables && !o.keystroke && !o.inside &&
+                                      !o.recurrent && !o.analyses && !o.products;
                 j["warmup"] = longOnly ? o.longPlan.warmup : o.plan.warmup;
                 j["runs"] = longOnly ? o.longPlan.runs : o.plan.runs;
                 if (translation)
@@ -346,6 +359,8 @@ int runBench(const std::vector<std::string>& args) {
                     j["analyses"] = toJson(*analyses);
                 if (recurrent)
                     j["recurrent"] = toJson(*recurrent);
+                if (products)
+                    j["products"] = toJson(*products);
                 if (soak)
                     j["soak"] = toJson(*soak);
                 std::cout << j.dump(2) << "\n";

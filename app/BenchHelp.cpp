@@ -5,7 +5,7 @@ const char* const kBenchHelp =
                        [--warmup W] [--quick] [--threads N] [--greedy N] [--long-length N] [--only PART]
                        [--no-gui] [--json]
 
-Times what the window does, in seven sections. Loading and creating models is not timed. Every measure has
+Times what the window does, in eight sections. Loading and creating models is not timed. Every measure has
 W untimed warm-up runs, then N timed runs, and gives their median, min and max. Widgets are painted
 offscreen (QT_QPA_PLATFORM=offscreen unless that variable says otherwise).
 
@@ -57,6 +57,11 @@ recurrent    the seed's recurrent attention models, as modules: the attention-po
              keystroke of 64 tokens (vocabulary 10,000, embeddings 100, 128 hidden units a direction, 2
              classes), and the GRU translator (256 hidden units, vocabularies 8,000) encoding a 64-token
              source and taking one decode step over it
+products     the matrix products one layer makes, alone: 64 rows (a keystroke), one row (a decode step) and
+             1,024 rows against weights of the built-in model's and the medium shape, through OpenBLAS's
+             sgemm_ (which packs the weight on every call; sgemv_ for one row, as LibTorch's path) and
+             through the weight packed once for oneDNN
+             (what the models run on; ATTNSCOPE_PACKED_WEIGHTS=0 switches that off)
 soak         (only with --only soak: it takes minutes) --model and the shipped language model in turn, each
              turn a new sentence analysed and 5 steps decoded, a snapshot after each, until --soak-steps
              steps (default 10000) and --soak-analyses analyses (default 2000); resident memory, file
@@ -94,7 +99,8 @@ soak         (only with --only soak: it takes minutes) --model and the shipped l
   --long-length N the long section's T, 2 to 4096 (default 2048)
   --long-model DIR  a decoder-only or encoder-only model for the long section instead of the random
                   GPT-2 shape (a GPT-2 or BERT checkpoint, say), its weights and max_len as they are
-  --only PART     translation, table, keystroke, long, inside, analyses, recurrent or soak: run that section alone
+  --only PART     translation, table, keystroke, long, inside, analyses, recurrent, products or soak: run that
+                  section alone
   --recurrent-weights DIR  the recurrent section's weights (classifier.safetensors, translator.safetensors
                   in the shapes above; scripts/bench-recurrent-vs-seed.sh writes them) instead of random
   --soak-steps N, --soak-analyses N  the soak's totals

@@ -22,6 +22,7 @@ private Q_SLOTS:
     void bench();
     void benchLong();
     void benchSoak();
+    void benchPackingOff();
     void benchBadArguments_data();
     void benchBadArguments();
 
@@ -82,6 +83,19 @@ void TestCliBench::bench() {
     for (const auto& row : rec)
         QVERIFY2(row["median"].get<double>() > 0.0 && row["runs"].get<int>() == 3, row.dump().c_str());
     QCOMPARE(rec[2]["id"].get<std::string>(), std::string("translator_step"));
+
+    // The products alone: both paths timed at every shape, where this build packs.
+    const auto packedWith = j["machine"]["packed_weights"].get<std::string>();
+    QCOMPARE(j["products"]["packed_with"].get<std::string>(), packedWith);
+    const auto& cells = j["products"]["cells"];
+    QCOMPARE(cells.size(), std::size_t(11));
+    for (const auto& c : cells) {
+        QVERIFY2(c["sgemm_gflops"].get<double>() > 0.0, c.dump().c_str());
+        if (packedWith.rfind("oneDNN", 0) == 0)
+            QVERIFY2(c["packed_gflops"].get<double>() > 0.0 &&
+                         c["packed_ms"]["min"].get<double>() <= c["packed_ms"]["max"].get<double>(),
+                     c.dump().c_str());
+    }
 
     // Rollout, flow, heads switched off, value weighting: each row timed, each target reported.
     const auto& analyses = j["analyses"]["cases"];
@@ -326,6 +340,25 @@ void TestCliBench::benchSoak() {
     QCOMPARE(s["memory_flat"].get<bool>(), growth <= 5.0);
 }
 
+void TestCliBench::benchPackingOff() {
+    // ATTNSCOPE_PACKED_WEIGHTS=0 leaves every product to LibTorch, and the bench says so.
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("ATTNSCOPE_PACKED_WEIGHTS"), QStringLiteral("0"));
+    QByteArray out;
+    QCOMPARE(run({QStringLiteral("bench"), QStringLiteral("--only"), QStringLiteral("products"),
+                  QStringLiteral("--quick"), QStringLiteral("--json")},
+                 &out, nullptr, env),
+             0);
+    const auto j = json::parse(out.toStdString());
+    const auto packedWith = j["machine"]["packed_weights"].get<std::string>();
+    QVERIFY2(packedWith == "off (ATTNSCOPE_PACKED_WEIGHTS=0)" || packedWith == "not built",
+             packedWith.c_str());
+    for (const auto& c : j["products"]["cells"]) {
+        QVERIFY2(c["packed_ms"].is_null() && c["packed_gflops"].get<double>() == 0.0, c.dump().c_str());
+        QVERIFY(c["sgemm_gflops"].get<double>() > 0.0);
+    }
+}
+
 void TestCliBench::benchBadArguments_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
@@ -337,10 +370,9 @@ void TestCliBench::benchBadArguments_data() {
                                   << QStringLiteral("--lengths: 'x' is not a whole number");
     QTest::newRow("no sizes") << QStringList{QStringLiteral("--sizes"), QStringLiteral(",")}
                               << QStringLiteral("--sizes needs at least one entry");
-    QTest::newRow("only what")
-        << QStringList{QStringLiteral("--only"), QStringLiteral("paint")}
-        << QStringLiteral(
-               "--only expects translation, table, keystroke, long, inside, analyses, recurrent or soak");
+    QTest::newRow("only what") << QStringList{QStringLiteral("--only"), QStringLiteral("paint")}
+                               << QStringLiteral("--only expects translation, table, keystroke, long, "
+                                                 "inside, analyses, recurrent, products or soak");
     QTest::newRow("recurrent weights elsewhere")
         << QStringList{QStringLiteral("--only"), QStringLiteral("table"),
                        QStringLiteral("--recurrent-weights"), QStringLiteral("/tmp")}

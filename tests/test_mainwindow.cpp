@@ -3,6 +3,7 @@
 
 #include "WindowFixture.h"
 
+#include "core/base/PackedWeights.h"
 #include "ui/AttentionGrid.h"
 #include "ui/CandidatesChart.h"
 #include "ui/Exporter.h"
@@ -372,6 +373,9 @@ void TestMainWindow::aboutNamesVersions() {
              qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("OpenBLAS kernels: ")) ||
                  text.contains(QStringLiteral("not OpenBLAS")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("packed weights: ") +
+                           QString::fromStdString(core::PackedWeights::describe())),
              qPrintable(text));
     // Every shortcut the window has is in the help, and the keys the views take themselves too.
     auto f = open(kDemoModel, QString());

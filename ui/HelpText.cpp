@@ -3,6 +3,7 @@
 #include "core/model/ModelConfig.h"
 
 #include "core/base/BlasCore.h"
+#include "core/base/PackedWeights.h"
 #include "core/base/Runtime.h"
 #include "ui/QCustomPlotInclude.h"
 
@@ -84,12 +85,13 @@ QString HelpText::shortcuts(const QMenuBar* menus) {
 QString HelpText::about() {
     const auto blas = core::blasCoreName();
     return tr("<h3>attnscope %1</h3><p>Look inside Transformers: every layer, every head, step by step.</p>"
-              "<p>Qt %2 · LibTorch %3 · QCustomPlot %4<br>%5 intra-op threads · %6</p>")
+              "<p>Qt %2 · LibTorch %3 · QCustomPlot %4<br>%5 intra-op threads · %6 · packed weights: %7</p>")
         .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion()),
              QString::fromStdString(core::torchVersion()), QString::fromLatin1(QCUSTOMPLOT_VERSION_STR))
         .arg(core::threadCount())
         .arg(blas.empty() ? tr("BLAS: not OpenBLAS")
-                          : tr("OpenBLAS kernels: %1").arg(QString::fromStdString(blas)));
+                          : tr("OpenBLAS kernels: %1").arg(QString::fromStdString(blas)),
+             QString::fromStdString(core::PackedWeights::describe()));
 }
 
 QString HelpText::pageToolTip(Page page) {
