@@ -10,6 +10,7 @@
 #include "core/model/nn/MultiHeadAttention.h"
 #include "core/run/Analyze.h"
 #include "core/run/IncrementalDecoder.h"
+#include "core/train/FlatAdam.h"
 
 #include <QtTest>
 
@@ -47,6 +48,7 @@ private Q_SLOTS:
     void matchesTheFormula();
     void writtenWeightsAreRepacked();
     void fusedPartWrittenIsRepacked();
+    void optimiserStepIsRepacked();
     void freedWeightIsNotReused();
     void autogradIsLeftToLibTorch();
     void threadsAtOnce();
@@ -130,6 +132,27 @@ void TestPackedLinear::fusedPartWrittenIsRepacked() {
     const auto plain = attend();
     QVERIFY(worst(after, before) > 1e-3); // the written v counts
     QVERIFY(worst(after, plain) < 1e-5);  // as LibTorch computes it
+}
+
+void TestPackedLinear::optimiserStepIsRepacked() {
+    // Training writes the parameters through the optimiser's flat buffer, of which they are views; a probe
+    // between two steps (the Train tab's attention) must see the weights of the step it follows.
+    const Packing on(true);
+    torch::manual_seed(9);
+    torch::nn::Linear lin(16, 8);
+    FlatAdam adam({lin->weight, lin->bias}, 0.9, 0.999, 1e-8);
+    const auto x = torch::randn({3, 16});
+    torch::Tensor before;
+    {
+        torch::NoGradGuard noGrad;
+        before = nn::linear(*lin, x); // packs
+    }
+    lin(x).pow(2).sum().backward();
+    adam.step(0.1);
+    torch::NoGradGuard noGrad;
+    const auto after = nn::linear(*lin, x);
+    QVERIFY(worst(after, before) > 1e-3);
+    QVERIFY(worst(after, reference(x, lin->weight, lin->bias)) < 1e-5);
 }
 
 void TestPackedLinear::freedWeightIsNotReused() {

@@ -73,6 +73,11 @@ void FlatAdam::step(double lr) {
     expAvgSq_.mul_(beta2_).addcmul_(grads_, grads_, 1.0 - beta2_);       // (N,)
     const auto denom = (expAvgSq_.sqrt() / std::sqrt(bias2)).add_(eps_); // (N,)
     params_.addcdiv_(expAvg_, denom, -lr / bias1);                       // (N,)
+    // The parameters are views of params_ with counters of their own (set_data keeps the parameter's), so
+    // this write does not move them; products through packed weights (PackedLinear) read the counters to
+    // know that a weight changed.
+    for (auto& p : tensors_)
+        p.unsafeGetTensorImpl()->bump_version();
 }
 
 void FlatAdam::restore(const std::vector<float>& first, const std::vector<float>& second, int64_t steps,

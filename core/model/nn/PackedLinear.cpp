@@ -15,7 +15,7 @@ namespace core::nn {
 namespace {
 
 // Packed copies double the memory of the weights they copy. Up to this much is packed (a model of the medium
-// shape takes 190 MB, GPT-2 small 500 MB); the weights met after that multiply through LibTorch, so a 2 GB
+// shape takes 193 MB, GPT-2 small 494 MB); the weights met after that multiply through LibTorch, so a 2 GB
 // model costs at most this much more.
 constexpr int64_t kDefaultBudget = int64_t(512) << 20;
 
