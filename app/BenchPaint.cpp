@@ -43,7 +43,7 @@ SnapshotPtr standIn(const AttentionSnapshot& s, AttentionKind kind) {
     const auto& big = s.block(kind);
     auto& block = kind == AttentionKind::Cross ? small->cross : small->decoder;
     block.resize(big.layers, big.heads, 1, 1);
-    std::fill(block.data.begin(), block.data.end(), 1.0f);
+    std::fill_n(block.data.mutableData(), block.data.size(), 1.0f);
     return small;
 }
 

@@ -27,7 +27,7 @@ inline void fillBlock(core::AttentionBlock& b, int layers, int heads, int querie
                     sum += row[std::size_t(k)];
                 }
                 for (int k = 0; k < visible; ++k)
-                    b.data[b.index(l, h, q, k)] = row[std::size_t(k)] / sum;
+                    b.data.mutableData()[b.index(l, h, q, k)] = row[std::size_t(k)] / sum;
             }
 }
 

@@ -19,7 +19,7 @@ AttentionBlock blockOf(int queries, int keys, const std::vector<std::vector<floa
     for (int h = 0; h < b.heads; ++h)
         for (int q = 0; q < queries; ++q)
             for (int k = 0; k < keys; ++k)
-                b.data[b.index(0, h, q, k)] =
+                b.data.mutableData()[b.index(0, h, q, k)] =
                     heads[static_cast<std::size_t>(h)][static_cast<std::size_t>(q * keys + k)];
     return b;
 }

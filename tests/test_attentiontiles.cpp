@@ -25,8 +25,8 @@ AttentionBlock twoHeads(int queries, int keys) {
     const float cells = float(queries * keys);
     for (int q = 0; q < queries; ++q)
         for (int k = 0; k < keys; ++k) {
-            b.data[b.index(0, 0, q, k)] = float(q * keys + k) / cells;
-            b.data[b.index(0, 1, q, k)] = noise(rng);
+            b.data.mutableData()[b.index(0, 0, q, k)] = float(q * keys + k) / cells;
+            b.data.mutableData()[b.index(0, 1, q, k)] = noise(rng);
         }
     return b;
 }
@@ -119,7 +119,7 @@ void TestAttentionTiles::logScale() {
     AttentionBlock b;
     b.resize(1, 1, 1, 5);
     const float weights[] = {1.0f, 1e-2f, 1e-3f, 1e-4f, 1e-6f};
-    std::copy(std::begin(weights), std::end(weights), b.data.begin());
+    std::copy(std::begin(weights), std::end(weights), b.data.mutableData());
     AttentionTiles tiles;
     tiles.setBlock(&b, false);
     tiles.setPixelSize(QSize(40, 40));

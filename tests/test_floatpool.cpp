@@ -1,15 +1,17 @@
-// FloatPool and PooledFloats: large buffers come back for reuse, small ones and those past the limit do
-// not, and an analysis writes its attention into the memory the previous snapshot gave back, with the same
-// numbers as into fresh memory.
+// FloatPool, PooledFloats and SharedFloats: large buffers come back for reuse, small ones and those past the
+// limit do not; copies share one buffer until one of them writes; and an analysis writes its attention into
+// the memory the previous snapshot gave back, with the same numbers as into fresh memory.
 
 #include "TestModels.h"
 
 #include "core/base/FloatPool.h"
 #include "core/base/PooledFloats.h"
+#include "core/base/SharedFloats.h"
 #include "core/run/Analyze.h"
 
 #include <QtTest>
 
+#include <atomic>
 #include <set>
 #include <thread>
 
@@ -41,6 +43,8 @@ private Q_SLOTS:
     void oldestGoesPastTheLimit();
     void pooledFloatsGiveBackWhenDroppedOrReplaced();
     void threadsShareThePool();
+    void sharedFloatsCopyOnWrite();
+    void sharedFloatsAcrossThreads();
     void analysisReusesTheDroppedSnapshot();
 };
 
@@ -159,6 +163,72 @@ void TestFloatPool::threadsShareThePool() {
         th.join();
     QVERIFY(pool.keptBytes() <= 64 * kMiB);
     QVERIFY(pool.keptBuffers() >= 1);
+}
+
+void TestFloatPool::sharedFloatsCopyOnWrite() {
+    auto& pool = FloatPool::shared();
+    pool.clear();
+    SharedFloats a = std::vector<float>(floatsOf(2 * kMiB), 0.5f);
+    const float* at = a.data();
+    SharedFloats b = a; // shares: no copy
+    QVERIFY(b.sharesWith(a));
+    QCOMPARE(b.data(), at);
+    QVERIFY(b == a);
+    // A writer gets its own buffer first; the other copy keeps its values.
+    b.mutableData()[3] = 2.0f;
+    QVERIFY(!b.sharesWith(a));
+    QVERIFY(b.data() != at);
+    QCOMPARE(a[3], 0.5f);
+    QCOMPARE(b[3], 2.0f);
+    QCOMPARE(b[4], 0.5f);
+    QVERIFY(a != b);
+    // The only owner writes in place.
+    QCOMPARE(a.mutableData(), at);
+    // The last owner gives the buffer back to the pool; a mere share does not.
+    {
+        SharedFloats c = a;
+        QCOMPARE(pool.keptBuffers(), std::size_t(0));
+    }
+    QCOMPARE(pool.keptBuffers(), std::size_t(0));
+    a.clear();
+    QVERIFY(a.empty());
+    QCOMPARE(a.data(), static_cast<const float*>(nullptr));
+    QCOMPARE(pool.keptBuffers(), std::size_t(1));
+    // assign() takes that memory again rather than the system's.
+    std::vector<float> values(floatsOf(2 * kMiB), 1.0f);
+    a.assign(values.data(), values.data() + values.size());
+    QCOMPARE(a.data(), at);
+    QVERIFY(a == values);
+    QCOMPARE(pool.keptBuffers(), std::size_t(0));
+    // Empty objects read as an empty vector.
+    const SharedFloats none;
+    QVERIFY(none.vector().empty());
+    QCOMPARE(none.size(), std::size_t(0));
+    pool.clear();
+}
+
+void TestFloatPool::sharedFloatsAcrossThreads() {
+    // The worker writes new blocks while the window drops old shares of them: every reader sees the
+    // values of the buffer it was handed, and the writers never write into a buffer someone reads.
+    SharedFloats source = std::vector<float>(floatsOf(kMiB), 0.0f);
+    std::vector<std::thread> threads;
+    std::atomic<int> wrong{0};
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&wrong, copy = source, t]() mutable {
+            for (int i = 0; i < 100; ++i) {
+                const SharedFloats before = copy;
+                float* w = copy.mutableData(); // copy's own buffer: before still reads the old one
+                w[0] = static_cast<float>(t * 1000 + i);
+                if (before.sharesWith(copy) || copy[0] != static_cast<float>(t * 1000 + i) ||
+                    (i > 0 && before[0] != static_cast<float>(t * 1000 + i - 1)))
+                    ++wrong;
+            }
+        });
+    for (auto& th : threads)
+        th.join();
+    QCOMPARE(wrong.load(), 0);
+    QCOMPARE(source[0], 0.0f);
+    FloatPool::shared().clear();
 }
 
 void TestFloatPool::analysisReusesTheDroppedSnapshot() {

@@ -151,9 +151,9 @@ void TestGridPixels::maxPooled() {
     auto& b = snap->encoder;
     b.resize(1, 3, n, n);
     for (int q = 0; q < n; ++q) {
-        b.data[b.index(0, 0, q, q)] = 1.0f;                  // the diagonal
-        b.data[b.index(0, 1, q, std::max(q - 1, 0))] = 1.0f; // the token before
-        b.data[b.index(0, 2, q, strongKey)] = 1.0f;          // one key for every query
+        b.data.mutableData()[b.index(0, 0, q, q)] = 1.0f;                  // the diagonal
+        b.data.mutableData()[b.index(0, 1, q, std::max(q - 1, 0))] = 1.0f; // the token before
+        b.data.mutableData()[b.index(0, 2, q, strongKey)] = 1.0f;          // one key for every query
     }
     AttentionGrid grid;
     grid.resize(400, 200);

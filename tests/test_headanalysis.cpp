@@ -22,11 +22,11 @@ AttentionBlock knownHeads(int n) {
     AttentionBlock b;
     b.resize(1, 4, t, t);
     for (int q = 0; q < t; ++q) {
-        b.data[b.index(0, 0, q, std::max(0, q - 1))] = 1.0f;
-        b.data[b.index(0, 1, q, q > n ? 2 + (q - 1 - n) : q)] = 1.0f;
-        b.data[b.index(0, 2, q, 0)] = 1.0f;
+        b.data.mutableData()[b.index(0, 0, q, std::max(0, q - 1))] = 1.0f;
+        b.data.mutableData()[b.index(0, 1, q, q > n ? 2 + (q - 1 - n) : q)] = 1.0f;
+        b.data.mutableData()[b.index(0, 2, q, 0)] = 1.0f;
         for (int k = 0; k <= q; ++k)
-            b.data[b.index(0, 3, q, k)] = 1.0f / float(q + 1);
+            b.data.mutableData()[b.index(0, 3, q, k)] = 1.0f / float(q + 1);
     }
     return b;
 }

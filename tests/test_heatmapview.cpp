@@ -359,7 +359,7 @@ void TestHeatmapView::longSidesPooled() {
         snap->tgtTokens.push_back(Token{20 + i, "t" + std::to_string(i), false, false});
     std::mt19937 rng(5);
     fillBlock(snap->cross, 1, 2, queries, keys, false, rng);
-    snap->cross.data[snap->cross.index(0, 1, 333, 777)] = 1.0f; // a lone strong weight
+    snap->cross.data.mutableData()[snap->cross.index(0, 1, 333, 777)] = 1.0f; // a lone strong weight
     HeatmapView view;
     view.resize(800, 700);
     view.setShown({snap, AttentionKind::Cross, 0, 1});

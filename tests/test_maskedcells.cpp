@@ -41,7 +41,8 @@ void TestMaskedCells::tilesPaintMaskedCellsApart() {
     core::AttentionBlock b;
     std::mt19937 rng(3);
     fillBlock(b, 1, 1, 6, 6, true, rng);
-    b.data[b.index(0, 0, 5, 2)] = 0.0f; // a visible weight of exactly 0: the darkest colour, not masked
+    b.data.mutableData()[b.index(0, 0, 5, 2)] =
+        0.0f; // a visible weight of exactly 0: the darkest colour, not masked
     const auto colours = ui::ColorMap::byName(map);
     ui::AttentionTiles tiles;
     tiles.setColorMap(colours);

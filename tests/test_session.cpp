@@ -62,6 +62,7 @@ private Q_SLOTS:
     void longTextIsCut_data();
     void longTextIsCut();
     void pastMaxLenIsALongerTable();
+    void snapshotsShareTheSessionsAttention();
 };
 
 void TestSession::analyzeStartsTheRun_data() {
@@ -320,6 +321,29 @@ void TestSession::pastMaxLenIsALongerTable() {
     learned.setPastMaxLen(true);
     QVERIFY(!learned.pastMaxLen());
     QCOMPARE(learned.positions(), int64_t(16));
+}
+
+void TestSession::snapshotsShareTheSessionsAttention() {
+    // A snapshot goes to the window on every keystroke: its attention blocks are shares of the session's,
+    // not copies (at 1,024 tokens the encoder's alone is 100 MB), and a later analysis does not change
+    // what an earlier snapshot shows.
+    const auto m = model(Architecture::EncoderDecoder);
+    Session s(m);
+    s.analyze("123456"); // the test models' vocabulary holds ' ' to 'C': letters would all be <unk>
+    const auto first = s.snapshot();
+    const auto again = s.snapshot();
+    QVERIFY(!first.encoder.data.empty());
+    QVERIFY(first.encoder.data.sharesWith(again.encoder.data));
+    QVERIFY(first.decoder.data.sharesWith(again.decoder.data));
+    QVERIFY(first.cross.data.sharesWith(again.cross.data));
+    const std::vector<float> encoder = first.encoder.data;
+    s.analyze("654321");
+    const auto second = s.snapshot();
+    QVERIFY(!second.encoder.data.sharesWith(first.encoder.data));
+    QVERIFY(first.encoder.data == encoder);
+    QVERIFY(largestDifference(first.encoder, second.encoder) > 0.0); // the new text's attention differs
+    qInfo("encoder attention of the two texts differs by up to %g",
+          largestDifference(first.encoder, second.encoder));
 }
 
 QTEST_GUILESS_MAIN(TestSession)

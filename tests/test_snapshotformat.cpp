@@ -32,9 +32,9 @@ core::AttentionSnapshot snapshot() {
     s.encoder.resize(1, 2, 4, 4);
     s.cross.resize(1, 2, 2, 4);
     for (std::size_t i = 0; i < s.encoder.data.size(); ++i)
-        s.encoder.data[i] = 1.0f / static_cast<float>(i + 3); // not exact in few digits
+        s.encoder.data.mutableData()[i] = 1.0f / static_cast<float>(i + 3); // not exact in few digits
     for (std::size_t i = 0; i < s.cross.data.size(); ++i)
-        s.cross.data[i] = 0.25f + 1e-7f * static_cast<float>(i);
+        s.cross.data.mutableData()[i] = 0.25f + 1e-7f * static_cast<float>(i);
     s.nextTokenLogProbs = {-0.5f, -1234.5f, -1e-6f};
     return s;
 }

@@ -46,6 +46,7 @@ AttentionBlock valueWeighted(const AttentionBlock& weights, const KeyNorms& norm
     }
     const std::uint16_t* inHalf = weights.halfData();
     std::uint16_t* outHalf = out.mutableHalf(); // before the threads: a shared block is copied here
+    float* outData = out.data.mutableData();
     const int heads = weights.heads;
     // A long compact block has 150 M cells (GPT-2 small's shape at 1,024 tokens): one pass over each row's
     // stored cells, the heads split over the threads, and float16 read and written directly.
@@ -71,7 +72,7 @@ AttentionBlock valueWeighted(const AttentionBlock& weights, const KeyNorms& norm
                     if (compact)
                         outHalf[offset + static_cast<std::size_t>(k)] = c10::Half(v).x;
                     else
-                        out.data[offset + static_cast<std::size_t>(k)] = v;
+                        outData[offset + static_cast<std::size_t>(k)] = v;
                 }
             }
         }

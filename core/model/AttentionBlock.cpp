@@ -87,8 +87,9 @@ void AttentionBlock::resize(int l, int h, int q, int k) {
     keys = k;
     triangular = false;
     half_.reset();
-    data = FloatPool::shared().take(cells(l, h, q, k));
-    std::fill(data.begin(), data.end(), 0.0f);
+    auto zeros = FloatPool::shared().take(cells(l, h, q, k));
+    std::fill(zeros.begin(), zeros.end(), 0.0f);
+    data = std::move(zeros);
 }
 
 void AttentionBlock::allocate(int l, int h, int q, int k) {
@@ -102,7 +103,6 @@ void AttentionBlock::allocate(int l, int h, int q, int k) {
     keys = k;
     triangular = causal && k >= q;
     data.clear();
-    data.shrink_to_fit();
     half_ = std::make_shared<std::vector<std::uint16_t>>(
         static_cast<std::size_t>(l) * static_cast<std::size_t>(h) * rowOffset(0, 1, 0), std::uint16_t(0));
 }
@@ -178,7 +178,7 @@ const float* AttentionBlock::head(int layer, int h, std::vector<float>& scratch)
 
 void AttentionBlock::setRow(int layer, int head, int query, const float* weights, int count) {
     if (!compact()) {
-        std::memcpy(&data[index(layer, head, query, 0)], weights,
+        std::memcpy(data.mutableData() + index(layer, head, query, 0), weights,
                     static_cast<std::size_t>(count) * sizeof(float));
         return;
     }

@@ -1,7 +1,7 @@
 #pragma once
 // Attention probabilities of every layer and head of one kind, as the views read them: plain data.
 
-#include "core/base/PooledFloats.h"
+#include "core/base/SharedFloats.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -50,9 +50,10 @@ struct AttentionBlock {
     int heads = 0;
     int queries = 0;
     int keys = 0;
-    /// Dense storage; empty when compact. Its memory is reused by the next block of a similar size
+    /// Dense storage; empty when compact. Copies of a block share it until one writes (a snapshot handed to
+    /// the window copies nothing), and its memory is reused by the next block of a similar size
     /// (FloatPool): a keystroke's analysis writes into pages the previous one already faulted in.
-    PooledFloats data;
+    SharedFloats data;
     /// Masked self-attention: row q gives keys past q + keys − queries weight 0. Set before allocate().
     bool causal = false;
     bool triangular = false; ///< compact and causal: rows hold only their visible keys

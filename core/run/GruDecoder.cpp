@@ -65,7 +65,7 @@ StepDecoder::Step GruDecoder::push(const std::vector<int64_t>& tokens) {
             m.decodeRecurrent(input, impl_->hidden.back(), impl_->states); // (1, V), (1, 1, H), (1, S)
         impl_->hidden.push_back(out.hidden);
         const auto weights = out.weights.to(torch::kCPU, torch::kFloat32).contiguous();
-        std::copy_n(weights.data_ptr<float>(), s, step.crossRows.data.begin() + i * s);
+        std::copy_n(weights.data_ptr<float>(), s, step.crossRows.data.mutableData() + i * s);
         logProbs = out.logProbs[0];
     }
     step.logProbs = nn::hostFloats(logProbs);

@@ -133,7 +133,8 @@ std::string layerMeanField(AttentionKind kind, const AttentionBlock& block) {
     means.resize(block.layers, 1, block.queries, block.keys);
     for (int l = 0; l < block.layers; ++l) {
         const auto m = meanOverHeads(block, l);
-        std::copy(m.begin(), m.end(), means.data.begin() + std::ptrdiff_t(l) * std::ptrdiff_t(m.size()));
+        std::copy(m.begin(), m.end(),
+                  means.data.mutableData() + std::ptrdiff_t(l) * std::ptrdiff_t(m.size()));
     }
     std::ostringstream out;
     const ClassicLocale classic(out);

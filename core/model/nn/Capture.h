@@ -57,7 +57,8 @@ inline torch::Tensor layerSlot(AttentionBlock& block, int layers, int heads, int
                           "attention layers differ in shape or outnumber the block");
     if (block.compact())
         return {};
-    return torch::from_blob(block.data.data() + block.rowOffset(layer, 0, 0), {1, heads, queries, keys},
+    return torch::from_blob(block.data.mutableData() + block.rowOffset(layer, 0, 0),
+                            {1, heads, queries, keys},
                             torch::TensorOptions().dtype(torch::kFloat32)); // (1, H, q, k)
 }
 
