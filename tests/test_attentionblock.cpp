@@ -10,6 +10,9 @@
 
 #include <QtTest>
 
+#include <c10/util/Half.h>
+
+#include <algorithm>
 #include <cmath>
 
 using namespace core;
@@ -42,7 +45,10 @@ void compareBlocks(const AttentionBlock& dense, const AttentionBlock& compact) {
                 for (int k = 0; k < dense.keys; ++k) {
                     const float want = dense.at(l, h, q, k);
                     const float got = compact.at(l, h, q, k);
-                    if (!halfClose(want, got) || row[k] != got ||
+                    // The same run twice gives the same floats, so the compact cell is the dense one rounded
+                    // to nearest float16, as LibTorch rounds.
+                    if (!halfClose(want, got) || got != static_cast<float>(c10::Half(want)) ||
+                        row[k] != got ||
                         head[std::size_t(q) * std::size_t(dense.keys) + std::size_t(k)] != got)
                         ++mismatches;
                 }
@@ -82,16 +88,23 @@ void TestAttentionBlock::smallBlocksStayDense() {
 
 void TestAttentionBlock::compactMatchesDense_data() {
     QTest::addColumn<Architecture>("arch");
-    QTest::newRow("encoder-decoder") << Architecture::EncoderDecoder;
-    QTest::newRow("decoder-only") << Architecture::DecoderOnly;
+    QTest::addColumn<int>("steps");
+    QTest::newRow("encoder-decoder") << Architecture::EncoderDecoder << 20;
+    QTest::newRow("decoder-only") << Architecture::DecoderOnly << 20;
+    // 4 heads x 300 x 300 float32 is over FloatPool::kMinBytes: the probabilities come from the pool
+    // before they are converted, the path long inputs take.
+    QTest::newRow("decoder-only, pooled scratch") << Architecture::DecoderOnly << 300;
 }
 
 void TestAttentionBlock::compactMatchesDense() {
     QFETCH(Architecture, arch);
-    const auto model = randomModel(smallConfig(arch, PositionalEncoding::Sinusoidal), 3);
+    QFETCH(int, steps);
+    auto config = smallConfig(arch, PositionalEncoding::Sinusoidal);
+    config.maxLen = std::max(config.maxLen, steps + 1);
+    const auto model = randomModel(config, 3);
     const std::vector<int64_t> src{1, 5, 6, 7, 8, 9, 10, 11, 2};
     std::vector<int64_t> tgt{1};
-    for (int i = 0; i < 20; ++i)
+    for (int i = 0; i < steps; ++i)
         tgt.push_back(4 + (i * 7) % 30);
     const auto dense = core::analyze(*model, src, tgt);
     AttentionBlock::setDenseLimit(0); // every block compact
@@ -111,7 +124,9 @@ void TestAttentionBlock::compactMatchesDense() {
     // What the views compute from a block agrees too.
     const auto ds = headStats(dense.decoder, 1, 2), cs = headStats(compact.decoder, 1, 2);
     QVERIFY(std::abs(ds.meanEntropyBits - cs.meanEntropyBits) < 1e-3);
-    QCOMPARE(cs.argmaxKey, ds.argmaxKey);
+    // Over 300 keys near-equal weights round to the same float16 and the first of them wins the argmax.
+    if (steps <= 20)
+        QCOMPARE(cs.argmaxKey, ds.argmaxKey);
     const auto dm = meanOverHeads(dense.decoder, 0), cm = meanOverHeads(compact.decoder, 0);
     QCOMPARE(cm.size(), dm.size());
     for (std::size_t i = 0; i < dm.size(); ++i)

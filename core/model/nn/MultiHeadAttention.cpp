@@ -243,16 +243,29 @@ torch::Tensor MultiHeadAttentionImpl::attend(const torch::Tensor& q, const torch
     const bool intoSlot = probs && probs->defined() && probs->numel() == bh * tq * tk &&
                           probs->is_contiguous() && probs->dtype() == q.dtype() &&
                           probs->device() == q.device();
-    // Without a capture the probabilities are scratch: pooled memory (FloatPool), which a long input would
-    // otherwise fault in afresh for every layer (16 MB a layer at T = 1,024 of the default shape).
+    // Otherwise the probabilities are scratch: pooled memory (FloatPool), which a long input would otherwise
+    // fault in afresh for every layer (16 MB a layer at T = 1,024 of the default shape; 201 MB for GPT-2
+    // small's at 2,048, where a compact capture converts them to float16 after this returns).
     std::vector<float> scratch;
     torch::Tensor p; // (B·H, Tq, Tk)
+    const auto cells = static_cast<std::size_t>(bh * tq * tk);
     if (intoSlot) {
         p = probs->view({bh, tq, tk});
-    } else if (!probs && q.is_cpu() && q.scalar_type() == torch::kFloat32 &&
-               static_cast<std::size_t>(bh * tq * tk) * sizeof(float) >= FloatPool::kMinBytes) {
-        scratch = FloatPool::shared().take(static_cast<std::size_t>(bh * tq * tk));
-        p = torch::from_blob(scratch.data(), {bh, tq, tk}, q.options());
+    } else if (q.is_cpu() && q.scalar_type() == torch::kFloat32 &&
+               cells * sizeof(float) >= FloatPool::kMinBytes) {
+        if (probs) { // handed to the caller: the tensor gives the buffer back when its last user drops it
+            auto* held = new std::vector<float>(FloatPool::shared().take(cells));
+            p = torch::from_blob(
+                held->data(), {bh, tq, tk},
+                [held](void*) {
+                    FloatPool::shared().give(*held);
+                    delete held;
+                },
+                q.options());
+        } else {
+            scratch = FloatPool::shared().take(cells);
+            p = torch::from_blob(scratch.data(), {bh, tq, tk}, q.options());
+        }
     } else {
         p = torch::empty({bh, tq, tk}, q.options());
     }
