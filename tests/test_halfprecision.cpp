@@ -26,6 +26,7 @@ private Q_SLOTS:
     void halfRounding_data();
     void halfRounding();
     void halfEveryValue();
+    void halvesInBulk();
     void writeHalf();
     void halfOverflow_data();
     void halfOverflow();
@@ -139,6 +140,28 @@ void TestHalfPrecision::halfEveryValue() {
         if (floatToHalf(mid) != even || floatToHalf(std::nextafter(mid, 0.0f)) != bits ||
             floatToHalf(std::nextafter(mid, 2 * mid)) != next)
             QFAIL(qPrintable(QStringLiteral("rounding between half 0x%1 and its neighbour").arg(h, 4, 16)));
+    }
+}
+
+void TestHalfPrecision::halvesInBulk() {
+    // The bulk conversion (F16C where the CPU has it) gives floatToHalf's bits for floats of every exponent,
+    // sign and rounding case: every 4,099th bit pattern (about a million), NaNs included, and lengths that
+    // leave a tail after the groups of eight.
+    std::vector<float> values;
+    for (std::uint64_t bits = 0; bits <= 0xFFFFFFFFull; bits += 4099) {
+        float f;
+        const auto b = static_cast<std::uint32_t>(bits);
+        std::memcpy(&f, &b, sizeof f);
+        values.push_back(f);
+    }
+    for (const std::size_t n : {values.size(), std::size_t(13), std::size_t(7), std::size_t(0)}) {
+        std::vector<std::uint16_t> got(n, 0xFFFF);
+        floatsToHalves(values.data(), got.data(), n);
+        int mismatches = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            if (got[i] != floatToHalf(values[i]))
+                ++mismatches;
+        QCOMPARE(mismatches, 0);
     }
 }
 

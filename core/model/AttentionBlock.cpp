@@ -184,8 +184,8 @@ void AttentionBlock::setRow(int layer, int head, int query, const float* weights
     }
     std::uint16_t* out = mutableHalf() + rowOffset(layer, head, query);
     const int n = std::min(count, storedKeys(query));
-    for (int k = 0; k < n; ++k)
-        out[k] = floatToHalf(weights[k]);
+    if (n > 0)
+        floatsToHalves(weights, out, static_cast<std::size_t>(n));
 }
 
 std::vector<float> meanOverHeads(const AttentionBlock& block, int layer) {

@@ -3,9 +3,9 @@
 
 #include "core/base/FloatPool.h"
 #include "core/model/AttentionBlock.h"
+#include "core/model/Safetensors.h"
 
 #include <ATen/Parallel.h>
-#include <c10/util/Half.h>
 #include <torch/types.h>
 
 #include <algorithm>
@@ -89,9 +89,7 @@ inline void appendLayer(AttentionBlock& block, const torch::Tensor& probs, int l
                                            q = static_cast<int>(r % queries);
                                  const float* src = p + r * keys;
                                  std::uint16_t* dst = out + block.rowOffset(layer, h, q);
-                                 const int n = block.storedKeys(q);
-                                 for (int j = 0; j < n; ++j)
-                                     dst[j] = c10::Half(src[j]).x;
+                                 floatsToHalves(src, dst, static_cast<std::size_t>(block.storedKeys(q)));
                              }
                          });
     } else if (probs.data_ptr() != slot.data_ptr()) {
