@@ -5,6 +5,7 @@
 #include "TestModels.h"
 
 #include "core/base/Errors.h"
+#include "core/base/Float16.h"
 #include "core/model/Safetensors.h"
 #include "core/run/Analyze.h"
 

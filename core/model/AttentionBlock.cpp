@@ -1,7 +1,7 @@
 #include "core/model/AttentionBlock.h"
 
+#include "core/base/Float16.h"
 #include "core/base/FloatPool.h"
-#include "core/model/Safetensors.h"
 
 #include <algorithm>
 #include <array>

@@ -22,13 +22,6 @@ const char* dtypeName(DType);
 
 /// The largest finite F16 value; writing anything larger in magnitude as F16 is refused.
 constexpr float kHalfMax = 65504.0f;
-/// IEEE binary16 bits to float (exact: every half is a float).
-float halfToFloat(uint16_t h);
-/// Float to IEEE binary16 bits, rounded to nearest even: subnormals kept, too large → ±inf, NaN stays NaN.
-uint16_t floatToHalf(float f);
-/// floatToHalf over n floats, bit for bit the same; with the CPU's F16C conversion where it has one (25
-/// times faster here: a long input's captured attention is converted as it is computed).
-void floatsToHalves(const float* src, uint16_t* dst, std::size_t n);
 
 struct TensorInfo {
     std::string name;

@@ -1,9 +1,9 @@
 #pragma once
 // Shapes: H heads, S source length, T target length (or new tokens of a step), Tk keys, L layers.
 
+#include "core/base/Float16.h"
 #include "core/base/FloatPool.h"
 #include "core/model/AttentionBlock.h"
-#include "core/model/Safetensors.h"
 
 #include <ATen/Parallel.h>
 #include <torch/types.h>
