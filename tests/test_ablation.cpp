@@ -73,6 +73,7 @@ private Q_SLOTS:
     void effectAndGreedyOutputs();
     void sweepFindsTheHeadsThatMatter();
     void valueWeightedRowsSumToOne();
+    void valueNormsFollowStepsAndBack();
 };
 
 void TestAblation::matchesTheSeed() {
@@ -351,6 +352,53 @@ void TestAblation::valueWeightedRowsSumToOne() {
                         std::max(worstCompact, double(std::abs(compact.at(l, h, q, k) - w.at(l, h, q, k))));
     qInfo("a dense block weighted into compact storage: within %.3g of the dense result", worstCompact);
     QVERIFY(worstCompact < 1e-3); // float16: three significant digits
+}
+
+void TestAblation::valueNormsFollowStepsAndBack() {
+    // A run keeps each key's value norm once computed and adds only the keys fed since; after steps, a step
+    // back and another token in its place, the norms must be those of a fresh run over the same tokens.
+    const auto model =
+        core::Model::load(ATTNSCOPE_SOURCE_DIR "/resources/models/en-es", core::DeviceChoice::Cpu);
+    core::Session session(model);
+    session.analyze("The old man walked to the small white house.");
+    double worst = 0.0;
+    int checks = 0;
+    const auto check = [&] {
+        const auto snap = session.snapshot();
+        core::Session fresh(model);
+        fresh.analyzeIds(session.sourceIds(), session.targetIds());
+        const auto ref = fresh.snapshot();
+        for (const auto kind :
+             {core::AttentionKind::Encoder, core::AttentionKind::Decoder, core::AttentionKind::Cross}) {
+            const auto& n = snap.valueNorms(kind);
+            const auto& r = ref.valueNorms(kind);
+            QVERIFY(!n.empty());
+            QCOMPARE(n.layers, r.layers);
+            QCOMPARE(n.heads, r.heads);
+            QCOMPARE(n.keys, r.keys);
+            for (std::size_t i = 0; i < n.data.size(); ++i)
+                worst = std::max(worst,
+                                 std::abs(double(n.data[i]) - r.data[i]) / std::max(1.0, double(r.data[i])));
+        }
+        ++checks;
+    };
+    check();
+    for (int i = 0; i < 3; ++i) {
+        session.step();
+        check();
+    }
+    const auto dropped = session.targetIds().back();
+    QVERIFY(session.back());
+    check();
+    session.force(dropped == 5 ? 6 : 5); // another token where the dropped one was
+    check();
+    session.step();
+    check();
+    qInfo("%d points of a run (steps, a step back, a forced token): value norms within %.3g (relative) of a "
+          "fresh run's",
+          checks, worst);
+    QCOMPARE(session.decodedCount(), int64_t(4));
+    QVERIFY(worst < 1e-5);
 }
 
 ATTNSCOPE_GUILESS_MAIN(TestAblation)

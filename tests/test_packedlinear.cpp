@@ -2,7 +2,8 @@
 // written out in double, at the shapes a keystroke and a decode step multiply and at odd ones; a weight
 // written in place, a part of a fused weight written, a freed weight's memory reused, autograd, several
 // threads at once and the memory budget each fall back or repack as they must; and a whole translation
-// with packing on and off gives the same greedy tokens and the same attention within 1e-5.
+// with packing on and off gives the same greedy tokens and the same attention within 1e-5. W_O's Gram
+// matrices, kept the same way for value norms, follow writes to W_O.
 
 #include "core/base/PackedWeights.h"
 #include "core/model/Model.h"
@@ -54,6 +55,7 @@ private Q_SLOTS:
     void threadsAtOnce();
     void budgetFallsBack();
     void translationUnchanged();
+    void outputGramFollowsWrites();
 };
 
 void TestPackedLinear::initTestCase() {
@@ -258,6 +260,31 @@ void TestPackedLinear::translationUnchanged() {
     // holds us to.
     QVERIFY(attention < 1e-5);
     QVERIFY(logProbs < 1e-5);
+}
+
+void TestPackedLinear::outputGramFollowsWrites() {
+    // Value norms use W_O's per-head Gram matrices, kept with the attention module as packed weights are:
+    // made once, and made again after a write to W_O (a training step) or when W_O is replaced.
+    torch::NoGradGuard noGrad;
+    torch::manual_seed(6);
+    ModelConfig c;
+    c.dModel = 32;
+    c.heads = 4;
+    nn::MultiHeadAttention attn(nn::AttentionOptions::of(c, true));
+    auto& w = attn->linears[3]->as<torch::nn::Linear>()->weight; // (C, C)
+    const auto direct = [&] {
+        const auto wh = w.view({32, 4, 8}).permute({1, 0, 2}); // (H, C, hs)
+        return torch::matmul(wh.transpose(1, 2), wh);          // (H, hs, hs)
+    };
+    const auto kept = attn->outputGram();
+    QCOMPARE(kept.sizes().vec(), (std::vector<int64_t>{4, 8, 8}));
+    QVERIFY(worst(kept, direct()) < 1e-6);
+    QCOMPARE(attn->outputGram().data_ptr(), kept.data_ptr()); // kept, not made again
+    w.mul_(2.0);
+    QVERIFY(worst(attn->outputGram(), 4.0 * kept) < 1e-5);
+    QVERIFY(worst(attn->outputGram(), direct()) < 1e-6);
+    w.set_data(torch::randn({32, 32})); // replaced: another storage
+    QVERIFY(worst(attn->outputGram(), direct()) < 1e-5);
 }
 
 QTEST_GUILESS_MAIN(TestPackedLinear)

@@ -70,6 +70,7 @@ class TestSampler : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void greedyTakesTheArgmax();
+    void greedyCandidatesInRankOrder();
     void distributionMatchesReference_data();
     void distributionMatchesReference();
     void drawsFollowTheDistribution();
@@ -88,6 +89,27 @@ void TestSampler::greedyTakesTheArgmax() {
     // The first of equal maxima, whatever the step or seed.
     s.seed = 99;
     QCOMPARE(core::sampleToken({-1.0f, -0.5f, -0.5f}, s, 17), int64_t(1));
+}
+
+void TestSampler::greedyCandidatesInRankOrder() {
+    // The candidates shown are the most likely tokens, ties by the lower id: a whole vocabulary sorted by
+    // hand (with runs of equal values) against the pipeline's first 12, 1 and 0.
+    std::vector<float> logp(8000);
+    for (std::size_t i = 0; i < logp.size(); ++i)
+        logp[i] = -float((i * 7919) % 97) / 8.0f; // 97 distinct values, each shared by 82 or 83 ids
+    std::vector<int64_t> order(logp.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return logp[std::size_t(a)] > logp[std::size_t(b)]; });
+    for (const int shown : {12, 1, 0}) {
+        const auto p = core::samplingPipeline(logp, SamplingSettings{}, 0, shown);
+        QCOMPARE(int(p.candidates.size()), shown);
+        for (int r = 0; r < shown; ++r) {
+            QCOMPARE(p.candidates[std::size_t(r)].id, order[std::size_t(r)]);
+            QCOMPARE(p.candidates[std::size_t(r)].logProb, logp[std::size_t(order[std::size_t(r)])]);
+        }
+    }
+    QCOMPARE(core::samplingPipeline(logp, SamplingSettings{}, 0, 12).chosen, order.front());
 }
 
 void TestSampler::distributionMatchesReference_data() {

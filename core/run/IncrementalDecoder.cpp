@@ -27,6 +27,9 @@ struct IncrementalDecoder::Impl {
     std::vector<torch::Tensor> encoderInputs; // [L] (1, S, C), with capture: what the Inside view reads
     double encodeMs = 0.0;
     HeadAblation ablation;
+    // Value norms as valueNorms() made them, [L] (H, keys): the source's values never change once encoded,
+    // and the decoder's change only where a rewind drops keys, so each key's norm is computed once.
+    std::vector<torch::Tensor> encoderNorms, crossNorms, selfNorms;
 
     const HeadAblation* ablated() const { return ablation.empty() ? nullptr : &ablation; }
 
@@ -177,6 +180,9 @@ std::size_t IncrementalDecoder::rows() const {
 }
 void IncrementalDecoder::rewind(int64_t n) {
     impl_->cache.truncate(std::max<int64_t>(0, n));
+    for (auto& norms : impl_->selfNorms)
+        if (norms.defined() && norms.size(1) > impl_->cache.length())
+            norms = norms.slice(1, 0, impl_->cache.length()); // (H, length)
 }
 int64_t IncrementalDecoder::length() const {
     return impl_->cache.length();
@@ -266,12 +272,8 @@ namespace {
 
 // ‖W_O^(h) v‖ for the values v (H, Tk, hs) of one attention block: with G_h = W_O^(h)ᵀ W_O^(h) (hs × hs),
 // ‖W_O^(h) v‖² = v G_h vᵀ, which costs Tk·hs² a head instead of the Tk·hs·C of the products themselves.
-torch::Tensor valueNormsOf(nn::MultiHeadAttentionImpl& attention, const torch::Tensor& values) {
-    const auto h = attention.heads(), hs = attention.headSize();
-    const auto& w =
-        attention.linears[3]->as<torch::nn::Linear>()->weight;      // (C, C): x Wᵀ, x = heads side by side
-    const auto wh = w.view({w.size(0), h, hs}).permute({1, 0, 2});  // (H, C, hs)
-    const auto gram = torch::bmm(wh.transpose(1, 2), wh);           // (H, hs, hs)
+torch::Tensor valueNormsOf(const nn::MultiHeadAttentionImpl& attention, const torch::Tensor& values) {
+    const auto gram = attention.outputGram();                       // (H, hs, hs), kept with the model
     const auto v = values.to(torch::kFloat32);                      // (H, Tk, hs)
     return (torch::bmm(v, gram) * v).sum(-1).clamp_min(0.0).sqrt(); // (H, Tk)
 }
@@ -288,31 +290,44 @@ KeyNorms IncrementalDecoder::valueNorms(AttentionKind kind) const {
     const bool enc = kind == AttentionKind::Encoder;
     if (enc && impl_->encoderInputs.empty())
         return out; // a run without capture keeps no encoder values
-    if (!enc && impl_->cache.length() == 0)
+    const auto length = impl_->cache.length();
+    if (!enc && length == 0)
         return out;
     torch::NoGradGuard noGrad;
     auto& net = *m.net.ptr();
     const int layers = enc ? c.encoderLayers : c.decoderLayers;
+    auto& kept = enc                            ? impl_->encoderNorms
+                 : kind == AttentionKind::Cross ? impl_->crossNorms
+                                                : impl_->selfNorms;
+    kept.resize(static_cast<std::size_t>(layers));
     for (int l = 0; l < layers; ++l) {
         const auto i = static_cast<std::size_t>(l);
-        nn::MultiHeadAttentionImpl* attention = nullptr;
-        torch::Tensor values; // (H, Tk, hs)
+        auto& norms = kept[i]; // (H, keys so far)
         if (enc) {
-            auto& layer = *net.encoder->layers[i]->as<nn::EncoderLayerImpl>();
-            attention = layer.self_attn.get();
-            const auto normed = layer.sublayer[0]->as<nn::SublayerImpl>()->input(impl_->encoderInputs[i]);
-            values = attention->project(2, normed)[0]; // (H, S, hs)
+            if (!norms.defined()) {
+                auto& layer = *net.encoder->layers[i]->as<nn::EncoderLayerImpl>();
+                const auto normed = layer.sublayer[0]->as<nn::SublayerImpl>()->input(impl_->encoderInputs[i]);
+                norms = valueNormsOf(*layer.self_attn, layer.self_attn->project(2, normed)[0]); // (H, S)
+            }
         } else {
             auto& layer = *net.decoder->layers[i]->as<nn::DecoderLayerImpl>();
             const bool self = kind == AttentionKind::Decoder;
-            attention = self ? layer.self_attn.get() : layer.src_attn.get();
-            values = (self ? impl_->cache.self[i] : impl_->cache.cross[i]).values()[0]; // (H, Tk, hs)
+            const auto values =
+                (self ? impl_->cache.self[i] : impl_->cache.cross[i]).values()[0]; // (H, Tk, hs)
+            const auto have = norms.defined() ? norms.size(1) : 0;
+            // Only the keys fed since the last call are new: a rewind cuts the kept norms back with the
+            // cache.
+            if (have < values.size(1)) {
+                const auto added = valueNormsOf(self ? *layer.self_attn : *layer.src_attn,
+                                                values.slice(1, have)); // (H, new keys)
+                norms = have == 0 ? added : torch::cat({norms, added}, 1);
+            }
         }
-        const auto norms = valueNormsOf(*attention, values).to(torch::kCPU).contiguous(); // (H, Tk)
+        const auto host = norms.to(torch::kCPU).contiguous(); // (H, Tk)
         out.layers = l + 1;
-        out.heads = static_cast<int>(norms.size(0));
-        out.keys = static_cast<int>(norms.size(1));
-        out.data.insert(out.data.end(), norms.data_ptr<float>(), norms.data_ptr<float>() + norms.numel());
+        out.heads = static_cast<int>(host.size(0));
+        out.keys = static_cast<int>(host.size(1));
+        out.data.insert(out.data.end(), host.data_ptr<float>(), host.data_ptr<float>() + host.numel());
     }
     return out;
 }

@@ -49,6 +49,8 @@ public:
     double encodeMs() const override;
     /// Needs a decoder made with capture (it keeps the residual rows); see StepDecoder::inside.
     InsideRow inside(const InsideQuery& query) const override;
+    /// Computes each key's norm once and keeps it (a later call computes only keys fed since), so a
+    /// snapshot after every step costs the new keys alone.
     KeyNorms valueNorms(AttentionKind kind) const override;
     const Model& model() const;
 

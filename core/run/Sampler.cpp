@@ -91,14 +91,21 @@ SamplingPipeline samplingPipeline(const std::vector<float>& logProbs, const Samp
     // Candidates in kept()'s order: the kept ones are its first keptCount, so rank r is kept exactly when
     // r < keptCount. Greedy sorted nothing; its argmax (the lowest id among equals) leads the same order.
     std::vector<int64_t> order = k.order;
+    auto n = std::min<std::size_t>(order.size(), static_cast<std::size_t>(std::max(shown, 0)));
     if (s.greedy) {
+        // Only the ranks shown are needed, in a stable sort's order (higher first, then the lower id). The
+        // window asks on its own thread for every result: over 8,000 tokens, sorting them all took 0.5 ms,
+        // the ten shown alone 0.1.
         order.resize(logProbs.size());
         std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-            return logProbs[static_cast<std::size_t>(a)] > logProbs[static_cast<std::size_t>(b)];
-        });
+        n = std::min<std::size_t>(order.size(), static_cast<std::size_t>(std::max(shown, 0)));
+        std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+                          [&](int64_t a, int64_t b) {
+                              const float x = logProbs[static_cast<std::size_t>(a)];
+                              const float y = logProbs[static_cast<std::size_t>(b)];
+                              return x > y || (x == y && a < b);
+                          });
     }
-    const auto n = std::min<std::size_t>(order.size(), static_cast<std::size_t>(std::max(shown, 0)));
     const auto topK =
         s.greedy ? std::size_t(1)
                  : (s.topK > 0 ? std::min(order.size(), static_cast<std::size_t>(s.topK)) : order.size());

@@ -3,12 +3,14 @@
 #include "core/base/FloatPool.h"
 #include "core/model/nn/HeadJobs.h"
 #include "core/model/nn/Linear.h"
+#include "core/model/nn/PackedLinear.h"
 
 #include <ATen/Parallel.h>
 #include <torch/torch.h>
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 
 namespace core::nn {
 
@@ -59,7 +61,7 @@ AttentionOptions AttentionOptions::of(const ModelConfig& c, bool self) {
 
 MultiHeadAttentionImpl::MultiHeadAttentionImpl(const AttentionOptions& o)
     : linears(register_module("linears", torch::nn::ModuleList())), heads_(o.heads), kvHeads_(o.kvHeads),
-      headSize_(o.dModel / o.heads), ropeStyle_(o.ropeStyle) {
+      headSize_(o.dModel / o.heads), ropeStyle_(o.ropeStyle), gram_(std::make_shared<GramCache>()) {
     const int64_t C = o.dModel, kv = kvHeads_ * headSize_;
     linears->push_back(torch::nn::Linear(torch::nn::LinearOptions(C, C).bias(o.qkvBias)));  // q
     linears->push_back(torch::nn::Linear(torch::nn::LinearOptions(C, kv).bias(o.qkvBias))); // k
@@ -86,6 +88,27 @@ MultiHeadAttentionImpl::MultiHeadAttentionImpl(const AttentionOptions& o)
             linearAt(linears, i).bias.set_data(b.narrow(0, row, n)); // (C|kv)
         row += static_cast<int>(n);
     }
+}
+
+struct MultiHeadAttentionImpl::GramCache {
+    std::mutex mutex;
+    torch::Tensor gram;         // (H, hs, hs)
+    const void* data = nullptr; // the weights it was made from: their storage …
+    int64_t version = -1;       // … and their version counter (bumped by every in-place write)
+};
+
+torch::Tensor MultiHeadAttentionImpl::outputGram() const {
+    torch::NoGradGuard noGrad;
+    const auto& w = linears.ptr()->at<torch::nn::LinearImpl>(3).weight; // (C, C): x Wᵀ, heads side by side
+    std::lock_guard<std::mutex> lock(gram_->mutex);
+    if (!gram_->gram.defined() || gram_->data != w.data_ptr() || gram_->version != versionOf(w)) {
+        const auto wh =
+            w.to(torch::kFloat32).view({w.size(0), heads_, headSize_}).permute({1, 0, 2}); // (H, C, hs)
+        gram_->gram = torch::bmm(wh.transpose(1, 2), wh).contiguous();                     // (H, hs, hs)
+        gram_->data = w.data_ptr();
+        gram_->version = versionOf(w);
+    }
+    return gram_->gram;
 }
 
 torch::Tensor MultiHeadAttentionImpl::project(int index, const torch::Tensor& x) {

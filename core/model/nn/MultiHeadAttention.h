@@ -9,6 +9,7 @@
 #include <torch/nn/pimpl.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace core::nn {
@@ -72,6 +73,10 @@ public:
     /// Rotates (B, H', T, hs) queries or keys whose first row sits at position pos0 (identity without RoPE).
     torch::Tensor rotate(const torch::Tensor& t, int64_t pos0) const;
     bool rotary() const { return theta_.defined(); }
+    /// Each head's Gram matrix of linears[3]: G_h = W_O^(h)ᵀ W_O^(h), (H, hs, hs), float32, for the norms
+    /// ‖W_O^(h) v‖ of values. Depends only on the weights, so it is kept, and made again once they are
+    /// written or replaced; safe to call from several threads.
+    torch::Tensor outputGram() const;
 
 private:
     /// Projections first .. first + count - 1 of x, each (B, heads of it, T, hs): k and v have kvHeads.
@@ -89,6 +94,8 @@ private:
     int64_t heads_, kvHeads_, headSize_;
     RopeStyle ropeStyle_;
     torch::Tensor theta_; // (hs/2) angular frequency of each dimension pair, float32; undefined without rope
+    struct GramCache;
+    std::shared_ptr<GramCache> gram_; // outputGram()'s last result and the weights it came from
 };
 TORCH_MODULE(MultiHeadAttention);
 
