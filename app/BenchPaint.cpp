@@ -41,7 +41,7 @@ SnapshotPtr standIn(const AttentionSnapshot& s, AttentionKind kind) {
     if (!s.tgtTokens.empty())
         small->tgtTokens.push_back(s.tgtTokens.front());
     const auto& big = s.block(kind);
-    auto& block = kind == AttentionKind::Cross ? small->cross : small->decoder;
+    auto& block = small->block(kind);
     block.resize(big.layers, big.heads, 1, 1);
     std::fill_n(block.data.mutableData(), block.data.size(), 1.0f);
     return small;
@@ -139,7 +139,9 @@ std::vector<Row> measurePaint(const AttentionSnapshot& snapshot, const Plan& pla
     const auto kind = paintedKind(snapshot);
     if (snapshot.block(kind).empty())
         return {};
-    const std::string what = kind == AttentionKind::Cross ? "cross" : "decoder self";
+    const std::string what = kind == AttentionKind::Cross     ? "cross"
+                             : kind == AttentionKind::Encoder ? "encoder self"
+                                                              : "decoder self";
     return {{"paint_grid", "paint grid, every head (" + what + ")", timeGrid(snapshot, kind, plan)},
             {"paint_detail", "paint detail, one head (" + what + ")", timeDetail(snapshot, kind, plan)}};
 }

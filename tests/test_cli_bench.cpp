@@ -21,6 +21,7 @@ private Q_SLOTS:
     void initTestCase();
     void bench();
     void benchLong();
+    void benchEncoderOnly();
     void benchSoak();
     void benchPackingOff();
     void benchBadArguments_data();
@@ -312,6 +313,33 @@ void TestCliBench::benchLong() {
     QCOMPARE(targets[1]["limit"].get<double>(), 1073.741824);
     QCOMPARE(targets[1]["value"].get<double>(), static_cast<double>(snapshot) / 1e6);
     QVERIFY(targets[1]["met"].get<bool>()); // 38 MB at most at T = 256
+}
+
+void TestCliBench::benchEncoderOnly() {
+    // An encoder-only model's paint rows show its encoder self-attention: between timed runs the views are
+    // given a one-cell stand-in of the kind they show (with it in the decoder's place, the heatmap waited
+    // for a replot that never came).
+    const auto dir = initModel(QStringLiteral("enc"),
+                               R"({"name": "enc", "architecture": "encoder_only", "encoder_layers": 2,
+                               "d_model": 32, "heads": 2, "d_ff": 64, "src_vocab_size": 60,
+                               "tgt_vocab_size": 60, "positional_encoding": "learned"})");
+    QVERIFY(!dir.isEmpty());
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("bench"), QStringLiteral("--only"), QStringLiteral("table"),
+                  QStringLiteral("--sizes"), dir, QStringLiteral("--lengths"), QStringLiteral("8"),
+                  QStringLiteral("--runs"), QStringLiteral("2"), QStringLiteral("--warmup"),
+                  QStringLiteral("0"), QStringLiteral("--json")},
+                 &out, &err),
+             0);
+    const auto cell = json::parse(out.toStdString())["sizes"][0]["cells"][0];
+    auto rows = rowsById(cell["rows"]);
+    for (const char* id : {"paint_grid", "paint_detail"}) {
+        QVERIFY2(rows.count(id), out.constData());
+        QVERIFY2(sane(rows[id], 2), rows[id].dump().c_str());
+        QVERIFY2(rows[id]["label"].get<std::string>().find("(encoder self)") != std::string::npos,
+                 rows[id].dump().c_str());
+    }
+    QVERIFY(!rows.count("decode_step")); // an encoder-only model decodes nothing
 }
 
 void TestCliBench::benchSoak() {
