@@ -23,6 +23,7 @@
 #include "ui/TrainPage.h"
 #include "ui/ViewMenu.h"
 #include "ui/ViewState.h"
+#include "ui/WindowMessages.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -107,14 +108,8 @@ void MainWindow::buildWidgets() {
     top->addWidget(new QLabel(tr("Source"), central));
     top->addWidget(source_, 1);
     col->addLayout(top);
-    message_ = new QLabel(central);
-    message_->setObjectName(QStringLiteral("messageLabel"));
-    message_->setTextFormat(Qt::PlainText);
-    message_->setWordWrap(true);
-    message_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // see DecodePanel's status line
-    message_->setVisible(false);
-    message_->setStyleSheet(QStringLiteral("color: #b03a2e;"));
-    col->addWidget(message_);
+    messages_ = new WindowMessages(central, statusBar(), this);
+    col->addWidget(messages_->errorLine());
 
     tabs_ = new QTabWidget(central);
     tabs_->setObjectName(QStringLiteral("pages"));
@@ -141,14 +136,6 @@ void MainWindow::buildWidgets() {
         tabs_->setTabToolTip(i, HelpText::pageToolTip(Page(i)));
     col->addWidget(tabs_, 1);
     setCentralWidget(central);
-
-    timing_ = new QLabel(this);
-    timing_->setToolTip(tr("Wall time of the last encoder pass and decoder step"));
-    busy_ = new QLabel(tr("computing…"), this);
-    busy_->setObjectName(QStringLiteral("busyLabel"));
-    busy_->setVisible(false);
-    statusBar()->addPermanentWidget(busy_);
-    statusBar()->addPermanentWidget(timing_);
 }
 
 void MainWindow::buildMenus() {
@@ -234,9 +221,9 @@ void MainWindow::wire() {
 
     // Controller → pages and status.
     connect(controller_, &AnalysisController::resultChanged, this, &MainWindow::showResult);
-    connect(controller_, &AnalysisController::failed, this, &MainWindow::showError);
+    connect(controller_, &AnalysisController::failed, messages_, &WindowMessages::showError);
     // Two sources of waiting, one indicator: the analysis and a model loading.
-    auto updateBusy = [this] { busy_->setVisible(controller_->busy() || opener_->loading()); };
+    auto updateBusy = [this] { messages_->setBusy(controller_->busy() || opener_->loading()); };
     connect(controller_, &AnalysisController::busyChanged, this, updateBusy);
     connect(opener_, &ModelOpener::loadingChanged, this, updateBusy);
     connect(opener_, &ModelOpener::opened, this, &MainWindow::applyModel);
@@ -244,7 +231,7 @@ void MainWindow::wire() {
         opener_, &ModelOpener::refused, this,
         [this](const QString&, const QString& error, bool background) { refuseModel(error, background); });
     connect(exports_, &ExportActions::message, this,
-            [this](const QString& t) { statusBar()->showMessage(t, 8000); });
+            [this](const QString& t) { messages_->showMessage(t, 8000); });
     connect(inside_, &InsideView::requested, controller_, &AnalysisController::requestInside);
     connect(controller_, &AnalysisController::insideReady, inside_, &InsideView::setInside);
     exports_->setInsideSource([this] { return inside_->shownInside(); });
@@ -256,16 +243,15 @@ void MainWindow::wire() {
     connect(controller_, &AnalysisController::insideReady, exports_, &ExportActions::updateEnabled);
     connect(controller_, &AnalysisController::insideFailed, inside_, &InsideView::setFailed);
     connect(controller_, &AnalysisController::cleared, this, [this] {
-        clearError();
+        messages_->clearError();
         attention_->clear();
         inside_->setResult(nullptr);
         research_->clear();
         exports_->updateEnabled();
     });
-    connect(train_, &TrainPage::message, this,
-            [this](const QString& t) { statusBar()->showMessage(t, 8000); });
+    connect(train_, &TrainPage::message, this, [this](const QString& t) { messages_->showMessage(t, 8000); });
     connect(attention_, &AttentionPage::hint, this,
-            [this](const QString& t) { statusBar()->showMessage(t, 3000); });
+            [this](const QString& t) { messages_->showMessage(t, 3000); });
     connect(heads_, &HeadTable::scoresChanged, attention_, &AttentionPage::setHeadScores);
     connect(heads_, &HeadTable::headActivated, this, [this](int layer, int head) {
         // The head on the text its scores describe; the typed text would often be a 1×1 cell.
@@ -278,10 +264,10 @@ void MainWindow::wire() {
             // Said with its result (a result clears the messages of the text before it).
             connect(
                 controller_, &AnalysisController::resultChanged, this,
-                [this, note = measured->description] { showStateMessage(note, 0); },
+                [this, note = measured->description] { messages_->showStateMessage(note, 0); },
                 Qt::SingleShotConnection);
         } else {
-            showStateMessage(tr("Shown on the current text: %1.").arg(whyNot), 8000);
+            messages_->showStateMessage(tr("Shown on the current text: %1.").arg(whyNot), 8000);
         }
         attention_->selectKind(AttentionKind::Decoder);
         state_->setSelection(layer, head);
@@ -298,20 +284,24 @@ std::shared_ptr<const core::Model> MainWindow::model() const {
     return opener_->model();
 }
 
+QString MainWindow::lastError() const {
+    return messages_->lastError();
+}
+
 void MainWindow::openInBackground(const QString& dir) {
-    statusBar()->showMessage(tr("Loading %1…").arg(QDir::toNativeSeparators(QDir(dir).absolutePath())));
+    messages_->showMessage(tr("Loading %1…").arg(QDir::toNativeSeparators(QDir(dir).absolutePath())));
     opener_->openInBackground(dir);
 }
 
 void MainWindow::refuseModel(const QString& error, bool background) {
-    showError(tr("Cannot open model: %1").arg(error));
+    messages_->showError(tr("Cannot open model: %1").arg(error));
     picker_->setCurrentModel(opener_->directory()); // the model still open
     if (background) // nobody waits on a return value: say it where it cannot be missed
-        QMessageBox::warning(this, tr("Cannot open model"), lastError_);
+        QMessageBox::warning(this, tr("Cannot open model"), messages_->lastError());
 }
 
 void MainWindow::applyModel(const QString& dir, const std::shared_ptr<const core::Model>& model) {
-    clearError();
+    messages_->clearError();
     picker_->setCurrentModel(dir);
     align_->setCurrentModel(dir);
     if (!opener_->isBuiltin(dir))
@@ -336,11 +326,10 @@ void MainWindow::applyModel(const QString& dir, const std::shared_ptr<const core
     // Built-in models are named as such; a folder of the user's is shown with its path.
     const QString where =
         opener_->isBuiltin(dir) ? tr("built-in") : QDir::toNativeSeparators(QDir(dir).absolutePath());
-    statusBar()->showMessage(tr("Loaded %1 (%2 · %3 · on %4)")
-                                 .arg(QString::fromStdString(c.name), where,
-                                      QString::fromStdString(c.shape()),
-                                      QString::fromStdString(model->deviceName())),
-                             8000);
+    messages_->showMessage(tr("Loaded %1 (%2 · %3 · on %4)")
+                               .arg(QString::fromStdString(c.name), where, QString::fromStdString(c.shape()),
+                                    QString::fromStdString(model->deviceName())),
+                           8000);
 }
 
 void MainWindow::setSourceText(const QString& text) {
@@ -358,7 +347,7 @@ MainWindow::Page MainWindow::currentPage() const {
 }
 
 void MainWindow::showResult(const RunResultPtr& r) {
-    clearError();
+    messages_->clearError();
     attention_->showResult(r);
     if (pendingSelection_) {
         // What was shown when the window last closed, where this model has it (else it stays clamped).
@@ -370,46 +359,7 @@ void MainWindow::showResult(const RunResultPtr& r) {
     research_->setResult(r);
     exports_->updateEnabled();
     heads_->ensureScores(); // after the first result, so scoring never delays it
-    const auto& snap = *r->snapshot;
-    timing_->setText(
-        snap.srcTokens.empty()
-            ? tr("decode %1 ms").arg(snap.decodeMs, 0, 'f', 1)
-            : tr("encode %1 ms · decode %2 ms").arg(snap.encodeMs, 0, 'f', 1).arg(snap.decodeMs, 0, 'f', 1));
-    int unknown = 0;
-    for (const auto* side : {&snap.srcTokens, &snap.tgtTokens})
-        for (const auto& t : *side)
-            unknown += t.unknown ? 1 : 0;
-    if (unknown > 0)
-        showStateMessage(
-            tr("%n piece(s) of the text are not in the model's vocabulary (marked); the model sees "
-               "<unk> there",
-               nullptr, unknown),
-            5000);
-}
-
-void MainWindow::showStateMessage(const QString& text, int ms) {
-    stateMessage_ = text;
-    statusBar()->showMessage(text, ms);
-}
-
-void MainWindow::clearStateMessage() {
-    // Only a message about the text on screen goes; one about a load or an export stays its time.
-    if (!stateMessage_.isEmpty() && statusBar()->currentMessage() == stateMessage_)
-        statusBar()->clearMessage();
-    stateMessage_.clear();
-}
-
-void MainWindow::showError(const QString& message) {
-    lastError_ = message;
-    message_->setText(QStringLiteral("⚠ ") + message);
-    message_->setVisible(true);
-    showStateMessage(message, 8000);
-}
-
-void MainWindow::clearError() {
-    lastError_.clear();
-    message_->setVisible(false);
-    clearStateMessage(); // "the source has 42 tokens…" must not outlive the text it was about
+    messages_->showResult(*r->snapshot);
 }
 
 void MainWindow::openFolderDialog() {

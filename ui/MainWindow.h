@@ -12,7 +12,6 @@
 #include <optional>
 
 class QAction;
-class QLabel;
 class QLineEdit;
 class QTabWidget;
 
@@ -35,6 +34,7 @@ class PositionalView;
 class ResearchPages;
 class TrainPage;
 class ViewState;
+class WindowMessages;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -46,7 +46,7 @@ public:
     ~MainWindow() override;
 
     /// The last error shown (a bad model folder, a text the model cannot take); empty after success.
-    QString lastError() const { return lastError_; }
+    QString lastError() const;
     void setSourceText(const QString& text);
     QString sourceText() const;
     /// Shows page, unless it is hidden because the model lacks what it shows (positions, say).
@@ -83,20 +83,12 @@ private:
     void buildMenus();
     void wire();
     void showResult(const RunResultPtr& r);
-    void showError(const QString& message);
-    void clearError();
-    /// A status-bar message about the text on screen (an error, unknown pieces): it goes as soon as the
-    /// state it describes does, not when its time runs out.
-    void showStateMessage(const QString& text, int ms);
-    void clearStateMessage();
     void applyModel(const QString& dir, const std::shared_ptr<const core::Model>& model);
     void refuseModel(const QString& error, bool background);
     void openInBackground(const QString& dir);
     void openFolderDialog();
 
     QString modelsDir_;
-    QString lastError_;
-    QString stateMessage_;
     std::optional<AppSettings::Selection> pendingSelection_; // restored at the first result
     ViewState* state_ = nullptr;
     AnalysisController* controller_ = nullptr;
@@ -106,7 +98,7 @@ private:
 
     ModelPicker* picker_ = nullptr;
     QLineEdit* source_ = nullptr;
-    QLabel* message_ = nullptr;
+    WindowMessages* messages_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QAction* positionalAction_ = nullptr;
     AttentionPage* attention_ = nullptr;
@@ -116,8 +108,6 @@ private:
     InsideView* inside_ = nullptr;
     AlignmentPage* align_ = nullptr;
     ResearchPages* research_ = nullptr;
-    QLabel* timing_ = nullptr;
-    QLabel* busy_ = nullptr;
 };
 
 } // namespace ui
