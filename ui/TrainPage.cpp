@@ -5,8 +5,8 @@
 #include "core/train/Trainer.h"
 #include "core/train/TrainingRun.h"
 #include "ui/AppSettings.h"
-#include "ui/AttentionGrid.h"
 #include "ui/TrainCurve.h"
+#include "ui/TrainFrames.h"
 #include "ui/TrainPresets.h"
 
 #include <QComboBox>
@@ -20,7 +20,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalBlocker>
-#include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -79,30 +78,10 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
 
     curve_ = new TrainCurve(this);
 
-    grid_ = new AttentionGrid(this);
-    grid_->setObjectName(QStringLiteral("trainGrid"));
-    grid_->setShown({nullptr, core::AttentionKind::Cross});
-    grid_->setToolTip(tr("Attention of the probe example, captured while the model learns: cross-attention "
-                         "of an encoder–decoder, self-attention of a decoder-only model, a classifier's "
-                         "pooling"));
-    slider_ = new QSlider(Qt::Horizontal, this);
-    slider_->setObjectName(QStringLiteral("frameSlider"));
-    slider_->setToolTip(tr("Scrub back through the captured frames"));
-    slider_->setEnabled(false);
-    frameLabel_ = new QLabel(this);
-    frameLabel_->setTextFormat(Qt::PlainText);
-
-    auto* right = new QWidget(this);
-    auto* rcol = new QVBoxLayout(right);
-    rcol->setContentsMargins(0, 0, 0, 0);
-    rcol->addWidget(grid_, 1);
-    auto* srow = new QHBoxLayout;
-    srow->addWidget(slider_, 1);
-    srow->addWidget(frameLabel_);
-    rcol->addLayout(srow);
+    frames_ = new TrainFrames(film_, this);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(curve_);
-    split->addWidget(right);
+    split->addWidget(frames_);
     split->setSizes({600, 600});
 
     auto* col = new QVBoxLayout(this);
@@ -115,7 +94,6 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     connect(continue_, &QPushButton::clicked, this, &TrainPage::chooseRunToContinue);
     connect(pause_, &QPushButton::clicked, this, &TrainPage::togglePause);
     connect(stop_, &QPushButton::clicked, this, &TrainPage::stop);
-    connect(slider_, &QSlider::valueChanged, this, &TrainPage::showFrame);
     run_ = new TrainingThread(this);
     connect(run_, &TrainingThread::progress, this, &TrainPage::onProgress);
     connect(run_, &TrainingThread::probed, this, &TrainPage::onProbed);
@@ -237,10 +215,9 @@ void TrainPage::continueRun(const QString& dir) {
 void TrainPage::launch(TrainingWorker* worker, const core::TrainRecipe& recipe, const QString& what) {
     AppSettings::setLastRun(runDir_);
     film_.clear();
-    follow_ = true;
+    frames_->restart();
     lastStep_ = 0;
     curve_->clear(recipe.steps);
-    slider_->setEnabled(false);
     {
         const QSignalBlocker block(steps_);
         steps_->setValue(static_cast<int>(recipe.steps));
@@ -328,24 +305,19 @@ int64_t TrainPage::frameStep(int index) const {
 }
 
 void TrainPage::showFrame(int index) {
-    if (index < 0 || index >= frames())
-        return;
-    auto shown = grid_->shown();
-    shown.snapshot = film_.frame(index);
-    grid_->setShown(shown);
-    frameLabel_->setText(film_.label(index));
-    follow_ = index == frames() - 1;
-    if (slider_->value() != index)
-        slider_->setValue(index);
+    frames_->showFrame(index);
 }
 
 void TrainPage::holdFrame(int index) {
-    showFrame(index);
-    follow_ = false;
+    frames_->holdFrame(index);
 }
 
 int TrainPage::shownFrame() const {
-    return slider_->value();
+    return frames_->shownFrame();
+}
+
+AttentionGrid* TrainPage::grid() const {
+    return frames_->grid();
 }
 
 int TrainPage::lossPoints() const {
@@ -399,22 +371,8 @@ int64_t TrainPage::formedStep() const {
 }
 
 void TrainPage::onProbed(int64_t step, std::shared_ptr<const core::AttentionSnapshot> snap) {
-    // Where a task shows: an encoder–decoder's cross-attention, a classifier's pooling row, a decoder-only
-    // model's self-attention.
-    const auto kind = snap->has(core::AttentionKind::Cross)     ? core::AttentionKind::Cross
-                      : snap->has(core::AttentionKind::Pooling) ? core::AttentionKind::Pooling
-                                                                : core::AttentionKind::Decoder;
-    if (grid_->shown().kind != kind)
-        grid_->setShown({nullptr, kind});
-    // Following the newest frame unless the user (or a lesson) is looking at an older one.
     film_.addFrame(step, std::move(snap));
-    {
-        const QSignalBlocker block(slider_); // the range moving the slider is no choice of a frame
-        slider_->setRange(0, frames() - 1);
-    }
-    slider_->setEnabled(frames() > 1);
-    if (follow_)
-        showFrame(frames() - 1);
+    frames_->frameAdded();
     Q_EMIT progressed();
 }
 

@@ -17,13 +17,13 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
-class QSlider;
 class QSpinBox;
 
 namespace ui {
 
 class AttentionGrid;
 class TrainCurve;
+class TrainFrames;
 
 class TrainPage : public QWidget {
     Q_OBJECT
@@ -78,7 +78,7 @@ public:
     /// The first frame at or after `step`, the last at or before it; −1 when there is none.
     int frameAtOrAfter(int64_t step) const { return film_.frameAtOrAfter(step); }
     int frameAtOrBefore(int64_t step) const { return film_.frameAtOrBefore(step); }
-    AttentionGrid* grid() const { return grid_; }
+    AttentionGrid* grid() const;
 
 Q_SIGNALS:
     void trainingChanged(bool training);
@@ -110,9 +110,7 @@ private:
     QPushButton* stop_ = nullptr;
     QLabel* status_ = nullptr;
     TrainCurve* curve_ = nullptr;
-    AttentionGrid* grid_ = nullptr;
-    QSlider* slider_ = nullptr;
-    QLabel* frameLabel_ = nullptr;
+    TrainFrames* frames_ = nullptr;
     TrainingThread* run_ = nullptr;
     QString runDir_;
     QString runsFolder_;
@@ -122,7 +120,6 @@ private:
     bool runTiny_ = false;
     int64_t runSteps_ = 0;
     int64_t lastStep_ = 0;
-    bool follow_ = true; // the grid moves on to each new frame
 };
 
 } // namespace ui
