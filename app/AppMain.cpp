@@ -2,8 +2,8 @@
 // a small launcher (Launcher.cpp) that sets up the environment the numeric libraries read while loading,
 // then loads this library and calls attnscope_main.
 
-#include "AppMain.h"
-#include "Commands.h"
+#include "app/AppMain.h"
+#include "app/Commands.h"
 
 #include "core/base/BlasCore.h"
 #include "core/base/Runtime.h"

@@ -1,4 +1,4 @@
-#include "Args.h"
+#include "app/Args.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

@@ -1,4 +1,4 @@
-#include "BuiltinModels.h"
+#include "app/BuiltinModels.h"
 
 #include "core/base/ProgramPaths.h"
 

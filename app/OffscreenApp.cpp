@@ -1,4 +1,4 @@
-#include "OffscreenApp.h"
+#include "app/OffscreenApp.h"
 
 #include <clocale>
 

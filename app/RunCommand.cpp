@@ -1,4 +1,4 @@
-#include "RunCommand.h"
+#include "app/RunCommand.h"
 
 #include "core/base/Files.h"
 

@@ -3,7 +3,7 @@
 // code 2 with "attnscope NAME: message" (plus a pointer to --help for a usage error). The body's return
 // value is the exit code, passed on unchanged (train's 130/143 after a signal).
 
-#include "Args.h"
+#include "app/Args.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -1,4 +1,4 @@
-#include "SessionOptions.h"
+#include "app/SessionOptions.h"
 
 #include <vector>
 

@@ -2,7 +2,7 @@
 // The options `dump` and `explain` share to start a run: the model, the source (text or ids), a teacher-
 // forced target (text or ids) or greedy steps, and the device.
 
-#include "Args.h"
+#include "app/Args.h"
 
 #include "core/model/Model.h"
 #include "core/run/Session.h"

@@ -2,9 +2,9 @@
 // The main window: builds the top bar, the pages, the menus and the status bar, and wires them to the view
 // state and the analysis controller. It holds no logic of its own beyond that wiring.
 
-#include "ui/AppSettings.h"
-#include "ui/Pages.h"
-#include "ui/RunResult.h"
+#include "ui/base/AppSettings.h"
+#include "ui/base/Pages.h"
+#include "ui/run/RunResult.h"
 
 #include <QMainWindow>
 

@@ -1,6 +1,6 @@
-#include "BenchAnalyses.h"
+#include "app/bench/BenchAnalyses.h"
 
-#include "BenchModels.h"
+#include "app/bench/BenchModels.h"
 
 #include "core/analysis/AblationEffects.h"
 #include "core/analysis/AttentionFlow.h"

@@ -6,7 +6,7 @@
 // the greedy outputs with and without that follow; attention flow of the default model at T = 64 (encoder
 // and cross); the value-weighted blocks at both sizes; and a sweep of every head of the default model.
 
-#include "BenchMeasure.h"
+#include "app/bench/BenchMeasure.h"
 
 #include <functional>
 #include <string>

@@ -1,17 +1,17 @@
-#include "BenchHarness.h"
+#include "app/bench/BenchHarness.h"
 
-#include "BenchMeasure.h"
-#include "BenchTranslation.h"
+#include "app/bench/BenchMeasure.h"
+#include "app/bench/BenchTranslation.h"
 
 #include "core/base/Errors.h"
 #include "core/model/Model.h"
-#include "ui/AnalysisController.h"
-#include "ui/AttentionPage.h"
-#include "ui/AttentionText.h"
-#include "ui/HeatmapView.h"
-#include "ui/ModelLoader.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/ViewState.h"
+#include "ui/attention/AttentionPage.h"
+#include "ui/base/AttentionText.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/ViewState.h"
+#include "ui/run/AnalysisController.h"
+#include "ui/run/ModelLoader.h"
+#include "ui/views/HeatmapView.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-#include "BenchHelp.h"
+#include "app/bench/BenchHelp.h"
 
 const char* const kBenchHelp =
     R"(usage: attnscope bench [--model DIR] [--src TEXT] [--sizes LIST] [--lengths LIST] [--runs N]

@@ -1,12 +1,12 @@
-#include "BenchInside.h"
+#include "app/bench/BenchInside.h"
 
-#include "BenchModels.h"
+#include "app/bench/BenchModels.h"
 
 #include "core/base/Errors.h"
 #include "core/run/Session.h"
-#include "ui/InsideView.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/ViewState.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/ViewState.h"
+#include "ui/inside/InsideView.h"
 
 #include <QCoreApplication>
 

@@ -5,7 +5,7 @@
 // the row or the head (they alternate), recomputes the row as the worker does (Session::inside and the
 // sampling pipeline) and hands it to the page until every chart has repainted. A QApplication must exist.
 
-#include "BenchMeasure.h"
+#include "app/bench/BenchMeasure.h"
 
 #include <functional>
 #include <string>

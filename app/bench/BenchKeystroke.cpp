@@ -1,10 +1,10 @@
-#include "BenchKeystroke.h"
+#include "app/bench/BenchKeystroke.h"
 
-#include "BenchHarness.h"
+#include "app/bench/BenchHarness.h"
 
 #include "core/base/Runtime.h"
 #include "core/model/Model.h"
-#include "ui/AnalysisController.h"
+#include "ui/run/AnalysisController.h"
 
 #include <QSize>
 

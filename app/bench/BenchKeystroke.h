@@ -3,7 +3,7 @@
 // the text to the grid and the heatmap repainted (the worker's analysis, the queued result, the page's
 // repaint), as a user waits for it after a keystroke. A QApplication must exist.
 
-#include "BenchMeasure.h"
+#include "app/bench/BenchMeasure.h"
 
 #include <functional>
 #include <string>

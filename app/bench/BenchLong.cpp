@@ -1,7 +1,7 @@
-#include "BenchLong.h"
+#include "app/bench/BenchLong.h"
 
-#include "BenchHarness.h"
-#include "BenchModels.h"
+#include "app/bench/BenchHarness.h"
+#include "app/bench/BenchModels.h"
 
 #include "core/base/Errors.h"
 #include "core/model/Model.h"

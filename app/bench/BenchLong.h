@@ -5,7 +5,7 @@
 // thread froze on the way; the snapshot's size and the process's peak memory; and the targets long inputs
 // are held to. A QApplication must exist.
 
-#include "BenchMeasure.h"
+#include "app/bench/BenchMeasure.h"
 
 #include <cstddef>
 #include <functional>

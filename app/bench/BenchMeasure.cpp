@@ -1,4 +1,4 @@
-#include "BenchMeasure.h"
+#include "app/bench/BenchMeasure.h"
 
 #include "core/base/BlasCore.h"
 #include "core/base/PackedWeights.h"

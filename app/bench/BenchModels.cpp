@@ -1,4 +1,4 @@
-#include "BenchModels.h"
+#include "app/bench/BenchModels.h"
 
 #include "core/base/Errors.h"
 #include "core/base/Runtime.h"

@@ -1,9 +1,9 @@
-#include "BenchPaint.h"
+#include "app/bench/BenchPaint.h"
 
 #include "core/base/Errors.h"
-#include "ui/AttentionGrid.h"
-#include "ui/HeatmapView.h"
-#include "ui/QCustomPlotInclude.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/views/AttentionGrid.h"
+#include "ui/views/HeatmapView.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -2,7 +2,7 @@
 // The GUI rows of the size table: how long the layer × head grid and the detail heatmap take to show a
 // cell's snapshot, painted offscreen at the size they have in the window. A QApplication must exist.
 
-#include "BenchMeasure.h"
+#include "app/bench/BenchMeasure.h"
 
 #include "core/run/AttentionSnapshot.h"
 

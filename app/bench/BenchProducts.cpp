@@ -1,4 +1,4 @@
-#include "BenchProducts.h"
+#include "app/bench/BenchProducts.h"
 
 #include "core/base/Blas.h"
 #include "core/base/PackedWeights.h"

@@ -5,7 +5,7 @@
 // through the weight packed once for oneDNN (core::PackedWeights, what the models run on). The same random
 // numbers on both sides.
 
-#include "BenchMeasure.h"
+#include "app/bench/BenchMeasure.h"
 
 #include <string>
 #include <vector>

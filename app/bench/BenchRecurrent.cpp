@@ -1,4 +1,4 @@
-#include "BenchRecurrent.h"
+#include "app/bench/BenchRecurrent.h"
 
 #include "core/base/Files.h"
 #include "core/model/Model.h"

@@ -8,7 +8,7 @@
 // 256 hidden units and vocabularies of 8,000. scripts/bench-recurrent-vs-seed.sh times the seed's PyTorch
 // code on the same weights.
 
-#include "BenchMeasure.h"
+#include "app/bench/BenchMeasure.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "BenchSoak.h"
+#include "app/bench/BenchSoak.h"
 
 #include "core/model/Model.h"
 #include "core/run/AttentionSnapshot.h"

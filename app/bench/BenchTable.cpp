@@ -1,4 +1,4 @@
-#include "BenchTable.h"
+#include "app/bench/BenchTable.h"
 
 #include "core/run/Analyze.h"
 #include "core/run/IncrementalDecoder.h"

@@ -2,8 +2,8 @@
 // The second section of `attnscope bench`: for each model size and length T, what an analysis costs with
 // and without capture, what a KV-cached decode step at position T costs, and how big the snapshot is.
 
-#include "BenchMeasure.h"
-#include "BenchModels.h"
+#include "app/bench/BenchMeasure.h"
+#include "app/bench/BenchModels.h"
 
 #include "core/model/ModelConfig.h"
 #include "core/run/AttentionSnapshot.h"

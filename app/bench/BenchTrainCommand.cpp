@@ -1,9 +1,9 @@
 // `attnscope bench-train`: training throughput of this implementation on a recipe's batches, and those
 // batches written out, so scripts/bench-train-vs-seed.sh can time the seed's PyTorch code on the same data.
 
-#include "Args.h"
-#include "Commands.h"
-#include "RunCommand.h"
+#include "app/Args.h"
+#include "app/Commands.h"
+#include "app/RunCommand.h"
 
 #include "core/base/BlasCore.h"
 #include "core/base/Files.h"

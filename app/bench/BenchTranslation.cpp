@@ -1,4 +1,4 @@
-#include "BenchTranslation.h"
+#include "app/bench/BenchTranslation.h"
 
 #include "core/base/Runtime.h"
 #include "core/model/Model.h"

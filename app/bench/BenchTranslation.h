@@ -2,7 +2,7 @@
 // The first section of `attnscope bench`: one sentence typed into the window and decoded to the end, through
 // core::Session as the window drives it (analyze, greedy steps with the KV cache, the snapshot).
 
-#include "BenchMeasure.h"
+#include "app/bench/BenchMeasure.h"
 
 #include "core/model/ModelConfig.h"
 

@@ -2,11 +2,11 @@
 // step against the same step with every head on, the greedy output with and without; with --sweep, every
 // head switched off alone.
 
-#include "Args.h"
-#include "Commands.h"
-#include "ProgressLine.h"
-#include "RunCommand.h"
-#include "SessionOptions.h"
+#include "app/Args.h"
+#include "app/Commands.h"
+#include "app/ProgressLine.h"
+#include "app/RunCommand.h"
+#include "app/SessionOptions.h"
 
 #include "core/analysis/AblationEffects.h"
 

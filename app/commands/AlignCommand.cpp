@@ -2,9 +2,9 @@
 // the attention each output token was produced with, as JSON: the GRU translator's alignment beside the
 // Transformer's cross-attention (a layer and head, or the mean), with how often the two agree.
 
-#include "Args.h"
-#include "Commands.h"
-#include "RunCommand.h"
+#include "app/Args.h"
+#include "app/Commands.h"
+#include "app/RunCommand.h"
 
 #include "core/analysis/Alignment.h"
 #include "core/model/Model.h"

@@ -1,9 +1,9 @@
 // `attnscope convert`: a model directory written again, its weights in another dtype (F16 to ship a model at
 // half the size), or in the form the seed's PyTorch code loads strictly (--to seed).
 
-#include "Args.h"
-#include "Commands.h"
-#include "RunCommand.h"
+#include "app/Args.h"
+#include "app/Commands.h"
+#include "app/RunCommand.h"
 
 #include "core/model/Model.h"
 #include "core/model/SeedExport.h"

@@ -1,13 +1,13 @@
-#include "Args.h"
-#include "Commands.h"
-#include "RunCommand.h"
-#include "SessionOptions.h"
+#include "app/Args.h"
+#include "app/Commands.h"
+#include "app/RunCommand.h"
+#include "app/SessionOptions.h"
 
 #include "core/analysis/ValueWeighting.h"
 #include "core/model/Model.h"
 #include "core/run/Session.h"
 #include "core/run/SnapshotJson.h"
-#include "ui/ModelFingerprint.h"
+#include "ui/run/ModelFingerprint.h"
 
 #include <sstream>
 

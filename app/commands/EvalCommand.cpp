@@ -2,10 +2,10 @@
 // (13a tokenizer) and chrF of greedy decoding, overall and for each source of sentences; or a language
 // model's perplexity on held-out text; or a classifier's accuracy, precision and recall on labelled texts.
 
-#include "Args.h"
-#include "Commands.h"
-#include "ProgressLine.h"
-#include "RunCommand.h"
+#include "app/Args.h"
+#include "app/Commands.h"
+#include "app/ProgressLine.h"
+#include "app/RunCommand.h"
 
 #include "core/analysis/ClassificationMetrics.h"
 #include "core/analysis/Perplexity.h"

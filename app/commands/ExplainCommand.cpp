@@ -1,7 +1,7 @@
-#include "Args.h"
-#include "Commands.h"
-#include "RunCommand.h"
-#include "SessionOptions.h"
+#include "app/Args.h"
+#include "app/Commands.h"
+#include "app/RunCommand.h"
+#include "app/SessionOptions.h"
 
 #include "core/run/InsideJson.h"
 

@@ -1,9 +1,9 @@
 // `attnscope heads`: every decoder self-attention head's scores (core/analysis/HeadAnalysis.h) as a table or
 // JSON.
 
-#include "Args.h"
-#include "Commands.h"
-#include "RunCommand.h"
+#include "app/Args.h"
+#include "app/Commands.h"
+#include "app/RunCommand.h"
 
 #include "core/analysis/HeadAnalysis.h"
 #include "core/model/Model.h"

@@ -1,6 +1,6 @@
-#include "Args.h"
-#include "Commands.h"
-#include "RunCommand.h"
+#include "app/Args.h"
+#include "app/Commands.h"
+#include "app/RunCommand.h"
 
 #include "core/model/Model.h"
 

@@ -1,10 +1,10 @@
 // `attnscope rollout`: attention rollout (and with --flow, attention flow) of one run, as JSON: what each
 // output position's final state draws from each input token once every layer's mixing is composed.
 
-#include "Args.h"
-#include "Commands.h"
-#include "RunCommand.h"
-#include "SessionOptions.h"
+#include "app/Args.h"
+#include "app/Commands.h"
+#include "app/RunCommand.h"
+#include "app/SessionOptions.h"
 
 #include "core/analysis/AttentionFlow.h"
 #include "core/analysis/Rollout.h"

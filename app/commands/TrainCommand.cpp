@@ -1,7 +1,7 @@
-#include "Args.h"
-#include "Commands.h"
-#include "ProgressLine.h"
-#include "RunCommand.h"
+#include "app/Args.h"
+#include "app/Commands.h"
+#include "app/ProgressLine.h"
+#include "app/RunCommand.h"
 
 #include "core/base/Errors.h"
 #include "core/train/TrainRecipe.h"

@@ -1,16 +1,16 @@
-#include "ScreenshotResearch.h"
+#include "app/gui/ScreenshotResearch.h"
 
 #include "core/base/Errors.h"
 #include "core/model/HeadAblation.h"
 #include "core/model/Model.h"
-#include "ui/AblationPage.h"
-#include "ui/AnalysisController.h"
-#include "ui/ComparePage.h"
 #include "ui/MainWindow.h"
-#include "ui/ResearchPages.h"
-#include "ui/RolloutPage.h"
-#include "ui/SweepTable.h"
-#include "ui/ViewState.h"
+#include "ui/base/ViewState.h"
+#include "ui/research/AblationPage.h"
+#include "ui/research/ComparePage.h"
+#include "ui/research/ResearchPages.h"
+#include "ui/research/RolloutPage.h"
+#include "ui/research/SweepTable.h"
+#include "ui/run/AnalysisController.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

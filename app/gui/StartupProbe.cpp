@@ -1,7 +1,7 @@
-#include "StartupProbe.h"
+#include "app/gui/StartupProbe.h"
 
-#include "ui/AnalysisController.h"
 #include "ui/MainWindow.h"
+#include "ui/run/AnalysisController.h"
 
 #include <QApplication>
 #include <QEvent>

@@ -1,8 +1,8 @@
 // The attnscope executable: dump's JSON, its exit codes and messages, init, convert, screenshot, --help and
 // --version. The training commands are in test_cli_train.cpp, bench in test_cli_bench.cpp.
 
-#include "CliRunner.h"
-#include "SkipReport.h"
+#include "tests/support/CliRunner.h"
+#include "tests/support/SkipReport.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

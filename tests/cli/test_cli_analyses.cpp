@@ -3,8 +3,8 @@
 // the ablation's effect and the sweep; and heads, kinds and lengths the model does not have exit 2 naming
 // what was wrong.
 
-#include "CliRunner.h"
-#include "SkipReport.h"
+#include "tests/support/CliRunner.h"
+#include "tests/support/SkipReport.h"
 
 #include <QFileInfo>
 #include <QtTest>

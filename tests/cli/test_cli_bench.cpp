@@ -2,7 +2,7 @@
 // length with its paint rows, the keystroke to repaint, and the long input), the text output, and its
 // argument errors.
 
-#include "CliRunner.h"
+#include "tests/support/CliRunner.h"
 
 #include <QtTest>
 

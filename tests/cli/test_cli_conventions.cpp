@@ -1,7 +1,7 @@
 // The command line's conventions, the same for every command: -h and --help print the usage and exit 0,
 // --opt=value means --opt value, a flag given a value and an unknown option are refused naming them (exit 2).
 
-#include "CliRunner.h"
+#include "tests/support/CliRunner.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // sampling pipeline; the weights recomputed here from its q and K are the ones the decode captured; and a
 // kind, layer, head, row or setting the model does not have exits 2 naming the value and the valid range.
 
-#include "CliRunner.h"
+#include "tests/support/CliRunner.h"
 
 #include <QtTest>
 

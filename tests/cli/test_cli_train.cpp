@@ -1,7 +1,7 @@
 // The attnscope executable's training commands: train (fresh, resumed, refused, interrupted by SIGINT)
 // and a translation run followed by eval and convert. The other commands are in test_cli.cpp.
 
-#include "CliRunner.h"
+#include "tests/support/CliRunner.h"
 
 #include <QDir>
 #include <QtTest>

@@ -1,7 +1,7 @@
 // The window's commands: `--startup-time` prints its two moments and always ends; `--screenshot` renders the
 // real window offscreen; `--figure` writes one figure (or every head into a folder) and says what as JSON.
 
-#include "CliRunner.h"
+#include "tests/support/CliRunner.h"
 
 #include <QDir>
 #include <QRegularExpression>

@@ -4,8 +4,8 @@
 // norms; switching heads off during a run replays it exactly; heads a model lacks are refused by name; the
 // next-token effect, the greedy outputs and the sweep measure what changed.
 
-#include "ReferencePython.h"
-#include "SkipReport.h"
+#include "tests/support/ReferencePython.h"
+#include "tests/support/SkipReport.h"
 
 #include "core/analysis/AblationEffects.h"
 #include "core/analysis/ValueWeighting.h"

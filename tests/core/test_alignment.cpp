@@ -4,7 +4,7 @@
 // greedy translation; refusals for a model without a source and for heads it lacks; argmaxAgreement of an
 // alignment with itself (1), with a differently tokenized source (−1), and on hand-made maps.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
 #include "core/analysis/Alignment.h"
 #include "core/base/Errors.h"

@@ -1,7 +1,7 @@
 // Compact attention storage (float16, causal rows without their masked keys) against the dense float32
 // it replaces for long inputs, and the prompt fed in one pass against one token at a time.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
 #include "core/analysis/AttentionStats.h"
 #include "core/base/Float16.h"

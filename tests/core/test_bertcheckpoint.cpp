@@ -5,11 +5,11 @@
 // tokenizer.json's template says ([CLS] … [SEP]); the run decodes nothing, and its answer is the head's
 // distribution at the first [MASK]. What we don't implement is refused by name.
 
-#include "CheckpointEdit.h"
-#include "CliRunner.h"
-#include "ReferenceCompare.h"
-#include "ReferencePython.h"
-#include "SkipReport.h"
+#include "tests/support/CheckpointEdit.h"
+#include "tests/support/CliRunner.h"
+#include "tests/support/ReferenceCompare.h"
+#include "tests/support/ReferencePython.h"
+#include "tests/support/SkipReport.h"
 
 #include "core/analysis/AblationEffects.h"
 #include "core/base/Errors.h"

@@ -1,6 +1,6 @@
 // BpeTrainer: byte-level BPE training, checked merge for merge against a recount-everything reference.
 
-#include "LanguageModelFixtures.h"
+#include "tests/support/LanguageModelFixtures.h"
 
 #include "core/base/Errors.h"
 #include "core/text/BpeTokenizer.h"

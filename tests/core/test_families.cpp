@@ -4,8 +4,8 @@
 // alignment and distribution at every step, fed at once or a token at a time, and after stepping back; the
 // additive score against tests/reference/additive_rnn.py. Models saved here load in the seed strictly.
 
-#include "ReferencePython.h"
-#include "SkipReport.h"
+#include "tests/support/ReferencePython.h"
+#include "tests/support/SkipReport.h"
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"

@@ -3,7 +3,7 @@
 // small corpus; each resumed from a checkpoint exactly, each exported as a model directory the window opens;
 // and the recipes that pair a family with a task it cannot learn refused.
 
-#include "TrainingFixtures.h"
+#include "tests/support/TrainingFixtures.h"
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"

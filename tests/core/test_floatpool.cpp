@@ -2,7 +2,7 @@
 // limit do not; copies share one buffer until one of them writes; and an analysis writes its attention into
 // the memory the previous snapshot gave back, with the same numbers as into fresh memory.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
 #include "core/base/FloatPool.h"
 #include "core/base/PooledFloats.h"

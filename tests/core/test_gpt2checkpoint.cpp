@@ -2,10 +2,10 @@
 // transformers tensor names and Conv1D layouts to our weights, and the outputs match a GPT-2 written from the
 // published design (tests/reference/gpt2_reference.py); what we don't implement is refused by name.
 
-#include "CheckpointEdit.h"
-#include "CliRunner.h"
-#include "ReferencePython.h"
-#include "SkipReport.h"
+#include "tests/support/CheckpointEdit.h"
+#include "tests/support/CliRunner.h"
+#include "tests/support/ReferencePython.h"
+#include "tests/support/SkipReport.h"
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"

@@ -5,11 +5,11 @@
 // on hand-written cases, byte round trips (invalid UTF-8 too), files written and read back, malformed files
 // refused with their name, and the special token a vocabulary without <pad> <bos> <eos> <unk> uses.
 
-#include "SkipReport.h"
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
 #include "core/text/BpeTokenizer.h"
 #include "core/text/ByteLevelBpe.h"
+#include "tests/support/SkipReport.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -2,7 +2,7 @@
 // values beyond F16's range are refused naming the tensor, and a model saved with F16 weights loads and
 // computes within half's precision of the F32 one.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
 #include "core/base/Errors.h"
 #include "core/base/Float16.h"

@@ -1,7 +1,7 @@
 // Head scores on hand-made heads whose behaviour is known (each scores 1 on its own measure), and on random
 // models of both architectures: every head scored, values in range, the same with the same seed.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
 #include "core/analysis/HeadAnalysis.h"
 #include "core/base/Errors.h"

@@ -5,9 +5,9 @@
 // stage by stage; bad kinds, layers, heads and rows are refused by name; and the sampling pipeline draws the
 // token step() takes.
 
-#include "ReferencePython.h"
-#include "SkipReport.h"
-#include "TestModels.h"
+#include "tests/support/ReferencePython.h"
+#include "tests/support/SkipReport.h"
+#include "tests/support/TestModels.h"
 
 #include "core/base/Errors.h"
 #include "core/model/ModelConfig.h"

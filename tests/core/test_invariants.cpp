@@ -1,7 +1,7 @@
 // Attention invariants on random models of every variant: rows sum to 1, the causal upper triangle is 0.
 
-#include "TestModels.h"
 #include "core/run/Analyze.h"
+#include "tests/support/TestModels.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 // A KV-cached step equals a full recompute of the prefix, for 20 steps, logits and attention rows.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
 #include "core/run/Analyze.h"
 #include "core/run/IncrementalDecoder.h"

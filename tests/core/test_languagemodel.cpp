@@ -1,6 +1,6 @@
 // Language-model training end to end: the recipe, learning, export, resume, batches and the kept vocabulary.
 
-#include "TrainingFixtures.h"
+#include "tests/support/TrainingFixtures.h"
 
 #include "core/analysis/Perplexity.h"
 #include "core/base/Errors.h"

@@ -6,11 +6,11 @@
 // (the reference runs Python's SentencePiece on the same models). What we don't implement is refused by
 // name.
 
-#include "CheckpointEdit.h"
-#include "CliRunner.h"
-#include "ReferenceCompare.h"
-#include "ReferencePython.h"
-#include "SkipReport.h"
+#include "tests/support/CheckpointEdit.h"
+#include "tests/support/CliRunner.h"
+#include "tests/support/ReferenceCompare.h"
+#include "tests/support/ReferencePython.h"
+#include "tests/support/SkipReport.h"
 
 #include "core/base/Errors.h"
 #include "core/model/MarianCheckpoint.h"

@@ -7,7 +7,7 @@
 #include "core/analysis/TranslationMetrics.h"
 #include "core/base/Errors.h"
 
-#include "MetricsFixtures.h"
+#include "tests/support/MetricsFixtures.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 // A model directory round-trips, and a broken one is refused with a message naming the file and the tensor.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
 #include "core/base/Errors.h"
 #include "core/model/Safetensors.h"

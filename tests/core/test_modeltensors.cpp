@@ -1,7 +1,7 @@
 // What a config implies about a model's size is known before anything is allocated, and every tensor a model
 // computes with is a registered parameter or buffer, so moving the model moves all of them.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
 #include "core/base/Errors.h"
 #include "core/model/ModelParts.h"

@@ -2,12 +2,12 @@
 // directions: the seed's weights run here, and weights written here load into the seed with
 // load_state_dict(strict=True).
 
-#include "ReferencePython.h"
-#include "SkipReport.h"
-#include "TestModels.h"
 #include "core/base/Errors.h"
 #include "core/model/SeedExport.h"
 #include "core/run/Analyze.h"
+#include "tests/support/ReferencePython.h"
+#include "tests/support/SkipReport.h"
+#include "tests/support/TestModels.h"
 
 #include <QtTest>
 

@@ -3,8 +3,8 @@
 // load_state_dict(strict=True). Logits, log-probabilities and attention agree within 1e-5, on a padded batch
 // of three lengths for the classifier and on every step of a decode for the translator.
 
-#include "ReferencePython.h"
-#include "SkipReport.h"
+#include "tests/support/ReferencePython.h"
+#include "tests/support/SkipReport.h"
 
 #include "core/base/Errors.h"
 #include "core/model/Safetensors.h"

@@ -3,8 +3,8 @@
 // on a shipped encoder-decoder (every kind, mid-decode) and the shipped language model; their invariants
 // (rows sum to 1, causal rollout stays causal, flows at most 1); compact storage; and what is refused.
 
-#include "ReferencePython.h"
-#include "SkipReport.h"
+#include "tests/support/ReferencePython.h"
+#include "tests/support/SkipReport.h"
 
 #include "core/analysis/AttentionFlow.h"
 #include "core/analysis/Rollout.h"

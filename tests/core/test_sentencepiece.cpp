@@ -1,7 +1,7 @@
 // The SentencePiece tokenizer: training a model, round trips, any typed character handled, bad model files
 // refused with their name, and a model directory that carries its .model file and loads again.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"

@@ -1,7 +1,7 @@
 // Session: analyze, step, back, force, reset and finished for both architectures, and the KV-cached run
 // against a full recompute of the same tokens.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
 #include "core/base/Errors.h"
 #include "core/run/Analyze.h"

@@ -1,7 +1,7 @@
 // Batched greedy evaluation (TaskEval) gives each source the answer a Session decoding it alone gives,
 // for both architectures: rows decoded side by side through the KV cache change nothing.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
 #include "core/run/Session.h"
 #include "core/train/TaskEval.h"

@@ -1,7 +1,7 @@
 // TextCorpus and Perplexity: a corpus's token stream and windows, and perplexity checked prefix by prefix.
 
-#include "LanguageModelFixtures.h"
-#include "TestModels.h"
+#include "tests/support/LanguageModelFixtures.h"
+#include "tests/support/TestModels.h"
 
 #include "core/analysis/Perplexity.h"
 #include "core/base/Errors.h"
@@ -11,7 +11,7 @@
 #include "core/text/ByteLevelBpe.h"
 #include "core/text/TextCorpus.h"
 
-#include "SkipReport.h"
+#include "tests/support/SkipReport.h"
 
 #include <QProcess>
 #include <QTemporaryDir>

@@ -9,8 +9,8 @@
 // not), the Rust library decides. Then what needs neither node nor the files: the format's parts on small
 // files written here, and malformed files refused by name.
 
-#include "ReferencePython.h"
-#include "SkipReport.h"
+#include "tests/support/ReferencePython.h"
+#include "tests/support/SkipReport.h"
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"

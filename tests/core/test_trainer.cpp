@@ -1,7 +1,7 @@
 // Training: the recipe format, the generated tasks, the learning-rate schedule, reproducibility from the
 // seed, exact resumption from a checkpoint, and that a small model really learns.
 
-#include "TrainingFixtures.h"
+#include "tests/support/TrainingFixtures.h"
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"

@@ -1,7 +1,7 @@
 // TrainingRun, the one training loop: where log rows, evaluations, checkpoints and probes land, what a
 // stop leaves behind, and that a stopped run resumed ends with the weights of one never stopped.
 
-#include "TrainingFixtures.h"
+#include "tests/support/TrainingFixtures.h"
 
 #include "core/analysis/HeadAnalysis.h"
 #include "core/base/Errors.h"

@@ -4,8 +4,8 @@
 // convert them, and scripts/convert-to-safetensors.py (Debian's python3-torch) converts them: every value
 // kept in its dtype, integer buffers left out, a converted model computing what the original does.
 
-#include "ReferencePython.h"
-#include "SkipReport.h"
+#include "tests/support/ReferencePython.h"
+#include "tests/support/SkipReport.h"
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"

@@ -2,7 +2,7 @@
 // What the AttentionGrid tests share: their snapshots, where a weight lands in a tile, and pictures saved for
 // a look when ATTNSCOPE_TEST_SHOTS names a folder.
 
-#include "SyntheticSnapshots.h"
+#include "tests/support/SyntheticSnapshots.h"
 
 #include <QByteArray>
 #include <QImage>

@@ -2,13 +2,13 @@
 // A real main window for widget tests: opened offscreen on a model, text typed as a user types it, and
 // the settings kept away from the user's own.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
-#include "ui/AnalysisController.h"
-#include "ui/InsideResult.h"
-#include "ui/InsideView.h"
 #include "ui/MainWindow.h"
-#include "ui/ModelOpener.h"
+#include "ui/inside/InsideView.h"
+#include "ui/run/AnalysisController.h"
+#include "ui/run/InsideResult.h"
+#include "ui/run/ModelOpener.h"
 
 #include <QCoreApplication>
 #include <QLineEdit>

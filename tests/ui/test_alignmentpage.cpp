@@ -4,10 +4,10 @@
 // same models; the right side's head chosen from the keyboard redraws it; typing another sentence while the
 // page is shown follows it. With ATTNSCOPE_TEST_SHOTS set, saves side-by-side.png.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
 #include "core/analysis/Alignment.h"
-#include "ui/AlignmentPage.h"
+#include "ui/research/AlignmentPage.h"
 
 #include <QComboBox>
 #include <QTabWidget>

@@ -2,11 +2,11 @@
 // selection outline, the empty-kind message, and a real model's attention. Its pixels (colour scales, one
 // pixel per weight, max pooling, paint time) are test_gridpixels's.
 
-#include "GridTestHelpers.h"
-#include "TestModels.h"
 #include "core/analysis/AttentionStats.h"
 #include "core/run/Session.h"
-#include "ui/AttentionGrid.h"
+#include "tests/support/GridTestHelpers.h"
+#include "tests/support/TestModels.h"
+#include "ui/views/AttentionGrid.h"
 
 #include <QSignalSpy>
 #include <QToolTip>

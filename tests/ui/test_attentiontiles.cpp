@@ -2,7 +2,7 @@
 // and which changes recolour (the weights, a pooled size, the colours) and which do not (anything else).
 
 #include "core/analysis/AttentionStats.h"
-#include "ui/AttentionTiles.h"
+#include "ui/views/AttentionTiles.h"
 
 #include <QElapsedTimer>
 #include <QtTest>

@@ -6,19 +6,19 @@
 // shares of the logits, and clicking it marks the token on the source strip. Another family's model gives
 // the heatmap back. With ATTNSCOPE_TEST_SHOTS set, saves classifier-view.png and classifier-padded.png.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
 #include "core/model/Model.h"
 #include "core/run/Session.h"
-#include "ui/AttentionPage.h"
-#include "ui/CandidatesChart.h"
-#include "ui/ClassifierView.h"
-#include "ui/DecodePanel.h"
-#include "ui/HeatmapView.h"
-#include "ui/InsideResult.h"
-#include "ui/InsideView.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TokenStrip.h"
+#include "ui/attention/AttentionPage.h"
+#include "ui/attention/CandidatesChart.h"
+#include "ui/attention/ClassifierView.h"
+#include "ui/attention/DecodePanel.h"
+#include "ui/attention/TokenStrip.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/inside/InsideView.h"
+#include "ui/run/InsideResult.h"
+#include "ui/views/HeatmapView.h"
 
 #include <QApplication>
 #include <QMouseEvent>

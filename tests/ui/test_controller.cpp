@@ -1,10 +1,10 @@
 // The analysis controller and its worker thread: latest wins, history served only when it is exact,
 // failures, the memory budget of the history, and shutting down in the middle of a run.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
-#include "ui/AnalysisController.h"
-#include "ui/SessionWorker.h"
+#include "ui/run/AnalysisController.h"
+#include "ui/run/SessionWorker.h"
 
 #include <QElapsedTimer>
 #include <QScopeGuard>

@@ -1,15 +1,15 @@
 // Decoding in the window: stepping and stepping back from history, forcing a candidate, sampling with a
 // seed, running to the end and resetting.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
-#include "ui/AttentionGrid.h"
-#include "ui/CandidatesChart.h"
-#include "ui/Exporter.h"
-#include "ui/HeatmapView.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TokenStrip.h"
-#include "ui/ViewState.h"
+#include "ui/attention/CandidatesChart.h"
+#include "ui/attention/TokenStrip.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/ViewState.h"
+#include "ui/export/Exporter.h"
+#include "ui/views/AttentionGrid.h"
+#include "ui/views/HeatmapView.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>

@@ -5,14 +5,14 @@
 // is hidden, and the Inside tab opens on the [MASK] row of a post-norm layer without a next-token stage.
 // The model is a small random one written to a folder with a WordPiece tokenizer made from a vocab.txt.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
 #include "core/model/Model.h"
 #include "core/text/HfTokenizer.h"
 #include "core/text/WordPieceVocab.h"
-#include "ui/AttentionPage.h"
-#include "ui/CandidatesChart.h"
-#include "ui/TokenStrip.h"
+#include "ui/attention/AttentionPage.h"
+#include "ui/attention/CandidatesChart.h"
+#include "ui/attention/TokenStrip.h"
 
 #include <QAction>
 #include <QComboBox>

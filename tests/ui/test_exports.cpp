@@ -1,16 +1,16 @@
 // Exports from the window: pictures that open, CSV and JSON that parse with the right shapes and values,
 // and failures that say why and leave nothing behind.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
 #include "core/run/Session.h"
-#include "ui/AttentionGrid.h"
-#include "ui/CandidatesChart.h"
-#include "ui/Exporter.h"
-#include "ui/HeatmapView.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TokenStrip.h"
-#include "ui/ViewState.h"
+#include "ui/attention/CandidatesChart.h"
+#include "ui/attention/TokenStrip.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/ViewState.h"
+#include "ui/export/Exporter.h"
+#include "ui/views/AttentionGrid.h"
+#include "ui/views/HeatmapView.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>

@@ -5,16 +5,16 @@
 // the source, and the token strips mark what the shown kind has. With ATTNSCOPE_TEST_SHOTS set, the page is
 // saved as familyviews-cross.png and familyviews-pooling.png there.
 
-#include "TestModels.h"
 #include "core/base/Errors.h"
 #include "core/run/Session.h"
 #include "core/run/StepDecoder.h"
-#include "ui/AttentionGrid.h"
-#include "ui/AttentionPage.h"
-#include "ui/HeatmapView.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TokenStrip.h"
-#include "ui/ViewState.h"
+#include "tests/support/TestModels.h"
+#include "ui/attention/AttentionPage.h"
+#include "ui/attention/TokenStrip.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/ViewState.h"
+#include "ui/views/AttentionGrid.h"
+#include "ui/views/HeatmapView.h"
 
 #include <QComboBox>
 #include <QSignalSpy>

@@ -2,18 +2,18 @@
 // as vector rectangles. Each format is rendered back by an independent renderer (rsvg-convert for SVG,
 // pdftoppm for PDF) and every cell's colour compared with the colour the window paints for its weight.
 
-#include "SkipReport.h"
-#include "WindowFixture.h"
+#include "tests/support/SkipReport.h"
+#include "tests/support/WindowFixture.h"
 
-#include "ui/AppSettings.h"
-#include "ui/AttentionFigure.h"
-#include "ui/CandidatesChart.h"
-#include "ui/FigureDialog.h"
-#include "ui/FigureWriter.h"
-#include "ui/HeatmapView.h"
-#include "ui/PositionalView.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/ViewState.h"
+#include "ui/attention/CandidatesChart.h"
+#include "ui/base/AppSettings.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/ViewState.h"
+#include "ui/export/AttentionFigure.h"
+#include "ui/export/FigureDialog.h"
+#include "ui/export/FigureWriter.h"
+#include "ui/positional/PositionalView.h"
+#include "ui/views/HeatmapView.h"
 
 #include <QComboBox>
 #include <QDir>

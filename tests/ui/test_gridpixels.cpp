@@ -2,10 +2,10 @@
 // for short inputs, max pooling to the tile's device pixels for long ones (again after a resize settles), and
 // the paint time of a 12 × 12 grid (printed, not asserted). Run again at device pixel ratio 2 by ctest.
 
-#include "GridTestHelpers.h"
 #include "core/analysis/AttentionStats.h"
 #include "core/analysis/MaxPool.h"
-#include "ui/AttentionGrid.h"
+#include "tests/support/GridTestHelpers.h"
+#include "ui/views/AttentionGrid.h"
 
 #include <QElapsedTimer>
 #include <QtTest>

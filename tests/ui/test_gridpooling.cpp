@@ -3,8 +3,8 @@
 // slices and repaints follow by themselves, a small block is pooled by its first paint, and a picture
 // (poolAll, as exports and screenshots call it) has every tile.
 
-#include "SyntheticSnapshots.h"
-#include "ui/AttentionGrid.h"
+#include "tests/support/SyntheticSnapshots.h"
+#include "ui/views/AttentionGrid.h"
 
 #include <QtTest>
 

@@ -6,16 +6,16 @@
 // (the query from the hidden state, additive terms, an unscaled softmax) without a W_O after it. With
 // ATTNSCOPE_TEST_SHOTS set, saves gru-decoding.png.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
 #include "core/run/Session.h"
-#include "ui/AttentionGrid.h"
-#include "ui/AttentionPage.h"
-#include "ui/CandidatesChart.h"
-#include "ui/DecodePanel.h"
-#include "ui/InsideResult.h"
-#include "ui/InsideView.h"
-#include "ui/QCustomPlotInclude.h"
+#include "ui/attention/AttentionPage.h"
+#include "ui/attention/CandidatesChart.h"
+#include "ui/attention/DecodePanel.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/inside/InsideView.h"
+#include "ui/run/InsideResult.h"
+#include "ui/views/AttentionGrid.h"
 
 #include <QAction>
 #include <QComboBox>

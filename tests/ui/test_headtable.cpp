@@ -1,14 +1,14 @@
 // The Heads page: every decoder self-attention head scored, sorted by any column, a row leading to its head,
 // and the scores reaching the grid's tooltips.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
 #include "core/analysis/HeadAnalysis.h"
 #include "core/run/Analyze.h"
-#include "ui/AttentionGrid.h"
-#include "ui/HeadTable.h"
-#include "ui/RunResult.h"
-#include "ui/ViewState.h"
+#include "ui/base/ViewState.h"
+#include "ui/research/HeadTable.h"
+#include "ui/run/RunResult.h"
+#include "ui/views/AttentionGrid.h"
 
 #include <QHeaderView>
 #include <QSignalSpy>

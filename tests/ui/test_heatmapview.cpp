@@ -2,15 +2,15 @@
 // range, token tick labels and their thinning, orientation, tooltips, marks, keys, title and the empty-kind
 // message.
 
-#include "SyntheticSnapshots.h"
-#include "TestModels.h"
 #include "core/analysis/AttentionStats.h"
 #include "core/analysis/MaxPool.h"
 #include "core/run/Session.h"
 #include "core/run/SnapshotCsv.h"
-#include "ui/HeatmapView.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TokenText.h"
+#include "tests/support/SyntheticSnapshots.h"
+#include "tests/support/TestModels.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/TokenText.h"
+#include "ui/views/HeatmapView.h"
 
 #include <QLabel>
 #include <QSignalSpy>

@@ -2,14 +2,14 @@
 // once there is room for it, shows an overview with a box where the view is, and the grid outlines the
 // marked token's row or column in every tile.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
-#include "ui/AttentionGrid.h"
-#include "ui/HeatmapView.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TokenStrip.h"
-#include "ui/ViewState.h"
-#include "ui/ZoomOverview.h"
+#include "ui/attention/TokenStrip.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/ViewState.h"
+#include "ui/views/AttentionGrid.h"
+#include "ui/views/HeatmapView.h"
+#include "ui/views/ZoomOverview.h"
 
 #include <QSignalSpy>
 #include <QWheelEvent>

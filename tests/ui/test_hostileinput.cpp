@@ -3,7 +3,7 @@
 // Each works or gives a clear message, and the event loop keeps running meanwhile. With ATTNSCOPE_TEST_SHOTS
 // set, the window after the paste is saved there as hostile-paste.png.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
 #include "core/base/Files.h"
 

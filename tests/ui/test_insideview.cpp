@@ -4,16 +4,16 @@
 // row, a head or stepping asks for the new row, and a mean-of-heads selection opens head 0 and says so. With
 // ATTNSCOPE_TEST_SHOTS set, the page is saved there as inside-cross.png.
 
-#include "CliRunner.h"
-#include "WindowFixture.h"
+#include "tests/support/CliRunner.h"
+#include "tests/support/WindowFixture.h"
 
-#include "ui/CandidatesChart.h"
-#include "ui/Exporter.h"
-#include "ui/InsideView.h"
-#include "ui/MatrixChart.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/SamplingChart.h"
-#include "ui/ViewState.h"
+#include "ui/attention/CandidatesChart.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/ViewState.h"
+#include "ui/export/Exporter.h"
+#include "ui/inside/InsideView.h"
+#include "ui/inside/SamplingChart.h"
+#include "ui/views/MatrixChart.h"
 
 #include <QComboBox>
 #include <QTabWidget>

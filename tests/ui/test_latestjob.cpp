@@ -1,7 +1,7 @@
 // The background job where the newest request wins: one job at a time, a waiting one replaced, results
 // of superseded or forgotten jobs dropped, errors as text, and an owner that goes away mid-job.
 
-#include "ui/LatestJob.h"
+#include "ui/base/LatestJob.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -2,11 +2,11 @@
 // names the step and the field, what is written reads back identically, and captions render their emphasis
 // and placeholders (with unknown placeholders refused when the lesson is read).
 
-#include "SkipReport.h"
+#include "tests/support/SkipReport.h"
 
-#include "ui/Lesson.h"
-#include "ui/LessonCaption.h"
-#include "ui/LessonFile.h"
+#include "ui/lesson/Lesson.h"
+#include "ui/lesson/LessonCaption.h"
+#include "ui/lesson/LessonFile.h"
 
 #include <QDir>
 #include <QTemporaryDir>

@@ -5,21 +5,21 @@
 // kept; a step the model cannot reach says which and why; a recorded lesson, saved and read back, replays
 // to the same states with the same captions.
 
-#include "SkipReport.h"
-#include "WindowFixture.h"
+#include "tests/support/SkipReport.h"
+#include "tests/support/WindowFixture.h"
 
-#include "ui/AnalysisController.h"
-#include "ui/AttentionGrid.h"
-#include "ui/AttentionPage.h"
-#include "ui/InsideView.h"
-#include "ui/Lesson.h"
-#include "ui/LessonFile.h"
-#include "ui/LessonPanel.h"
-#include "ui/LessonPlayer.h"
-#include "ui/LessonSpotlight.h"
-#include "ui/LessonStepReader.h"
-#include "ui/TrainPage.h"
-#include "ui/ViewState.h"
+#include "ui/attention/AttentionPage.h"
+#include "ui/base/ViewState.h"
+#include "ui/inside/InsideView.h"
+#include "ui/lesson/Lesson.h"
+#include "ui/lesson/LessonFile.h"
+#include "ui/lesson/LessonPanel.h"
+#include "ui/lesson/LessonPlayer.h"
+#include "ui/lesson/LessonSpotlight.h"
+#include "ui/lesson/LessonStepReader.h"
+#include "ui/run/AnalysisController.h"
+#include "ui/train/TrainPage.h"
+#include "ui/views/AttentionGrid.h"
 
 #include <QAction>
 #include <QListWidget>

@@ -1,11 +1,11 @@
 // The lines view: the shown head as lines from keys (left) to queries (right), opacity by weight; every
 // head of the layer in colours with the mean selected; a hovered token keeps only its lines.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
-#include "ui/LinesView.h"
-#include "ui/RunResult.h"
-#include "ui/ViewState.h"
+#include "ui/base/ViewState.h"
+#include "ui/run/RunResult.h"
+#include "ui/views/LinesView.h"
 
 #include <QCheckBox>
 

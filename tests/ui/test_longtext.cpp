@@ -3,13 +3,13 @@
 // says so in a banner; for positions that extend by formula the banner offers reading past max_len, and warns
 // while the run is there.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
-#include "ui/AttentionPage.h"
-#include "ui/DecodePanel.h"
-#include "ui/LengthBanner.h"
-#include "ui/RunResult.h"
-#include "ui/TokenStrip.h"
+#include "ui/attention/AttentionPage.h"
+#include "ui/attention/DecodePanel.h"
+#include "ui/attention/LengthBanner.h"
+#include "ui/attention/TokenStrip.h"
+#include "ui/run/RunResult.h"
 
 #include <QLabel>
 #include <QPushButton>

@@ -1,17 +1,17 @@
 // The main window with its real widgets, offscreen: typing, unknown characters, errors, model folders,
 // keyboard and mouse, settings, help and tooltips, each driven the way a user drives it.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
 #include "core/base/PackedWeights.h"
-#include "ui/AttentionGrid.h"
-#include "ui/CandidatesChart.h"
-#include "ui/Exporter.h"
-#include "ui/HeatmapView.h"
-#include "ui/HelpText.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TokenStrip.h"
-#include "ui/ViewState.h"
+#include "ui/attention/CandidatesChart.h"
+#include "ui/attention/TokenStrip.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/ViewState.h"
+#include "ui/export/Exporter.h"
+#include "ui/views/AttentionGrid.h"
+#include "ui/views/HeatmapView.h"
+#include "ui/window/HelpText.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>

@@ -2,12 +2,12 @@
 // tiles and in the detail heatmap, so a weight of 0.0001 and a key the query may not see no longer look
 // alike; pictures exported from the views show the same.
 
-#include "SyntheticSnapshots.h"
+#include "tests/support/SyntheticSnapshots.h"
 
-#include "ui/AttentionTiles.h"
-#include "ui/ColorMap.h"
-#include "ui/HeatmapView.h"
-#include "ui/QCustomPlotInclude.h"
+#include "ui/base/ColorMap.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/views/AttentionTiles.h"
+#include "ui/views/HeatmapView.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // Loading model folders in the background: the newest request is the one that applies.
 
-#include "TestModels.h"
+#include "tests/support/TestModels.h"
 
-#include "ui/ModelLoader.h"
+#include "ui/run/ModelLoader.h"
 
 #include <QDir>
 #include <QSignalSpy>

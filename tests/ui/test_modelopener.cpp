@@ -1,10 +1,10 @@
 // Which model a start opens (the one asked for, else the one used last, else the default), what a
 // folder that does not load leaves behind, and where the built-in models are told apart.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
-#include "ui/AppSettings.h"
-#include "ui/ModelOpener.h"
+#include "ui/base/AppSettings.h"
+#include "ui/run/ModelOpener.h"
 
 #include <QDir>
 #include <QFile>

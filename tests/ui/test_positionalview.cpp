@@ -1,8 +1,8 @@
 // The positional-encodings tab as a real widget, offscreen: what it plots against the model's own table.
 
-#include "TestModels.h"
-#include "ui/PositionalView.h"
-#include "ui/QCustomPlotInclude.h"
+#include "tests/support/TestModels.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/positional/PositionalView.h"
 
 #include <QComboBox>
 #include <QDir>

@@ -1,14 +1,14 @@
 // The presentation mode (F11 or View ▸ Presentation): full screen, larger fonts, the chrome out of sight,
 // the step controls and every shortcut kept; F11 or Escape gives the window back as it was.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
-#include "ui/AttentionGrid.h"
-#include "ui/AttentionPage.h"
-#include "ui/CandidatesChart.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/RunResult.h"
-#include "ui/ViewState.h"
+#include "ui/attention/AttentionPage.h"
+#include "ui/attention/CandidatesChart.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/ViewState.h"
+#include "ui/run/RunResult.h"
+#include "ui/views/AttentionGrid.h"
 
 #include <QAction>
 #include <QMenuBar>

@@ -2,10 +2,10 @@
 // folders opened before (File ▸ Open Recent). Two windows one after the other, on the same (test-only)
 // settings.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
-#include "ui/DecodePanel.h"
-#include "ui/ViewState.h"
+#include "ui/attention/DecodePanel.h"
+#include "ui/base/ViewState.h"
 
 #include <QMenu>
 #include <QSettings>

@@ -5,25 +5,25 @@
 // table and a double-click switches that head off; Alt+7 shows rollout and flow equal to core's, and a flow
 // can be cancelled; Ctrl+Shift+P pins a run and the Compare page shows B − A.
 
-#include "SkipReport.h"
-#include "WindowFixture.h"
+#include "tests/support/SkipReport.h"
+#include "tests/support/WindowFixture.h"
 
 #include "core/analysis/AblationEffects.h"
 #include "core/analysis/AttentionFlow.h"
 #include "core/analysis/Rollout.h"
 #include "core/analysis/ValueWeighting.h"
 #include "core/run/Session.h"
-#include "ui/AblationPage.h"
-#include "ui/AttentionFigure.h"
-#include "ui/AttentionGrid.h"
-#include "ui/AttentionPage.h"
-#include "ui/ComparePage.h"
-#include "ui/HeatmapView.h"
-#include "ui/MatrixChart.h"
-#include "ui/ResearchPages.h"
-#include "ui/RolloutPage.h"
-#include "ui/SweepTable.h"
-#include "ui/ViewState.h"
+#include "ui/attention/AttentionPage.h"
+#include "ui/base/ViewState.h"
+#include "ui/export/AttentionFigure.h"
+#include "ui/research/AblationPage.h"
+#include "ui/research/ComparePage.h"
+#include "ui/research/ResearchPages.h"
+#include "ui/research/RolloutPage.h"
+#include "ui/research/SweepTable.h"
+#include "ui/views/AttentionGrid.h"
+#include "ui/views/HeatmapView.h"
+#include "ui/views/MatrixChart.h"
 
 #include <QCheckBox>
 #include <QComboBox>

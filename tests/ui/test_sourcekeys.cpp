@@ -3,10 +3,10 @@
 // cursor moves), Ctrl+E exports, and Enter pressed right after the last keystroke, inside the typing
 // debounce, decodes the text as typed.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
-#include "ui/DecodePanel.h"
-#include "ui/RunResult.h"
+#include "ui/attention/DecodePanel.h"
+#include "ui/run/RunResult.h"
 
 #include <QApplication>
 #include <QTimer>

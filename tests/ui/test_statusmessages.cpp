@@ -2,9 +2,9 @@
 // stayed in the status bar for its 8 s after the text was shortened to fit, and the note about unknown pieces
 // after they were removed. A message about something else (the model just loaded) keeps its time.
 
-#include "WindowFixture.h"
+#include "tests/support/WindowFixture.h"
 
-#include "ui/RunResult.h"
+#include "ui/run/RunResult.h"
 
 #include <QLabel>
 #include <QStatusBar>

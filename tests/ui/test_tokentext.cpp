@@ -1,7 +1,7 @@
 // How tokens are written on screen: whitespace made visible, unknown pieces marked, and the bytes of a
 // character cut between byte-level BPE tokens shown as bytes.
 
-#include "ui/TokenText.h"
+#include "ui/base/TokenText.h"
 
 #include <QTest>
 

@@ -3,8 +3,8 @@
 // recurrent models train from their presets the same way. With ATTNSCOPE_TEST_SHOTS set, the presets' runs
 // are saved as train-reverse-gru.png and train-spam.png (ATTNSCOPE_TEST_PRESET_STEPS=N trains them N steps).
 
-#include "ui/AttentionGrid.h"
-#include "ui/TrainPage.h"
+#include "ui/train/TrainPage.h"
+#include "ui/views/AttentionGrid.h"
 
 #include <QAbstractButton>
 #include <QApplication>

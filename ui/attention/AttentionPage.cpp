@@ -1,16 +1,16 @@
-#include "ui/AttentionPage.h"
+#include "ui/attention/AttentionPage.h"
 
 #include "core/model/Model.h"
-#include "ui/AttentionGrid.h"
-#include "ui/AttentionText.h"
-#include "ui/CandidatesChart.h"
-#include "ui/ClassifierView.h"
-#include "ui/DecodePanel.h"
-#include "ui/HeatmapView.h"
-#include "ui/LengthBanner.h"
-#include "ui/LinesView.h"
-#include "ui/TokenStrip.h"
-#include "ui/ViewState.h"
+#include "ui/attention/CandidatesChart.h"
+#include "ui/attention/ClassifierView.h"
+#include "ui/attention/DecodePanel.h"
+#include "ui/attention/LengthBanner.h"
+#include "ui/attention/TokenStrip.h"
+#include "ui/base/AttentionText.h"
+#include "ui/base/ViewState.h"
+#include "ui/views/AttentionGrid.h"
+#include "ui/views/HeatmapView.h"
+#include "ui/views/LinesView.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -5,8 +5,8 @@
 
 #include "core/analysis/HeadAnalysis.h"
 #include "core/run/AttentionSnapshot.h"
-#include "ui/RunResult.h"
-#include "ui/ShownAttention.h"
+#include "ui/base/ShownAttention.h"
+#include "ui/run/RunResult.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
-#include "ui/CandidatesChart.h"
+#include "ui/attention/CandidatesChart.h"
 
 #include "core/model/Model.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TokenText.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/TokenText.h"
 
 #include <QFontMetrics>
 #include <QStringList>

@@ -5,7 +5,7 @@
 // label forces that token, and the decode branches from there.
 
 #include "core/run/Sampler.h"
-#include "ui/RunResult.h"
+#include "ui/run/RunResult.h"
 
 #include <QWidget>
 

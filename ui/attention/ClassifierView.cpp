@@ -1,8 +1,8 @@
-#include "ui/ClassifierView.h"
+#include "ui/attention/ClassifierView.h"
 
-#include "ui/ColorMap.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TokenText.h"
+#include "ui/base/ColorMap.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/TokenText.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

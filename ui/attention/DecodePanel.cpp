@@ -1,4 +1,4 @@
-#include "ui/DecodePanel.h"
+#include "ui/attention/DecodePanel.h"
 
 #include <QAction>
 #include <QCheckBox>

@@ -1,4 +1,4 @@
-#include "ui/LengthBanner.h"
+#include "ui/attention/LengthBanner.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

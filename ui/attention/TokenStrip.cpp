@@ -1,6 +1,6 @@
-#include "ui/TokenStrip.h"
+#include "ui/attention/TokenStrip.h"
 
-#include "ui/TokenText.h"
+#include "ui/base/TokenText.h"
 
 #include <QEvent>
 #include <QHelpEvent>

@@ -1,7 +1,7 @@
-#include "ui/AppSettings.h"
+#include "ui/base/AppSettings.h"
 
-#include "ui/ColorMap.h"
-#include "ui/ViewState.h"
+#include "ui/base/ColorMap.h"
+#include "ui/base/ViewState.h"
 
 #include <QDir>
 #include <QMainWindow>

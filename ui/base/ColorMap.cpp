@@ -1,6 +1,6 @@
-#include "ui/ColorMap.h"
+#include "ui/base/ColorMap.h"
 
-#include "ui/QCustomPlotInclude.h"
+#include "ui/base/QCustomPlotInclude.h"
 
 namespace ui {
 

@@ -1,4 +1,4 @@
-#include "ui/LatestJob.h"
+#include "ui/base/LatestJob.h"
 
 #include <exception>
 

@@ -1,6 +1,6 @@
-#include "ui/PlotHelpers.h"
+#include "ui/base/PlotHelpers.h"
 
-#include "ui/QCustomPlotInclude.h"
+#include "ui/base/QCustomPlotInclude.h"
 
 namespace ui {
 

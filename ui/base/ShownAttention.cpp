@@ -1,4 +1,4 @@
-#include "ui/ShownAttention.h"
+#include "ui/base/ShownAttention.h"
 
 namespace ui {
 

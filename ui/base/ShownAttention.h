@@ -4,7 +4,7 @@
 // they last drew, and diff() tells them what a new one changes, so each repaints only that.
 
 #include "core/run/AttentionSnapshot.h"
-#include "ui/ColorMap.h"
+#include "ui/base/ColorMap.h"
 
 #include <QFlags>
 #include <QMetaType>

@@ -1,4 +1,4 @@
-#include "ui/ViewState.h"
+#include "ui/base/ViewState.h"
 
 #include <algorithm>
 

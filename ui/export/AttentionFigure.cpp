@@ -1,11 +1,11 @@
-#include "ui/AttentionFigure.h"
+#include "ui/export/AttentionFigure.h"
 
 #include "core/analysis/AttentionStats.h"
 #include "core/analysis/MaxPool.h"
-#include "ui/AttentionText.h"
-#include "ui/AttentionTiles.h"
-#include "ui/Exporter.h"
-#include "ui/TokenText.h"
+#include "ui/base/AttentionText.h"
+#include "ui/base/TokenText.h"
+#include "ui/export/Exporter.h"
+#include "ui/views/AttentionTiles.h"
 
 #include <QDir>
 

@@ -2,8 +2,8 @@
 // The attention on screen as figures: the detail heatmap's head (or layer mean) and the grid's heads, with
 // the colour map, scale, masked cells and token labels the window shows.
 
-#include "ui/FigureWriter.h"
-#include "ui/ShownAttention.h"
+#include "ui/base/ShownAttention.h"
+#include "ui/export/FigureWriter.h"
 
 #include <functional>
 

@@ -1,12 +1,12 @@
-#include "ui/ExportActions.h"
+#include "ui/export/ExportActions.h"
 
-#include "ui/AnalysisController.h"
-#include "ui/AppSettings.h"
-#include "ui/AttentionFigure.h"
-#include "ui/Exporter.h"
-#include "ui/FigureDialog.h"
-#include "ui/FigureWriter.h"
-#include "ui/ViewState.h"
+#include "ui/base/AppSettings.h"
+#include "ui/base/ViewState.h"
+#include "ui/export/AttentionFigure.h"
+#include "ui/export/Exporter.h"
+#include "ui/export/FigureDialog.h"
+#include "ui/export/FigureWriter.h"
+#include "ui/run/AnalysisController.h"
 
 #include <QAction>
 #include <QDir>

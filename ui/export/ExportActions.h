@@ -2,7 +2,7 @@
 // The File ▸ Export actions: ask where (and at what scale), then write through Exporter and say what
 // happened. Kept out of MainWindow so the window only wires.
 
-#include "ui/InsideResult.h"
+#include "ui/run/InsideResult.h"
 
 #include <QObject>
 

@@ -1,4 +1,4 @@
-#include "ui/Exporter.h"
+#include "ui/export/Exporter.h"
 
 #include "core/analysis/AttentionStats.h"
 #include "core/base/Errors.h"
@@ -7,9 +7,9 @@
 #include "core/run/InsideJson.h"
 #include "core/run/SnapshotCsv.h"
 #include "core/run/SnapshotJson.h"
-#include "ui/AttentionGrid.h"
-#include "ui/ModelFingerprint.h"
-#include "ui/QCustomPlotInclude.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/run/ModelFingerprint.h"
+#include "ui/views/AttentionGrid.h"
 
 #include <QBuffer>
 #include <QFileInfo>

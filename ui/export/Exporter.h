@@ -6,7 +6,7 @@
 #include "core/run/AttentionSnapshot.h"
 #include "core/run/InsideRow.h"
 #include "core/run/Sampler.h"
-#include "ui/RunResult.h"
+#include "ui/run/RunResult.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
-#include "ui/FigureDialog.h"
+#include "ui/export/FigureDialog.h"
 
-#include "ui/AppSettings.h"
-#include "ui/AttentionFigure.h"
+#include "ui/base/AppSettings.h"
+#include "ui/export/AttentionFigure.h"
 
 #include <QCheckBox>
 #include <QComboBox>

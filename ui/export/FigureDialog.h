@@ -2,7 +2,7 @@
 // Asks what figure to export and how: which one (the shown head, every head, the next-token chart), the
 // font size, an optional title and, for PNG, the resolution. Remembers the choices.
 
-#include "ui/FigureWriter.h"
+#include "ui/export/FigureWriter.h"
 
 #include <QDialog>
 

@@ -1,7 +1,7 @@
-#include "ui/FigureWriter.h"
+#include "ui/export/FigureWriter.h"
 
-#include "ui/Exporter.h"
-#include "ui/QCustomPlotInclude.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/export/Exporter.h"
 
 #include <QBuffer>
 #include <QFileInfo>

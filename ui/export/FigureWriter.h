@@ -4,7 +4,7 @@
 // Heatmap cells are vector rectangles in every format: an image in a PDF would be stored as JPEG by Qt's PDF
 // engine (smoothed, and viridis's yellow turned pink on small tiles). Written atomically.
 
-#include "ui/ColorMap.h"
+#include "ui/base/ColorMap.h"
 
 #include <QRectF>
 #include <QString>

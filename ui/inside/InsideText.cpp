@@ -1,7 +1,7 @@
-#include "ui/InsideText.h"
+#include "ui/inside/InsideText.h"
 
-#include "ui/AttentionText.h"
-#include "ui/TokenText.h"
+#include "ui/base/AttentionText.h"
+#include "ui/base/TokenText.h"
 
 #include <cmath>
 

@@ -3,7 +3,7 @@
 // formula to the hovered cell's own numbers ("q(“la”)·k(“house”) = 3.21; ÷ √64 = 0.40; softmax over the
 // row → 0.934"). Plain functions of the row, kept out of the widget.
 
-#include "ui/InsideResult.h"
+#include "ui/run/InsideResult.h"
 
 #include <QCoreApplication>
 #include <QString>

@@ -1,10 +1,10 @@
-#include "ui/InsideView.h"
+#include "ui/inside/InsideView.h"
 
-#include "ui/InsideText.h"
-#include "ui/MatrixChart.h"
-#include "ui/SamplingChart.h"
-#include "ui/TokenText.h"
-#include "ui/ViewState.h"
+#include "ui/base/TokenText.h"
+#include "ui/base/ViewState.h"
+#include "ui/inside/InsideText.h"
+#include "ui/inside/SamplingChart.h"
+#include "ui/views/MatrixChart.h"
 
 #include <QComboBox>
 #include <QGridLayout>

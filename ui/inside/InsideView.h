@@ -10,8 +10,8 @@
 // the view asks with requested() and draws what insideReady() brings back for the step on screen.
 
 #include "core/run/InsideRow.h"
-#include "ui/InsideResult.h"
-#include "ui/RunResult.h"
+#include "ui/run/InsideResult.h"
+#include "ui/run/RunResult.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
-#include "ui/SamplingChart.h"
+#include "ui/inside/SamplingChart.h"
 
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TokenText.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/TokenText.h"
 
 #include <QLabel>
 #include <QToolTip>

@@ -1,4 +1,4 @@
-#include "ui/Lesson.h"
+#include "ui/lesson/Lesson.h"
 
 namespace ui {
 

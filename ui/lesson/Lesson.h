@@ -5,7 +5,7 @@
 // read is a whole state and Next can restore it after the user has explored.
 
 #include "core/model/AttentionBlock.h"
-#include "ui/ColorMap.h"
+#include "ui/base/ColorMap.h"
 
 #include <QString>
 

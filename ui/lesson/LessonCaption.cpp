@@ -1,4 +1,4 @@
-#include "ui/LessonCaption.h"
+#include "ui/lesson/LessonCaption.h"
 
 #include <map>
 

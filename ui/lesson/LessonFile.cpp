@@ -1,8 +1,8 @@
-#include "ui/LessonFile.h"
+#include "ui/lesson/LessonFile.h"
 
-#include "ui/Exporter.h"
-#include "ui/LessonStepReader.h"
-#include "ui/Pages.h"
+#include "ui/base/Pages.h"
+#include "ui/export/Exporter.h"
+#include "ui/lesson/LessonStepReader.h"
 
 #include <QDir>
 #include <QFile>

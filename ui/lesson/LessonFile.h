@@ -2,7 +2,7 @@
 // A lesson's file: JSON ("format": "attnscope-lesson", "version": 1) read strictly, each step over the one
 // before it (LessonStepReader), and written whole, atomically. README, "Lessons", documents every field.
 
-#include "ui/Lesson.h"
+#include "ui/lesson/Lesson.h"
 
 #include <QByteArray>
 #include <QString>

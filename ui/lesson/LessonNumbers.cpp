@@ -1,7 +1,7 @@
-#include "ui/LessonNumbers.h"
+#include "ui/lesson/LessonNumbers.h"
 
 #include "core/model/Model.h"
-#include "ui/TokenText.h"
+#include "ui/base/TokenText.h"
 
 #include <cmath>
 

@@ -4,10 +4,10 @@
 // page's scores. Nothing is stored: a caption shows the model's own numbers at the moment it is read.
 
 #include "core/analysis/HeadAnalysis.h"
-#include "ui/InsideResult.h"
-#include "ui/Lesson.h"
-#include "ui/RunResult.h"
-#include "ui/ShownAttention.h"
+#include "ui/base/ShownAttention.h"
+#include "ui/lesson/Lesson.h"
+#include "ui/run/InsideResult.h"
+#include "ui/run/RunResult.h"
 
 #include <QString>
 

@@ -1,10 +1,10 @@
-#include "ui/LessonPanel.h"
+#include "ui/lesson/LessonPanel.h"
 
-#include "ui/AppSettings.h"
-#include "ui/LessonCaption.h"
-#include "ui/LessonFile.h"
-#include "ui/LessonPlayer.h"
-#include "ui/PresentationMode.h"
+#include "ui/base/AppSettings.h"
+#include "ui/lesson/LessonCaption.h"
+#include "ui/lesson/LessonFile.h"
+#include "ui/lesson/LessonPlayer.h"
+#include "ui/window/PresentationMode.h"
 
 #include <QAbstractSpinBox>
 #include <QAction>

@@ -8,9 +8,9 @@
 //
 // It also holds the lesson being recorded: record() turns the window's state into a step.
 
-#include "ui/Lesson.h"
-#include "ui/LessonNumbers.h"
-#include "ui/Pages.h"
+#include "ui/base/Pages.h"
+#include "ui/lesson/Lesson.h"
+#include "ui/lesson/LessonNumbers.h"
 
 #include <QObject>
 #include <QString>

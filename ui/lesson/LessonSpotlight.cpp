@@ -1,4 +1,4 @@
-#include "ui/LessonSpotlight.h"
+#include "ui/lesson/LessonSpotlight.h"
 
 #include <QEvent>
 #include <QPainter>

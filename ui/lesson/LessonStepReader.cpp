@@ -1,7 +1,7 @@
-#include "ui/LessonStepReader.h"
+#include "ui/lesson/LessonStepReader.h"
 
-#include "ui/LessonCaption.h"
-#include "ui/Pages.h"
+#include "ui/base/Pages.h"
+#include "ui/lesson/LessonCaption.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

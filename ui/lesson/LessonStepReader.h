@@ -3,7 +3,7 @@
 // highlight too) stays, so every step read is a whole state. Every field is checked; a bad one is refused
 // with a message naming the step (from 1, as the player counts) and the field.
 
-#include "ui/Lesson.h"
+#include "ui/lesson/Lesson.h"
 
 #include <QString>
 #include <QStringList>

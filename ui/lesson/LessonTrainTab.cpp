@@ -1,6 +1,6 @@
-#include "ui/LessonTrainTab.h"
+#include "ui/lesson/LessonTrainTab.h"
 
-#include "ui/TrainPage.h"
+#include "ui/train/TrainPage.h"
 
 namespace ui {
 

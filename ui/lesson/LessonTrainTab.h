@@ -3,8 +3,8 @@
 // frame of its scrubber, which may not exist yet while the run trains; what captions quote of that run; and
 // the tab's state as a recorded step keeps it.
 
-#include "ui/Lesson.h"
-#include "ui/LessonNumbers.h"
+#include "ui/lesson/Lesson.h"
+#include "ui/lesson/LessonNumbers.h"
 
 #include <QCoreApplication>
 #include <QString>

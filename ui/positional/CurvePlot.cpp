@@ -1,9 +1,9 @@
-#include "ui/CurvePlot.h"
+#include "ui/positional/CurvePlot.h"
 
 #include "core/analysis/PositionalAnalysis.h"
-#include "ui/ColorMap.h"
-#include "ui/PlotHelpers.h"
-#include "ui/QCustomPlotInclude.h"
+#include "ui/base/ColorMap.h"
+#include "ui/base/PlotHelpers.h"
+#include "ui/base/QCustomPlotInclude.h"
 
 #include <QLabel>
 #include <QVBoxLayout>

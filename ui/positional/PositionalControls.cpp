@@ -1,4 +1,4 @@
-#include "ui/PositionalControls.h"
+#include "ui/positional/PositionalControls.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,12 +1,12 @@
-#include "ui/PositionalView.h"
+#include "ui/positional/PositionalView.h"
 
 #include "core/analysis/PositionalAnalysis.h"
 #include "core/model/Model.h"
-#include "ui/CurvePlot.h"
-#include "ui/PlotHelpers.h"
-#include "ui/PositionalControls.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/RotationPlot.h"
+#include "ui/base/PlotHelpers.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/positional/CurvePlot.h"
+#include "ui/positional/PositionalControls.h"
+#include "ui/positional/RotationPlot.h"
 
 #include <QGridLayout>
 #include <QLabel>

@@ -2,7 +2,7 @@
 // The positional-encodings lab for the loaded model: the position × dimension table, curves of chosen
 // dimensions, position-to-position similarity, and the rotation property PE(pos+k) = R(kθ_i)·PE(pos).
 
-#include "ui/ColorMap.h"
+#include "ui/base/ColorMap.h"
 
 #include <QString>
 #include <QVector>

@@ -1,8 +1,8 @@
-#include "ui/RotationPlot.h"
+#include "ui/positional/RotationPlot.h"
 
 #include "core/analysis/PositionalAnalysis.h"
-#include "ui/PlotHelpers.h"
-#include "ui/QCustomPlotInclude.h"
+#include "ui/base/PlotHelpers.h"
+#include "ui/base/QCustomPlotInclude.h"
 
 #include <QLabel>
 #include <QVBoxLayout>

@@ -1,8 +1,8 @@
-#include "ui/AblationPage.h"
+#include "ui/research/AblationPage.h"
 
 #include "core/model/Model.h"
-#include "ui/SweepTable.h"
-#include "ui/TokenText.h"
+#include "ui/base/TokenText.h"
+#include "ui/research/SweepTable.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>

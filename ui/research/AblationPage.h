@@ -5,7 +5,7 @@
 // matter. The numbers come with each result from the worker; the sweep runs on its own thread.
 
 #include "core/model/HeadAblation.h"
-#include "ui/RunResult.h"
+#include "ui/run/RunResult.h"
 
 #include <QWidget>
 

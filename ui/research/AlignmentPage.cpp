@@ -1,12 +1,12 @@
-#include "ui/AlignmentPage.h"
+#include "ui/research/AlignmentPage.h"
 
 #include "core/model/Model.h"
 #include "core/model/ModelConfig.h"
-#include "ui/ColorMap.h"
-#include "ui/LatestJob.h"
-#include "ui/PlotHelpers.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TokenText.h"
+#include "ui/base/ColorMap.h"
+#include "ui/base/LatestJob.h"
+#include "ui/base/PlotHelpers.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/TokenText.h"
 
 #include <QComboBox>
 #include <QDir>

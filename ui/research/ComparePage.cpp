@@ -1,9 +1,9 @@
-#include "ui/ComparePage.h"
+#include "ui/research/ComparePage.h"
 
 #include "core/model/Model.h"
-#include "ui/AttentionText.h"
-#include "ui/MatrixChart.h"
-#include "ui/TokenText.h"
+#include "ui/base/AttentionText.h"
+#include "ui/base/TokenText.h"
+#include "ui/views/MatrixChart.h"
 
 #include <QGridLayout>
 #include <QLabel>

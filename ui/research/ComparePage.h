@@ -4,8 +4,8 @@
 // colour map centred at zero. Pin, then step, type another text, switch heads off or open another model with
 // the same tokenizer; the page shows what moved.
 
-#include "ui/RunResult.h"
-#include "ui/ShownAttention.h"
+#include "ui/base/ShownAttention.h"
+#include "ui/run/RunResult.h"
 
 #include <QWidget>
 

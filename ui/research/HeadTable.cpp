@@ -1,7 +1,7 @@
-#include "ui/HeadTable.h"
+#include "ui/research/HeadTable.h"
 
 #include "core/model/Model.h"
-#include "ui/LatestJob.h"
+#include "ui/base/LatestJob.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

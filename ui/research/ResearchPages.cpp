@@ -1,11 +1,11 @@
-#include "ui/ResearchPages.h"
+#include "ui/research/ResearchPages.h"
 
-#include "ui/AblationPage.h"
-#include "ui/AnalysisController.h"
-#include "ui/AttentionPage.h"
-#include "ui/ComparePage.h"
-#include "ui/RolloutPage.h"
-#include "ui/ViewState.h"
+#include "ui/attention/AttentionPage.h"
+#include "ui/base/ViewState.h"
+#include "ui/research/AblationPage.h"
+#include "ui/research/ComparePage.h"
+#include "ui/research/RolloutPage.h"
+#include "ui/run/AnalysisController.h"
 
 #include <QAction>
 #include <QCheckBox>

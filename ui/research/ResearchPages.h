@@ -4,7 +4,7 @@
 // weight × value, switch every head on, pin). Built and wired here so MainWindow only adds the tabs and
 // hands over results.
 
-#include "ui/RunResult.h"
+#include "ui/run/RunResult.h"
 
 #include <QList>
 #include <QObject>

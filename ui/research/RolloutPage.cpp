@@ -1,11 +1,11 @@
-#include "ui/RolloutPage.h"
+#include "ui/research/RolloutPage.h"
 
 #include "core/analysis/AttentionFlow.h"
-#include "ui/AttentionText.h"
-#include "ui/LatestJob.h"
-#include "ui/MatrixChart.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TokenText.h"
+#include "ui/base/AttentionText.h"
+#include "ui/base/LatestJob.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/TokenText.h"
+#include "ui/views/MatrixChart.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

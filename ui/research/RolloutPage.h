@@ -6,7 +6,7 @@
 // progress and can be cancelled.
 
 #include "core/analysis/Rollout.h"
-#include "ui/RunResult.h"
+#include "ui/run/RunResult.h"
 
 #include <QWidget>
 

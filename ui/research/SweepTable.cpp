@@ -1,8 +1,8 @@
-#include "ui/SweepTable.h"
+#include "ui/research/SweepTable.h"
 
 #include "core/model/Model.h"
-#include "ui/LatestJob.h"
-#include "ui/RunResult.h"
+#include "ui/base/LatestJob.h"
+#include "ui/run/RunResult.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -1,4 +1,4 @@
-#include "ui/AnalysisController.h"
+#include "ui/run/AnalysisController.h"
 
 #include "core/base/Errors.h"
 

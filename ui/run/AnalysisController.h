@@ -4,8 +4,8 @@
 // a stored result at once instead of waiting for a recompute.
 
 #include "core/run/Sampler.h"
-#include "ui/RunResult.h"
-#include "ui/SessionWorker.h"
+#include "ui/run/RunResult.h"
+#include "ui/run/SessionWorker.h"
 
 #include <QObject>
 #include <QString>

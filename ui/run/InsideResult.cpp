@@ -1,4 +1,4 @@
-#include "ui/InsideResult.h"
+#include "ui/run/InsideResult.h"
 
 #include "core/model/Model.h"
 #include "core/run/Session.h"

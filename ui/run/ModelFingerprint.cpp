@@ -1,4 +1,4 @@
-#include "ui/ModelFingerprint.h"
+#include "ui/run/ModelFingerprint.h"
 
 #include "core/model/Model.h"
 

@@ -1,7 +1,7 @@
-#include "ui/ModelLoader.h"
+#include "ui/run/ModelLoader.h"
 
 #include "core/model/Model.h"
-#include "ui/LatestJob.h"
+#include "ui/base/LatestJob.h"
 
 #include <QDir>
 

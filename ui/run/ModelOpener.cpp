@@ -1,8 +1,8 @@
-#include "ui/ModelOpener.h"
+#include "ui/run/ModelOpener.h"
 
 #include "core/model/Model.h"
-#include "ui/AppSettings.h"
-#include "ui/ModelLoader.h"
+#include "ui/base/AppSettings.h"
+#include "ui/run/ModelLoader.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,4 +1,4 @@
-#include "ui/SessionWorker.h"
+#include "ui/run/SessionWorker.h"
 
 #include "core/analysis/ValueWeighting.h"
 #include "core/base/Errors.h"

@@ -5,8 +5,8 @@
 
 #include "core/run/InsideRow.h"
 #include "core/run/Sampler.h"
-#include "ui/InsideResult.h"
-#include "ui/RunResult.h"
+#include "ui/run/InsideResult.h"
+#include "ui/run/RunResult.h"
 
 #include <QObject>
 

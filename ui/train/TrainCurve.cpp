@@ -1,6 +1,6 @@
-#include "ui/TrainCurve.h"
+#include "ui/train/TrainCurve.h"
 
-#include "ui/QCustomPlotInclude.h"
+#include "ui/base/QCustomPlotInclude.h"
 
 #include <QVBoxLayout>
 

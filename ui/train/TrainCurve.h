@@ -4,7 +4,7 @@
 // draws its best heads' induction and previous-token scores, and marks the step the induction score first
 // reaches 0.5: the moment an induction head forms.
 
-#include "ui/TrainingWorker.h"
+#include "ui/train/TrainingWorker.h"
 
 #include <QWidget>
 

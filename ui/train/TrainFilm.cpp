@@ -1,4 +1,4 @@
-#include "ui/TrainFilm.h"
+#include "ui/train/TrainFilm.h"
 
 namespace ui {
 

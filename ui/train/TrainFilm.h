@@ -3,7 +3,7 @@
 // attention, each at its step; what the slider's label, the tab's lookups and a lesson read of it.
 
 #include "core/run/AttentionSnapshot.h"
-#include "ui/TrainingWorker.h"
+#include "ui/train/TrainingWorker.h"
 
 #include <QCoreApplication>
 #include <QString>

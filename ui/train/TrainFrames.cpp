@@ -1,7 +1,7 @@
-#include "ui/TrainFrames.h"
+#include "ui/train/TrainFrames.h"
 
-#include "ui/AttentionGrid.h"
-#include "ui/TrainFilm.h"
+#include "ui/train/TrainFilm.h"
+#include "ui/views/AttentionGrid.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,13 +1,13 @@
-#include "ui/TrainPage.h"
+#include "ui/train/TrainPage.h"
 
 #include "core/base/Errors.h"
 #include "core/train/TrainRecipe.h"
 #include "core/train/Trainer.h"
 #include "core/train/TrainingRun.h"
-#include "ui/AppSettings.h"
-#include "ui/TrainCurve.h"
-#include "ui/TrainFrames.h"
-#include "ui/TrainPresets.h"
+#include "ui/base/AppSettings.h"
+#include "ui/train/TrainCurve.h"
+#include "ui/train/TrainFrames.h"
+#include "ui/train/TrainPresets.h"
 
 #include <QComboBox>
 #include <QDateTime>

@@ -5,8 +5,8 @@
 
 #include "core/run/AttentionSnapshot.h"
 #include "core/train/TrainRecipe.h"
-#include "ui/TrainFilm.h"
-#include "ui/TrainingThread.h"
+#include "ui/train/TrainFilm.h"
+#include "ui/train/TrainingThread.h"
 
 #include <QWidget>
 

@@ -1,4 +1,4 @@
-#include "ui/TrainPresets.h"
+#include "ui/train/TrainPresets.h"
 
 #include <QComboBox>
 #include <QDir>

@@ -1,4 +1,4 @@
-#include "ui/TrainingThread.h"
+#include "ui/train/TrainingThread.h"
 
 #include <QThread>
 

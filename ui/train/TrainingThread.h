@@ -3,7 +3,7 @@
 // queued to the GUI thread. Signals an earlier worker left queued when a new run starts are dropped, so a
 // page never mixes two runs' rows.
 
-#include "ui/TrainingWorker.h"
+#include "ui/train/TrainingWorker.h"
 
 #include <QObject>
 

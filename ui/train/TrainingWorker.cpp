@@ -1,4 +1,4 @@
-#include "ui/TrainingWorker.h"
+#include "ui/train/TrainingWorker.h"
 
 #include "core/base/Errors.h"
 #include "core/model/Model.h"

@@ -1,9 +1,9 @@
-#include "ui/AttentionGrid.h"
+#include "ui/views/AttentionGrid.h"
 
 #include "core/analysis/AttentionStats.h"
-#include "ui/AttentionText.h"
-#include "ui/GridTileTip.h"
-#include "ui/HeadNavigation.h"
+#include "ui/base/AttentionText.h"
+#include "ui/base/HeadNavigation.h"
+#include "ui/views/GridTileTip.h"
 
 #include <QElapsedTimer>
 #include <QHelpEvent>

@@ -6,9 +6,9 @@
 #include "core/analysis/HeadAnalysis.h"
 #include "core/model/HeadAblation.h"
 #include "core/run/AttentionSnapshot.h"
-#include "ui/AttentionTiles.h"
-#include "ui/ColorMap.h"
-#include "ui/ShownAttention.h"
+#include "ui/base/ColorMap.h"
+#include "ui/base/ShownAttention.h"
+#include "ui/views/AttentionTiles.h"
 
 #include <QTimer>
 #include <QWidget>

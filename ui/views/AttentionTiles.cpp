@@ -1,4 +1,4 @@
-#include "ui/AttentionTiles.h"
+#include "ui/views/AttentionTiles.h"
 
 #include "core/analysis/MaxPool.h"
 

@@ -3,7 +3,7 @@
 // plus the layer's mean over heads, coloured at the resolution they are shown at.
 
 #include "core/run/AttentionSnapshot.h"
-#include "ui/ColorMap.h"
+#include "ui/base/ColorMap.h"
 
 #include <QElapsedTimer>
 #include <QImage>

@@ -1,7 +1,7 @@
-#include "ui/GridTileTip.h"
+#include "ui/views/GridTileTip.h"
 
 #include "core/analysis/AttentionStats.h"
-#include "ui/AttentionTiles.h"
+#include "ui/views/AttentionTiles.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 
 #include "core/analysis/HeadAnalysis.h"
 #include "core/model/HeadAblation.h"
-#include "ui/ShownAttention.h"
+#include "ui/base/ShownAttention.h"
 
 #include <QCoreApplication>
 #include <QSize>

@@ -1,6 +1,6 @@
-#include "ui/HeatmapCellTip.h"
+#include "ui/views/HeatmapCellTip.h"
 
-#include "ui/TokenText.h"
+#include "ui/base/TokenText.h"
 
 #include <algorithm>
 

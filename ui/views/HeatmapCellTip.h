@@ -3,7 +3,7 @@
 // produces), and the weight, or with weight × value colouring both the weight and the share of the row the
 // key hands over. Kept out of the heatmap widget, which paints.
 
-#include "ui/ShownAttention.h"
+#include "ui/base/ShownAttention.h"
 
 #include <QCoreApplication>
 #include <QString>

@@ -1,14 +1,14 @@
-#include "ui/HeatmapView.h"
+#include "ui/views/HeatmapView.h"
 
 #include "core/analysis/AttentionStats.h"
 #include "core/analysis/MaxPool.h"
-#include "ui/AttentionText.h"
-#include "ui/AttentionTiles.h"
-#include "ui/HeadNavigation.h"
-#include "ui/HeatmapCellTip.h"
-#include "ui/HeatmapZoom.h"
-#include "ui/QCustomPlotInclude.h"
-#include "ui/TokenText.h"
+#include "ui/base/AttentionText.h"
+#include "ui/base/HeadNavigation.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/base/TokenText.h"
+#include "ui/views/AttentionTiles.h"
+#include "ui/views/HeatmapCellTip.h"
+#include "ui/views/HeatmapZoom.h"
 
 #include <QKeyEvent>
 #include <QLabel>

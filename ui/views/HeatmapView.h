@@ -4,8 +4,8 @@
 // hover tooltip with the exact weight.
 
 #include "core/run/AttentionSnapshot.h"
-#include "ui/ColorMap.h"
-#include "ui/ShownAttention.h"
+#include "ui/base/ColorMap.h"
+#include "ui/base/ShownAttention.h"
 
 #include <QWidget>
 

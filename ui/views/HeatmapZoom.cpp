@@ -1,7 +1,7 @@
-#include "ui/HeatmapZoom.h"
+#include "ui/views/HeatmapZoom.h"
 
-#include "ui/QCustomPlotInclude.h"
-#include "ui/ZoomOverview.h"
+#include "ui/base/QCustomPlotInclude.h"
+#include "ui/views/ZoomOverview.h"
 
 #include <algorithm>
 #include <cmath>

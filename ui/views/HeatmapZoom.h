@@ -3,7 +3,7 @@
 // serve the keys; the view never leaves the map nor shrinks below a cell. While zoomed in, an overview in
 // the plot's corner shows the whole map and a box where the view is.
 
-#include "ui/ColorMap.h"
+#include "ui/base/ColorMap.h"
 
 #include <QObject>
 #include <QRect>

@@ -1,8 +1,8 @@
-#include "ui/LinesView.h"
+#include "ui/views/LinesView.h"
 
-#include "ui/AttentionText.h"
-#include "ui/ColorMap.h"
-#include "ui/TokenText.h"
+#include "ui/base/AttentionText.h"
+#include "ui/base/ColorMap.h"
+#include "ui/base/TokenText.h"
 
 #include <QMouseEvent>
 #include <QPainter>

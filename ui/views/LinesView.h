@@ -5,7 +5,7 @@
 // weight. One head in one colour, or, with the mean selected, every head of the layer in its own colour.
 // Hovering a token keeps only its lines.
 
-#include "ui/ShownAttention.h"
+#include "ui/base/ShownAttention.h"
 
 #include <QWidget>
 

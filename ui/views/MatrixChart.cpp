@@ -1,8 +1,8 @@
-#include "ui/MatrixChart.h"
+#include "ui/views/MatrixChart.h"
 
-#include "ui/ColorMap.h"
-#include "ui/PlotHelpers.h"
-#include "ui/QCustomPlotInclude.h"
+#include "ui/base/ColorMap.h"
+#include "ui/base/PlotHelpers.h"
+#include "ui/base/QCustomPlotInclude.h"
 
 #include <QToolTip>
 #include <QVBoxLayout>

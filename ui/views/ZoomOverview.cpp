@@ -1,4 +1,4 @@
-#include "ui/ZoomOverview.h"
+#include "ui/views/ZoomOverview.h"
 
 #include <QMouseEvent>
 #include <QPainter>

@@ -1,11 +1,11 @@
-#include "ui/HelpText.h"
+#include "ui/window/HelpText.h"
 
 #include "core/model/ModelConfig.h"
 
 #include "core/base/BlasCore.h"
 #include "core/base/PackedWeights.h"
 #include "core/base/Runtime.h"
-#include "ui/QCustomPlotInclude.h"
+#include "ui/base/QCustomPlotInclude.h"
 
 #include <QAction>
 #include <QApplication>

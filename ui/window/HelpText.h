@@ -1,7 +1,7 @@
 #pragma once
 // The texts of the Help menu (the keyboard shortcuts, the About box) and the Source field's help.
 
-#include "ui/Pages.h"
+#include "ui/base/Pages.h"
 
 #include <QCoreApplication>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "ui/ModelPicker.h"
+#include "ui/window/ModelPicker.h"
 
 #include <QDir>
 #include <QFileInfo>

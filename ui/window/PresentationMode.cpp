@@ -1,6 +1,6 @@
-#include "ui/PresentationMode.h"
+#include "ui/window/PresentationMode.h"
 
-#include "ui/QCustomPlotInclude.h"
+#include "ui/base/QCustomPlotInclude.h"
 
 #include <QEvent>
 #include <QMainWindow>

@@ -1,6 +1,6 @@
-#include "ui/RecentMenu.h"
+#include "ui/window/RecentMenu.h"
 
-#include "ui/AppSettings.h"
+#include "ui/base/AppSettings.h"
 
 #include <QDir>
 

@@ -1,4 +1,4 @@
-#include "ui/ShortcutPassThrough.h"
+#include "ui/window/ShortcutPassThrough.h"
 
 #include <QKeyEvent>
 

@@ -1,8 +1,8 @@
-#include "ui/ViewMenu.h"
+#include "ui/window/ViewMenu.h"
 
-#include "ui/AttentionPage.h"
-#include "ui/HeatmapView.h"
-#include "ui/PresentationMode.h"
+#include "ui/attention/AttentionPage.h"
+#include "ui/views/HeatmapView.h"
+#include "ui/window/PresentationMode.h"
 
 #include <QAction>
 #include <QCheckBox>

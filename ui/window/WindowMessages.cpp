@@ -1,4 +1,4 @@
-#include "ui/WindowMessages.h"
+#include "ui/window/WindowMessages.h"
 
 #include "core/run/AttentionSnapshot.h"
 
