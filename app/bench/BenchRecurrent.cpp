@@ -2,6 +2,7 @@
 
 #include "core/base/Files.h"
 #include "core/model/Model.h"
+#include "core/run/DecoderFactory.h"
 #include "core/run/Session.h"
 #include "core/run/StepDecoder.h"
 

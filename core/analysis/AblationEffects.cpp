@@ -1,6 +1,7 @@
 #include "core/analysis/AblationEffects.h"
 
 #include "core/base/Errors.h"
+#include "core/run/DecoderFactory.h"
 #include "core/run/StepDecoder.h"
 
 #include <algorithm>

@@ -1,6 +1,7 @@
 #include "core/run/Session.h"
 
 #include "core/base/Errors.h"
+#include "core/run/DecoderFactory.h"
 
 #include <algorithm>
 

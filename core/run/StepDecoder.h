@@ -63,13 +63,6 @@ public:
     virtual KeyNorms valueNorms(AttentionKind kind) const;
 };
 
-/// Starts decoding src with the decoder of the model's family (the Transformer's IncrementalDecoder); each
-/// side may hold `positions` tokens (max_len when 0), and the heads `ablation` names are switched off.
-/// Throws InputError as IncrementalDecoder does, and as checkAblation for heads the model does not have.
-std::unique_ptr<StepDecoder> startDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
-                                          bool capture = true, int64_t positions = 0,
-                                          const HeadAblation& ablation = {});
-
 /// How a Session starts decoding a source, with each side limited to `positions` tokens and the heads of
 /// `ablation` switched off; startDecoder unless a caller brings its own (a family run/ has no module for
 /// yet, or a hand-built model in a test).

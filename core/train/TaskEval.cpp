@@ -1,5 +1,6 @@
 #include "core/train/TaskEval.h"
 
+#include "core/run/DecoderFactory.h"
 #include "core/run/IncrementalDecoder.h"
 #include "core/run/StepDecoder.h"
 
