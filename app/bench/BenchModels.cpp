@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Runtime.h"
+#include "core/model/ModelDirectory.h"
 
 #include <algorithm>
 
@@ -152,7 +153,7 @@ BenchSize makeBenchSize(const std::string& entry, const std::string& defaultMode
     BenchSize size;
     if (entry == "default")
         size =
-            randomSize(entry, core::ModelConfig::fromFile(defaultModelDir + "/config.json"), longest, true);
+            randomSize(entry, core::ModelDirectory::readConfig(defaultModelDir), longest, true);
     else if (entry == "medium")
         size = randomSize(entry, mediumConfig(), longest, true);
     else if (entry == "gpt2")

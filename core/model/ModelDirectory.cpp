@@ -76,6 +76,34 @@ void chooseHfTokenizer(ModelConfig& c, const fs::path& dir, ModelFormat format) 
     }
 }
 
+// A folder's config.json, parsed once, its format decided from that parse and the model configured from it.
+struct ConfigFile {
+    nlohmann::json json;
+    std::string path;
+    ModelFormat format = ModelFormat::Attnscope;
+    ModelConfig config;
+};
+
+ConfigFile readConfigFile(const std::string& dirName) {
+    const fs::path dir(dirName);
+    if (!fs::is_directory(dir))
+        throw ModelError(dirName + ": not a model directory");
+    ConfigFile f;
+    f.path = (dir / "config.json").string();
+    if (!fs::exists(f.path))
+        throw ModelError(dirName + ": missing config.json");
+    f.json = parseJsonObject(readFile(f.path), f.path);
+    f.format = ModelDirectory::formatOf(f.json, f.path);
+    f.config = f.format == ModelFormat::Gpt2     ? gpt2ConfigFromParsed(f.json, f.path)
+               : f.format == ModelFormat::Llama  ? llamaConfigFromParsed(f.json, f.path)
+               : f.format == ModelFormat::Bert   ? bertConfigFromParsed(f.json, f.path)
+               : f.format == ModelFormat::Marian ? marianConfigFromParsed(f.json, f.path)
+                                                 : ModelConfig::fromParsed(f.json, f.path);
+    if (f.format != ModelFormat::Attnscope)
+        chooseHfTokenizer(f.config, dir, f.format);
+    return f;
+}
+
 // The files of a model directory, into dir (which exists).
 void writeFiles(const fs::path& dir, const ModelConfig& c, const Tokenizer* src, const Tokenizer& tgt,
                 const torch::nn::Module& net, DType dtype) {
@@ -131,27 +159,21 @@ ModelFormat ModelDirectory::formatOf(const nlohmann::json& j, const std::string&
     return ModelFormat::Attnscope;
 }
 
+ModelConfig ModelDirectory::readConfig(const std::string& dir) {
+    return readConfigFile(dir).config;
+}
+
 std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, DeviceChoice device) {
     configureThreads();
-    const fs::path dir(dirName);
-    if (!fs::is_directory(dir))
-        throw ModelError(dirName + ": not a model directory");
-    const auto configPath = (dir / "config.json").string();
-    if (!fs::exists(configPath))
-        throw ModelError(dirName + ": missing config.json");
-    const auto json = parseJsonObject(readFile(configPath), configPath);
-    const auto format = formatOf(json, configPath);
+    auto configFile = readConfigFile(dirName);
+    const auto& json = configFile.json;
+    const auto& configPath = configFile.path;
+    const auto format = configFile.format;
     const bool gpt2 = format == ModelFormat::Gpt2, hf = format != ModelFormat::Attnscope;
 
     auto parts = std::make_unique<ModelParts>();
-    parts->config = gpt2                            ? gpt2ConfigFromParsed(json, configPath)
-                    : format == ModelFormat::Llama  ? llamaConfigFromParsed(json, configPath)
-                    : format == ModelFormat::Bert   ? bertConfigFromParsed(json, configPath)
-                    : format == ModelFormat::Marian ? marianConfigFromParsed(json, configPath)
-                                                    : ModelConfig::fromParsed(json, configPath);
+    parts->config = std::move(configFile.config);
     parts->directory = dirName;
-    if (hf)
-        chooseHfTokenizer(parts->config, dir, format);
     const auto file = WeightFiles::open(dirName);
     if (format == ModelFormat::Bert) // the head is there or not by the checkpoint's class, not its config
         parts->config.maskedLmHead = bertHasMaskedLmHead(file, json);

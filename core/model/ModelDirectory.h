@@ -40,6 +40,12 @@ public:
     /// ("t5", say), so the message says what was handed over.
     static ModelFormat formatOf(const nlohmann::json& config, const std::string& source);
 
+    /// The config.json of a model directory in any format it reads, as read() would configure the model
+    /// (a Hugging Face folder's tokenizer chosen by the files it has), without reading a weight: the one
+    /// reader of a folder's config for whoever needs its shape before or without loading it. Throws
+    /// ModelError or ConfigError naming the folder or the file, as read() does.
+    static ModelConfig readConfig(const std::string& dir);
+
     /// Reads and checks everything a model needs. Throws ModelError, ConfigError, FormatError or IoError
     /// naming the file (and the tensor) that is wrong; nothing is half-loaded.
     static std::unique_ptr<ModelParts> read(const std::string& dir, DeviceChoice device);

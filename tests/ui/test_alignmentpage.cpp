@@ -2,15 +2,20 @@
 // Alt+6 pressed there, and the built-in GRU translator (left) and Transformer (right) each show their
 // greedy translation and the attention each output was produced with, equal to core::alignmentOf on the
 // same models; the right side's head chosen from the keyboard redraws it; typing another sentence while the
-// page is shown follows it. With ATTNSCOPE_TEST_SHOTS set, saves side-by-side.png.
+// page is shown follows it. With ATTNSCOPE_TEST_SHOTS set, saves side-by-side.png. A Hugging Face Marian
+// folder the window opens is offered on both sides, and translates there.
 
+#include "tests/support/ReferencePython.h"
+#include "tests/support/SkipReport.h"
 #include "tests/support/WindowFixture.h"
 
 #include "core/analysis/Alignment.h"
 #include "ui/research/AlignmentPage.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -41,6 +46,7 @@ class TestAlignmentPage : public QObject {
 private Q_SLOTS:
     void initTestCase() { isolateSettings(); }
     void twoModelsOneSentence();
+    void huggingFaceMarianOffered();
 };
 
 void TestAlignmentPage::twoModelsOneSentence() {
@@ -103,6 +109,41 @@ void TestAlignmentPage::twoModelsOneSentence() {
     QVERIFY(f->controller->waitUntilIdle());
     QVERIFY(waitIdle(page));
     QCOMPARE(page->shown(0).translation, core::alignmentOf(gru, "The red car.").translation);
+}
+
+// The page reads a folder's config.json through the one reader every format has
+// (ModelDirectory::readConfig): a Marian folder, whose config.json is Hugging Face's, is a translation model.
+void TestAlignmentPage::huggingFaceMarianOffered() {
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString dir = tmp.filePath(QStringLiteral("opus-mt-tiny"));
+    QString why;
+    if (!runReferenceScript({QStringLiteral("marian_reference.py"), dir}, &why)) {
+        if (why.startsWith(QStringLiteral("skipped")))
+            QSKIP_MISSING(qPrintable(why));
+        QFAIL(qPrintable(why));
+    }
+    auto f = openWindow(dir, QStringLiteral("The old man walked home."));
+    QVERIFY(f);
+    auto* page = f->window.findChild<ui::AlignmentPage*>();
+    auto* tabs = f->window.findChild<QTabWidget*>(QStringLiteral("pages"));
+    QVERIFY(page && tabs);
+    const QString path = QFileInfo(dir).canonicalFilePath();
+    int offered = 0;
+    for (auto* c : page->findChildren<QComboBox*>())
+        offered += c->findData(path) >= 0;
+    QCOMPARE(offered, 2); // the window's own model, on the left and on the right
+    f->edit->setFocus();
+    QTest::keyClick(f->edit, Qt::Key_6, Qt::AltModifier);
+    QTRY_COMPARE(tabs->currentWidget(), page);
+    QVERIFY(page->chooseModel(1, dir));
+    QVERIFY(waitIdle(page));
+    QCOMPARE(page->shown(1).model, std::string("opus-mt-tiny"));
+    const auto marian = core::Model::load(dir.toStdString());
+    const auto expect = core::alignmentOf(marian, "The old man walked home.", -1, -1);
+    QCOMPARE(page->shown(1).translation, expect.translation);
+    QCOMPARE(largestDifference(page->shown(1), expect), 0.0);
+    qInfo("Marian folder offered on %d sides; its translation: %s", offered, expect.translation.c_str());
 }
 
 QTEST_MAIN(TestAlignmentPage)

@@ -2,6 +2,7 @@
 
 #include "core/model/Model.h"
 #include "core/model/ModelConfig.h"
+#include "core/model/ModelDirectory.h"
 #include "ui/base/ColorMap.h"
 #include "ui/base/LatestJob.h"
 #include "ui/base/PlotHelpers.h"
@@ -26,10 +27,11 @@ QString canonical(const QString& dir) {
     return fi.exists() ? fi.canonicalFilePath() : QDir::cleanPath(fi.absoluteFilePath());
 }
 
-// A translation model: a source to attend over and tokens to produce. Read from config.json alone.
+// A translation model: a source to attend over and tokens to produce. Read from config.json alone, in any
+// format the window opens (a Hugging Face Marian folder as well as ours).
 bool translates(const QString& dir, core::ModelConfig* out = nullptr) {
     try {
-        const auto c = core::ModelConfig::fromFile((dir + QStringLiteral("/config.json")).toStdString());
+        const auto c = core::ModelDirectory::readConfig(dir.toStdString());
         if (out)
             *out = c;
         return c.twoSided() && c.family != core::Family::AttentionClassifier;
