@@ -3,7 +3,9 @@
 #   scripts/test.sh             the Release build in build/
 #   scripts/test.sh --sanitize  the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer, in
 #                               build-sanitize/ (tests/sanitize/ holds the options and the suppressions)
-# ATTNSCOPE_BUILD_DIR names another build folder.
+# ATTNSCOPE_BUILD_DIR names another build folder. Under CI (CI set, as .ci/run and CI services set it) the
+# build treats warnings as errors, so a warning cannot land unread; ATTNSCOPE_WARNINGS_AS_ERRORS=ON|OFF says
+# so either way.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sanitize=OFF
@@ -18,8 +20,10 @@ if [ "$sanitize" = ON ]; then
 else
   build="${ATTNSCOPE_BUILD_DIR:-$root/build}"
 fi
+werror="${ATTNSCOPE_WARNINGS_AS_ERRORS:-$([ -n "${CI:-}" ] && echo ON || echo OFF)}"
 "$root/scripts/setup-deps.sh" --tests
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNSCOPE_SANITIZE="$sanitize" >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNSCOPE_SANITIZE="$sanitize" \
+  -DATTNSCOPE_WARNINGS_AS_ERRORS="$werror" >/dev/null
 cmake --build "$build" --parallel "$(nproc)"
 cd "$build"
 status=0
