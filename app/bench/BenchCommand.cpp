@@ -195,6 +195,168 @@ void printHeader(const Machine& m, const Options& o) {
     std::fflush(stdout);
 }
 
+// Every section's report, kept to the end for the JSON, which prints them all at once.
+struct Reports {
+    std::optional<TranslationReport> translation;
+    std::vector<SizeReport> sizes;
+    std::optional<KeystrokeReport> keystroke;
+    std::optional<LongReport> longInput;
+    std::optional<InsideReport> inside;
+    std::optional<AnalysesReport> analyses;
+    std::optional<RecurrentReport> recurrent;
+    std::optional<ProductsReport> products;
+    std::optional<SoakReport> soak;
+};
+
+// The text output's header (and the translation, measured first), printed before the slower sections run.
+void printIntro(const Machine& machine, const Options& o,
+                const std::optional<TranslationReport>& translation) {
+    printHeader(machine, o);
+    if (translation) {
+        std::printf("\n");
+        printText(*translation);
+    }
+    if (o.tables)
+        std::printf("\n== Analysis and decoding by model size and length T\n%s", kBenchTableLegend);
+    std::fflush(stdout);
+}
+
+// Each size prints as soon as it is measured: the large ones take minutes.
+std::vector<SizeReport> runTableSection(const Options& o, const Progress& progress) {
+    std::vector<SizeReport> sizes;
+    const auto longest = *std::max_element(o.table.lengths.begin(), o.table.lengths.end());
+    for (const auto& entry : o.sizes) {
+        progress(entry + " (making the model)");
+        const auto size = makeBenchSize(entry, o.modelDir, longest, o.threads);
+        sizes.push_back(measureSize(size, o.table, progress));
+        progress.done();
+        if (!o.json) {
+            std::printf("\n");
+            printText(sizes.back());
+            std::fflush(stdout);
+        }
+    }
+    return sizes;
+}
+
+// The sections that paint widgets offscreen: the keystroke, the long input and the Inside page.
+void runWidgetSections(const Options& o, const Progress& progress, Reports& r) {
+    if (o.keystroke) {
+        if (!o.json) {
+            std::printf("\n== Keystroke to repaint\n");
+            std::fflush(stdout);
+        }
+        r.keystroke = measureKeystroke(o.modelDir, o.plan, o.threads, progress);
+        progress.done();
+        if (!o.json)
+            printText(*r.keystroke);
+    }
+
+    if (o.longInput) {
+        if (!o.json) {
+            if (o.longModel.empty())
+                std::printf("\n== Long input: %d tokens through GPT-2 small's shape\n", o.longLength);
+            else
+                std::printf("\n== Long input: %d tokens through %s\n", o.longLength, o.longModel.c_str());
+            std::fflush(stdout);
+        }
+        r.longInput = measureLong(o.longLength, o.longPlan, o.threads, progress, o.longModel);
+        progress.done();
+        if (!o.json)
+            printText(*r.longInput);
+    }
+
+    if (o.inside) {
+        if (!o.json) {
+            std::printf("\n== Inside: a row or head change until the Inside page has repainted\n");
+            std::fflush(stdout);
+        }
+        r.inside = measureInside(o.modelDir, o.plan, o.threads, progress);
+        progress.done();
+        if (!o.json)
+            printText(*r.inside);
+    }
+}
+
+// The sections that need no widgets: the analyses, the recurrent models, the products alone and the soak.
+void runOtherSections(const Options& o, const Progress& progress, Reports& r) {
+    if (o.analyses) {
+        if (!o.json) {
+            std::printf("\n== Analyses: rollout, flow, heads switched off, value weighting\n");
+            std::fflush(stdout);
+        }
+        r.analyses = measureAnalyses(o.modelDir, o.plan, o.threads, progress);
+        progress.done();
+        if (!o.json)
+            printText(*r.analyses);
+    }
+
+    if (o.recurrent) {
+        progress("the recurrent models");
+        r.recurrent = measureRecurrent(o.plan, o.recurrentWeights);
+        progress.done();
+        if (!o.json)
+            printText(*r.recurrent);
+    }
+
+    if (o.products) {
+        progress("matrix products alone");
+        r.products = measureProducts(o.plan);
+        progress.done();
+        if (!o.json)
+            printText(*r.products);
+    }
+
+    if (o.soak) {
+        if (!o.json) {
+            std::printf("\n== Soak: a long session in one process\n");
+            std::fflush(stdout);
+        }
+        if (builtinModelsDir().empty())
+            throw UsageError("the soak runs the built-in language model: " + builtinModelsMissing());
+        r.soak =
+            measureSoak({o.modelDir, builtinModelsDir() + "/tiny-lm"}, o.soakSteps, o.soakAnalyses, progress);
+        progress.done();
+        if (!o.json)
+            printText(*r.soak);
+    }
+}
+
+// JSON prints last, whole, so stdout holds one document however long the sections took.
+void printJson(const Machine& machine, const Options& o, const Reports& r) {
+    nlohmann::ordered_json j;
+    j["machine"] = toJson(machine);
+    // A long section run alone follows its own plan; with others, its JSON carries it.
+    const bool longOnly = !o.translation && !o.tables && !o.keystroke && !o.inside && !o.recurrent &&
+                          !o.analyses && !o.products;
+    j["warmup"] = longOnly ? o.longPlan.warmup : o.plan.warmup;
+    j["runs"] = longOnly ? o.longPlan.runs : o.plan.runs;
+    if (r.translation)
+        j["translation"] = toJson(*r.translation);
+    if (o.tables) {
+        j["lengths"] = o.table.lengths;
+        j["greedy"] = o.table.greedy;
+        j["sizes"] = nlohmann::ordered_json::array();
+        for (const auto& s : r.sizes)
+            j["sizes"].push_back(toJson(s));
+    }
+    if (r.keystroke)
+        j["keystroke"] = toJson(*r.keystroke);
+    if (r.longInput)
+        j["long"] = toJson(*r.longInput);
+    if (r.inside)
+        j["inside"] = toJson(*r.inside);
+    if (r.analyses)
+        j["analyses"] = toJson(*r.analyses);
+    if (r.recurrent)
+        j["recurrent"] = toJson(*r.recurrent);
+    if (r.products)
+        j["products"] = toJson(*r.products);
+    if (r.soak)
+        j["soak"] = toJson(*r.soak);
+    std::cout << j.dump(2) << "\n";
+}
+
 } // namespace
 
 int runBench(const std::vector<std::string>& args) {
@@ -211,160 +373,23 @@ int runBench(const std::vector<std::string>& args) {
             if (o.gui && (o.tables || o.keystroke || o.longInput || o.inside))
                 app = offscreenApplication();
 
-            std::optional<TranslationReport> translation;
+            Reports r;
             if (o.translation)
-                translation = measureTranslation(o.modelDir, o.src, o.plan, o.threads);
+                r.translation = measureTranslation(o.modelDir, o.src, o.plan, o.threads);
             else
                 core::configureThreads(o.threads);
             auto machine = thisMachine(); // after the thread count is set
-            if (translation)
-                machine.device = translation->device;
-            if (!o.json) {
-                printHeader(machine, o);
-                if (translation) {
-                    std::printf("\n");
-                    printText(*translation);
-                }
-                if (o.tables)
-                    std::printf("\n== Analysis and decoding by model size and length T\n%s",
-                                kBenchTableLegend);
-                std::fflush(stdout);
-            }
+            if (r.translation)
+                machine.device = r.translation->device;
+            if (!o.json)
+                printIntro(machine, o, r.translation);
 
-            std::vector<SizeReport> sizes;
-            if (o.tables) {
-                const auto longest = *std::max_element(o.table.lengths.begin(), o.table.lengths.end());
-                for (const auto& entry : o.sizes) {
-                    progress(entry + " (making the model)");
-                    const auto size = makeBenchSize(entry, o.modelDir, longest, o.threads);
-                    sizes.push_back(measureSize(size, o.table, progress));
-                    progress.done();
-                    if (!o.json) {
-                        std::printf("\n");
-                        printText(sizes.back());
-                        std::fflush(stdout);
-                    }
-                }
-            }
-
-            std::optional<KeystrokeReport> keystroke;
-            if (o.keystroke) {
-                if (!o.json) {
-                    std::printf("\n== Keystroke to repaint\n");
-                    std::fflush(stdout);
-                }
-                keystroke = measureKeystroke(o.modelDir, o.plan, o.threads, progress);
-                progress.done();
-                if (!o.json)
-                    printText(*keystroke);
-            }
-
-            std::optional<LongReport> longInput;
-            if (o.longInput) {
-                if (!o.json) {
-                    if (o.longModel.empty())
-                        std::printf("\n== Long input: %d tokens through GPT-2 small's shape\n", o.longLength);
-                    else
-                        std::printf("\n== Long input: %d tokens through %s\n", o.longLength,
-                                    o.longModel.c_str());
-                    std::fflush(stdout);
-                }
-                longInput = measureLong(o.longLength, o.longPlan, o.threads, progress, o.longModel);
-                progress.done();
-                if (!o.json)
-                    printText(*longInput);
-            }
-
-            std::optional<InsideReport> inside;
-            if (o.inside) {
-                if (!o.json) {
-                    std::printf("\n== Inside: a row or head change until the Inside page has repainted\n");
-                    std::fflush(stdout);
-                }
-                inside = measureInside(o.modelDir, o.plan, o.threads, progress);
-                progress.done();
-                if (!o.json)
-                    printText(*inside);
-            }
-
-            std::optional<AnalysesReport> analyses;
-            if (o.analyses) {
-                if (!o.json) {
-                    std::printf("\n== Analyses: rollout, flow, heads switched off, value weighting\n");
-                    std::fflush(stdout);
-                }
-                analyses = measureAnalyses(o.modelDir, o.plan, o.threads, progress);
-                progress.done();
-                if (!o.json)
-                    printText(*analyses);
-            }
-
-            std::optional<RecurrentReport> recurrent;
-            if (o.recurrent) {
-                progress("the recurrent models");
-                recurrent = measureRecurrent(o.plan, o.recurrentWeights);
-                progress.done();
-                if (!o.json)
-                    printText(*recurrent);
-            }
-
-            std::optional<ProductsReport> products;
-            if (o.products) {
-                progress("matrix products alone");
-                products = measureProducts(o.plan);
-                progress.done();
-                if (!o.json)
-                    printText(*products);
-            }
-
-            std::optional<SoakReport> soak;
-            if (o.soak) {
-                if (!o.json) {
-                    std::printf("\n== Soak: a long session in one process\n");
-                    std::fflush(stdout);
-                }
-                if (builtinModelsDir().empty())
-                    throw UsageError("the soak runs the built-in language model: " + builtinModelsMissing());
-                soak = measureSoak({o.modelDir, builtinModelsDir() + "/tiny-lm"}, o.soakSteps, o.soakAnalyses,
-                                   progress);
-                progress.done();
-                if (!o.json)
-                    printText(*soak);
-            }
-
-            if (o.json) {
-                nlohmann::ordered_json j;
-                j["machine"] = toJson(machine);
-                // A long section run alone follows its own plan; with others, its JSON carries it.
-                const bool longOnly = !o.translation && !o.tables && !o.keystroke && !o.inside &&
-                                      !o.recurrent && !o.analyses && !o.products;
-                j["warmup"] = longOnly ? o.longPlan.warmup : o.plan.warmup;
-                j["runs"] = longOnly ? o.longPlan.runs : o.plan.runs;
-                if (translation)
-                    j["translation"] = toJson(*translation);
-                if (o.tables) {
-                    j["lengths"] = o.table.lengths;
-                    j["greedy"] = o.table.greedy;
-                    j["sizes"] = nlohmann::ordered_json::array();
-                    for (const auto& s : sizes)
-                        j["sizes"].push_back(toJson(s));
-                }
-                if (keystroke)
-                    j["keystroke"] = toJson(*keystroke);
-                if (longInput)
-                    j["long"] = toJson(*longInput);
-                if (inside)
-                    j["inside"] = toJson(*inside);
-                if (analyses)
-                    j["analyses"] = toJson(*analyses);
-                if (recurrent)
-                    j["recurrent"] = toJson(*recurrent);
-                if (products)
-                    j["products"] = toJson(*products);
-                if (soak)
-                    j["soak"] = toJson(*soak);
-                std::cout << j.dump(2) << "\n";
-            }
+            if (o.tables)
+                r.sizes = runTableSection(o, progress);
+            runWidgetSections(o, progress, r);
+            runOtherSections(o, progress, r);
+            if (o.json)
+                printJson(machine, o, r);
             return 0;
         });
 }

@@ -151,6 +151,65 @@ std::string recipeDifferences(const core::TrainRecipe& a, const core::TrainRecip
     return fields;
 }
 
+// A resumed run checks --recipe and --steps against the saved one; a new run refuses a folder that holds one.
+std::unique_ptr<core::TrainingRun> openRun(const Args& a, bool resume, long long steps,
+                                           const core::TrainRecipe* given, const std::string& out) {
+    std::unique_ptr<core::TrainingRun> run;
+    if (resume) {
+        run = core::TrainingRun::resume(out);
+        auto& trainer = run->trainer();
+        if (given) {
+            const auto diff = recipeDifferences(*given, trainer.recipe());
+            if (!diff.empty())
+                throw UsageError(a.get("--recipe") + " differs from the recipe of the run in " + out + " (" +
+                                 diff + "); resume without --recipe, or train into another --out");
+        }
+        const auto done = trainer.stats().step;
+        if (steps > 0 && steps < done)
+            throw UsageError("the run in " + out + " is already at step " + std::to_string(done) +
+                             "; --steps must be at least that");
+        if (steps > 0)
+            trainer.setSteps(steps); // saved with the next checkpoint, so a later resume ends there too
+    } else {
+        auto recipe = *given;
+        if (steps > 0)
+            recipe.steps = steps; // stored with the checkpoint, so a resume trains to the same end
+        if (core::TrainingRun::hasCheckpoint(out))
+            throw UsageError(out + " already holds a run; continue it with --resume or choose another --out");
+        run = core::TrainingRun::start(recipe, out);
+    }
+    return run;
+}
+
+// One line on stderr before the first step, so a log shows what ran where.
+void printStart(bool resume, const core::Trainer& trainer, const std::string& out) {
+    const auto& recipe = trainer.recipe();
+    const int64_t total = recipe.steps;
+    const auto config = recipe.modelConfig();
+    std::cerr << (resume ? "resuming " : "training ") << recipe.name << ": "
+              << core::Task::toString(recipe.task);
+    if (recipe.makeTask().generated())
+        std::cerr << " " << recipe.minLen << "–" << recipe.maxLen;
+    std::cerr << ", " << config.shape() << ", batch " << recipe.batchSize << "; step " << trainer.stats().step
+              << " of " << total << " → " << out << "\n";
+}
+
+// The result goes to stdout (the progress line is on stderr), for a script to read.
+void printResult(const std::string& scoreText, const std::string& metric, const core::TrainRecipe& recipe,
+                 const core::HeadWatch& heads, const core::TrainingRun& run, const std::string& out) {
+    std::cout << scoreText << " on " << recipe.evalExamples
+              << (metric == "chrF"         ? " held-out pairs\n"
+                  : metric == "perplexity" ? " held-out windows\n"
+                                           : " fresh examples\n")
+              << "model: " << (std::filesystem::path(out) / "model").string() << "\n";
+    if (heads.measured()) {
+        const auto formed = core::TrainLog::formedAt(core::TrainLog::read(run.logPath()));
+        std::cout << "best heads: induction " << fixed(heads.induction, 3) << ", previous token "
+                  << fixed(heads.previous, 3) << "; induction score >= 0.5 first logged at "
+                  << (formed < 0 ? std::string("no step") : "step " + std::to_string(formed)) << "\n";
+    }
+}
+
 } // namespace
 
 int runTrain(const std::vector<std::string>& argv) {
@@ -170,43 +229,11 @@ int runTrain(const std::vector<std::string>& argv) {
                 given = std::make_unique<core::TrainRecipe>(core::TrainRecipe::fromFile(a.get("--recipe")));
             const auto out = a.has("--out") ? a.get("--out") : "runs/" + given->name;
 
-            std::unique_ptr<core::TrainingRun> run;
-            if (resume) {
-                run = core::TrainingRun::resume(out);
-                auto& trainer = run->trainer();
-                if (given) {
-                    const auto diff = recipeDifferences(*given, trainer.recipe());
-                    if (!diff.empty())
-                        throw UsageError(a.get("--recipe") + " differs from the recipe of the run in " + out +
-                                         " (" + diff +
-                                         "); resume without --recipe, or train into another --out");
-                }
-                const auto done = trainer.stats().step;
-                if (steps > 0 && steps < done)
-                    throw UsageError("the run in " + out + " is already at step " + std::to_string(done) +
-                                     "; --steps must be at least that");
-                if (steps > 0)
-                    trainer.setSteps(
-                        steps); // saved with the next checkpoint, so a later resume ends there too
-            } else {
-                auto recipe = *given;
-                if (steps > 0)
-                    recipe.steps = steps; // stored with the checkpoint, so a resume trains to the same end
-                if (core::TrainingRun::hasCheckpoint(out))
-                    throw UsageError(
-                        out + " already holds a run; continue it with --resume or choose another --out");
-                run = core::TrainingRun::start(recipe, out);
-            }
+            const auto run = openRun(a, resume, steps, given.get(), out);
             auto& trainer = run->trainer();
             const auto& recipe = trainer.recipe();
             const int64_t total = recipe.steps;
-            const auto config = recipe.modelConfig();
-            std::cerr << (resume ? "resuming " : "training ") << recipe.name << ": "
-                      << core::Task::toString(recipe.task);
-            if (recipe.makeTask().generated())
-                std::cerr << " " << recipe.minLen << "–" << recipe.maxLen;
-            std::cerr << ", " << config.shape() << ", batch " << recipe.batchSize << "; step "
-                      << trainer.stats().step << " of " << total << " → " << out << "\n";
+            printStart(resume, trainer, out);
 
             Progress progress(total);
             const auto start = std::chrono::steady_clock::now();
@@ -263,17 +290,7 @@ int runTrain(const std::vector<std::string>& argv) {
             }
             const double acc = run->finalMetric();
             progress.show(lineNow() + "  " + score(acc), true);
-            std::cout << score(acc) << " on " << recipe.evalExamples
-                      << (metric == "chrF"         ? " held-out pairs\n"
-                          : metric == "perplexity" ? " held-out windows\n"
-                                                   : " fresh examples\n")
-                      << "model: " << (std::filesystem::path(out) / "model").string() << "\n";
-            if (heads.measured()) {
-                const auto formed = core::TrainLog::formedAt(core::TrainLog::read(run->logPath()));
-                std::cout << "best heads: induction " << fixed(heads.induction, 3) << ", previous token "
-                          << fixed(heads.previous, 3) << "; induction score >= 0.5 first logged at "
-                          << (formed < 0 ? std::string("no step") : "step " + std::to_string(formed)) << "\n";
-            }
+            printResult(score(acc), metric, recipe, heads, *run, out);
             return 0;
         });
 }

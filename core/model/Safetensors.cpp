@@ -102,28 +102,14 @@ void SafetensorsFile::readAt(uint64_t offset, std::size_t n, char* dst) const {
         std::memcpy(dst, memory_->data() + offset, n); // validated: within the bytes
 }
 
-SafetensorsFile SafetensorsFile::validated(SafetensorsFile f) {
-    const auto& p = f.path_;
+namespace {
+
+// The header's JSON: an object, with no key twice in any object of it.
+nlohmann::json parseHeader(const std::string& p, const std::string& header) {
     auto fail = [&](const std::string& what) { throw FormatError(p + ": " + what); };
     auto failT = [&](const std::string& name, const std::string& what) {
         throw FormatError(p + ": tensor '" + name + "': " + what);
     };
-
-    const uint64_t size = f.size_;
-    if (size < 8)
-        fail("too short to hold a header length (" + std::to_string(size) + " bytes)");
-    uint64_t n = 0;
-    f.readAt(0, 8, reinterpret_cast<char*>(&n));
-    if (n > kMaxHeader)
-        fail("header length " + std::to_string(n) + " is absurd (over 100 MB)");
-    if (n > size - 8)
-        fail("header length " + std::to_string(n) + " runs past the end of the file (size " +
-             std::to_string(size) + ")");
-    std::string header(static_cast<std::size_t>(n), '\0');
-    f.readAt(8, header.size(), header.data());
-    f.dataStart_ = 8 + n;
-    const uint64_t dataSize = size - 8 - n;
-
     nlohmann::json j;
     try {
         checkJsonNesting(header, "header");
@@ -140,78 +126,102 @@ SafetensorsFile SafetensorsFile::validated(SafetensorsFile f) {
         failT(dup.key, "appears twice in the header");
     if (!dup.key.empty())
         fail("the key \"" + dup.key + "\" appears twice in one object");
+    return j;
+}
 
-    for (const auto& [name, e] : j.items()) {
-        if (name == "__metadata__") {
-            if (!e.is_object())
-                fail("__metadata__ is not an object");
-            for (const auto& [k, v] : e.items()) {
-                if (!v.is_string())
-                    fail("__metadata__ value of '" + k + "' is not a string");
-                f.metadata_[k] = v.get<std::string>();
-            }
-            continue;
-        }
-        if (!e.is_object())
-            failT(name, "header entry is not an object");
-        for (const char* key : {"dtype", "shape", "data_offsets"})
-            if (!e.contains(key))
-                failT(name, std::string("header entry lacks '") + key + "'");
-        TensorInfo t;
-        t.name = name;
-        if (!e["dtype"].is_string())
-            failT(name, "dtype is not a string");
-        const auto dt = e["dtype"].get<std::string>();
-        if (dt == "F32")
-            t.dtype = DType::F32;
-        else if (dt == "F16")
-            t.dtype = DType::F16;
-        else if (dt == "BF16")
-            t.dtype = DType::BF16;
-        else if (dt == "U8")
-            t.dtype = DType::U8;
-        else if (dt == "BOOL")
-            t.dtype = DType::Bool;
-        else if (dt == "I64")
-            t.dtype = DType::I64;
-        else
-            failT(name, "unsupported dtype " + dt + " (F32, F16, BF16, U8, BOOL and I64 are read)");
-        if (!e["shape"].is_array())
-            failT(name, "shape is not an array");
-        uint64_t numel = 1;
-        for (const auto& d : e["shape"]) {
-            if (!d.is_number_integer() || d.get<int64_t>() < 0)
-                failT(name,
-                      "shape " + e["shape"].dump() + " has a dimension that is not a non-negative integer");
-            const auto dim = d.get<uint64_t>();
-            if (dim != 0 && numel > (std::numeric_limits<uint64_t>::max() / 8) / dim)
-                failT(name, "shape " + e["shape"].dump() + " overflows");
-            numel *= dim;
-            t.shape.push_back(static_cast<int64_t>(dim));
-        }
-        const auto& off = e["data_offsets"];
-        if (!off.is_array() || off.size() != 2 || !off[0].is_number_integer() ||
-            !off[1].is_number_integer() || off[0].get<int64_t>() < 0 || off[1].get<int64_t>() < 0)
-            failT(name, "data_offsets must be two non-negative integers, got " + off.dump());
-        t.begin = off[0].get<uint64_t>();
-        t.end = off[1].get<uint64_t>();
-        if (t.begin > t.end)
-            failT(name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
-                            "] begin after they end");
-        if (t.end > dataSize)
-            failT(name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
-                            "] are out of range: the data section is " + std::to_string(dataSize) + " bytes");
-        const uint64_t need = numel * dtypeSize(t.dtype);
-        if (t.end - t.begin != need)
-            failT(name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
-                            "] hold " + std::to_string(t.end - t.begin) + " bytes but " + dt + " shape " +
-                            shapeText(t.shape) + " needs " + std::to_string(need));
-        f.tensors_.push_back(std::move(t));
+// The __metadata__ entry into metadata: an object of strings.
+void readMetadata(const std::string& p, const nlohmann::json& e,
+                  std::map<std::string, std::string>& metadata) {
+    auto fail = [&](const std::string& what) { throw FormatError(p + ": " + what); };
+    if (!e.is_object())
+        fail("__metadata__ is not an object");
+    for (const auto& [k, v] : e.items()) {
+        if (!v.is_string())
+            fail("__metadata__ value of '" + k + "' is not a string");
+        metadata[k] = v.get<std::string>();
     }
+}
 
-    // Ranges may not overlap, and (as the format demands) together they must cover the data section exactly.
+// A tensor's data_offsets into t: in order, within the data section of dataSize bytes, and holding exactly
+// numel elements of t.dtype (spelled dt in the header).
+void readDataOffsets(const std::string& p, const nlohmann::json& off, uint64_t dataSize, uint64_t numel,
+                     const std::string& dt, TensorInfo& t) {
+    auto failT = [&](const std::string& name, const std::string& what) {
+        throw FormatError(p + ": tensor '" + name + "': " + what);
+    };
+    if (!off.is_array() || off.size() != 2 || !off[0].is_number_integer() || !off[1].is_number_integer() ||
+        off[0].get<int64_t>() < 0 || off[1].get<int64_t>() < 0)
+        failT(t.name, "data_offsets must be two non-negative integers, got " + off.dump());
+    t.begin = off[0].get<uint64_t>();
+    t.end = off[1].get<uint64_t>();
+    if (t.begin > t.end)
+        failT(t.name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
+                          "] begin after they end");
+    if (t.end > dataSize)
+        failT(t.name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
+                          "] are out of range: the data section is " + std::to_string(dataSize) + " bytes");
+    const uint64_t need = numel * dtypeSize(t.dtype);
+    if (t.end - t.begin != need)
+        failT(t.name, "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) + "] hold " +
+                          std::to_string(t.end - t.begin) + " bytes but " + dt + " shape " +
+                          shapeText(t.shape) + " needs " + std::to_string(need));
+}
+
+// One tensor's header entry: a dtype read here, a shape whose byte count fits in 64 bits, and data_offsets
+// within the data section of dataSize bytes.
+TensorInfo readTensorInfo(const std::string& p, const std::string& name, const nlohmann::json& e,
+                          uint64_t dataSize) {
+    auto failT = [&](const std::string& tensor, const std::string& what) {
+        throw FormatError(p + ": tensor '" + tensor + "': " + what);
+    };
+    if (!e.is_object())
+        failT(name, "header entry is not an object");
+    for (const char* key : {"dtype", "shape", "data_offsets"})
+        if (!e.contains(key))
+            failT(name, std::string("header entry lacks '") + key + "'");
+    TensorInfo t;
+    t.name = name;
+    if (!e["dtype"].is_string())
+        failT(name, "dtype is not a string");
+    const auto dt = e["dtype"].get<std::string>();
+    if (dt == "F32")
+        t.dtype = DType::F32;
+    else if (dt == "F16")
+        t.dtype = DType::F16;
+    else if (dt == "BF16")
+        t.dtype = DType::BF16;
+    else if (dt == "U8")
+        t.dtype = DType::U8;
+    else if (dt == "BOOL")
+        t.dtype = DType::Bool;
+    else if (dt == "I64")
+        t.dtype = DType::I64;
+    else
+        failT(name, "unsupported dtype " + dt + " (F32, F16, BF16, U8, BOOL and I64 are read)");
+    if (!e["shape"].is_array())
+        failT(name, "shape is not an array");
+    uint64_t numel = 1;
+    for (const auto& d : e["shape"]) {
+        if (!d.is_number_integer() || d.get<int64_t>() < 0)
+            failT(name, "shape " + e["shape"].dump() + " has a dimension that is not a non-negative integer");
+        const auto dim = d.get<uint64_t>();
+        if (dim != 0 && numel > (std::numeric_limits<uint64_t>::max() / 8) / dim)
+            failT(name, "shape " + e["shape"].dump() + " overflows");
+        numel *= dim;
+        t.shape.push_back(static_cast<int64_t>(dim));
+    }
+    readDataOffsets(p, e["data_offsets"], dataSize, numel, dt, t);
+    return t;
+}
+
+// Ranges may not overlap, and (as the format demands) together they must cover the data section exactly.
+void checkCoverage(const std::string& p, const std::vector<TensorInfo>& tensors, uint64_t dataSize) {
+    auto fail = [&](const std::string& what) { throw FormatError(p + ": " + what); };
+    auto failT = [&](const std::string& name, const std::string& what) {
+        throw FormatError(p + ": tensor '" + name + "': " + what);
+    };
     std::vector<const TensorInfo*> byOffset;
-    for (const auto& t : f.tensors_)
+    for (const auto& t : tensors)
         byOffset.push_back(&t);
     std::sort(byOffset.begin(), byOffset.end(),
               [](auto* a, auto* b) { return a->begin != b->begin ? a->begin < b->begin : a->end < b->end; });
@@ -231,6 +241,38 @@ SafetensorsFile SafetensorsFile::validated(SafetensorsFile f) {
     if (covered != dataSize)
         fail("data section has " + std::to_string(dataSize - covered) +
              " trailing bytes that belong to no tensor");
+}
+
+} // namespace
+
+SafetensorsFile SafetensorsFile::validated(SafetensorsFile f) {
+    const auto& p = f.path_;
+    auto fail = [&](const std::string& what) { throw FormatError(p + ": " + what); };
+
+    const uint64_t size = f.size_;
+    if (size < 8)
+        fail("too short to hold a header length (" + std::to_string(size) + " bytes)");
+    uint64_t n = 0;
+    f.readAt(0, 8, reinterpret_cast<char*>(&n));
+    if (n > kMaxHeader)
+        fail("header length " + std::to_string(n) + " is absurd (over 100 MB)");
+    if (n > size - 8)
+        fail("header length " + std::to_string(n) + " runs past the end of the file (size " +
+             std::to_string(size) + ")");
+    std::string header(static_cast<std::size_t>(n), '\0');
+    f.readAt(8, header.size(), header.data());
+    f.dataStart_ = 8 + n;
+    const uint64_t dataSize = size - 8 - n;
+
+    const auto j = parseHeader(p, header);
+    for (const auto& [name, e] : j.items()) {
+        if (name == "__metadata__") {
+            readMetadata(p, e, f.metadata_);
+            continue;
+        }
+        f.tensors_.push_back(readTensorInfo(p, name, e, dataSize));
+    }
+    checkCoverage(p, f.tensors_, dataSize);
     std::sort(f.tensors_.begin(), f.tensors_.end(),
               [](const auto& a, const auto& b) { return a.name < b.name; });
     return f;

@@ -123,51 +123,26 @@ struct HfTokenizer::Tables {
     std::vector<int64_t> prefix, suffix;
 };
 
-HfTokenizer::HfTokenizer(Vocabulary vocab, std::shared_ptr<const Tables> tables)
-    : Tokenizer(std::move(vocab)), tables_(std::move(tables)) {}
+namespace {
 
-HfTokenizer::~HfTokenizer() = default;
-
-std::unique_ptr<HfTokenizer> HfTokenizer::fromFile(const std::string& path, int64_t rows) {
-    const auto config = std::filesystem::path(path).parent_path() / "tokenizer_config.json";
-    std::error_code ec;
-    const auto configText = std::filesystem::exists(config, ec) ? readFile(config.string()) : std::string();
-    return fromText(readFile(path), configText, path, rows);
-}
-
-std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, const std::string& configText,
-                                                   const std::string& name, int64_t rows) {
-    const auto j = parseJsonObject(text, name);
-    const json config =
-        configText.empty() ? json::object() : parseJsonObject(configText, "tokenizer_config.json");
-    auto t = std::make_shared<Tables>();
-    t->text = text;
-    t->configText = configText;
+// The "model" section as the model its "type" names (BPE when it names none).
+std::unique_ptr<HfModel> readModel(const json& j, const std::string& name) {
     const auto& model = j.contains("model") ? j["model"] : json();
     const auto type = model.is_object() && model.contains("type") && model["type"].is_string()
                           ? model["type"].get<std::string>()
                           : std::string("BPE"); // files without a type are BPE's older form
     if (type == "BPE")
-        t->model = std::make_unique<HfBpeModel>(HfBpeModel::fromJson(model, name));
-    else if (type == "WordPiece")
-        t->model = std::make_unique<HfWordPieceModel>(HfWordPieceModel::fromJson(model, name));
-    else if (type == "Unigram")
-        t->model = std::make_unique<HfUnigramModel>(HfUnigramModel::fromJson(model, name));
-    else
-        throw FormatError(
-            name + ": a " + type +
-            " model; attnscope reads tokenizer.json files of BPE, WordPiece and Unigram models");
-    t->normalizer = HfNormalizer::fromJson(j.value("normalizer", json()), name);
-    t->preTokenizer = HfPreTokenizer::fromJson(j.value("pre_tokenizer", json()), name);
-    t->decoder = HfDecoder::fromJson(j.contains("decoder") ? j["decoder"] : json(), name);
+        return std::make_unique<HfBpeModel>(HfBpeModel::fromJson(model, name));
+    if (type == "WordPiece")
+        return std::make_unique<HfWordPieceModel>(HfWordPieceModel::fromJson(model, name));
+    if (type == "Unigram")
+        return std::make_unique<HfUnigramModel>(HfUnigramModel::fromJson(model, name));
+    throw FormatError(name + ": a " + type +
+                      " model; attnscope reads tokenizer.json files of BPE, WordPiece and Unigram models");
+}
 
-    // The id table: the model's vocabulary and the added tokens, gaps named, up to the model's rows.
-    int64_t size = rows;
-    for (const auto& [token, id] : t->model->vocab())
-        size = std::max(size, id + 1);
-    if (size > kMaxIds)
-        throw FormatError(name + ": ids up to " + std::to_string(size - 1) +
-                          "; attnscope reads vocabularies of at most " + std::to_string(kMaxIds) + " tokens");
+// The "added_tokens" list into t.added (longest first) and t.special; size grows to hold their ids.
+void readAddedTokens(const json& j, const std::string& name, HfTokenizer::Tables& t, int64_t& size) {
     if (j.contains("added_tokens") && !j["added_tokens"].is_array())
         throw FormatError(name + ": 'added_tokens' must be a list");
     for (const auto& a : j.contains("added_tokens") ? j["added_tokens"] : json::array()) {
@@ -190,26 +165,39 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, cons
             throw FormatError(where + " is empty");
         size = std::max(size, tok.id + 1);
         if (tok.special)
-            t->special.insert(tok.id);
-        t->added.push_back(std::move(tok));
+            t.special.insert(tok.id);
+        t.added.push_back(std::move(tok));
     }
-    std::stable_sort(t->added.begin(), t->added.end(), [](const AddedToken& a, const AddedToken& b) {
+    std::stable_sort(t.added.begin(), t.added.end(), [](const AddedToken& a, const AddedToken& b) {
         return a.content.size() > b.content.size();
     });
-    t->spelling.assign(static_cast<std::size_t>(size), std::string());
-    for (const auto& [token, id] : t->model->vocab())
-        t->spelling[static_cast<std::size_t>(id)] = token;
-    for (const auto& a : t->added)
-        t->spelling[static_cast<std::size_t>(a.id)] = a.content;
+}
 
-    // What each id shows in the window: its decoded text, unless two ids would then read alike.
-    std::vector<std::string> shown(t->spelling.size());
+// The id table: the model's vocabulary and the added tokens, gaps named, up to the model's rows.
+void readIdTable(const json& j, const std::string& name, int64_t rows, HfTokenizer::Tables& t) {
+    int64_t size = rows;
+    for (const auto& [token, id] : t.model->vocab())
+        size = std::max(size, id + 1);
+    if (size > kMaxIds)
+        throw FormatError(name + ": ids up to " + std::to_string(size - 1) +
+                          "; attnscope reads vocabularies of at most " + std::to_string(kMaxIds) + " tokens");
+    readAddedTokens(j, name, t, size);
+    t.spelling.assign(static_cast<std::size_t>(size), std::string());
+    for (const auto& [token, id] : t.model->vocab())
+        t.spelling[static_cast<std::size_t>(id)] = token;
+    for (const auto& a : t.added)
+        t.spelling[static_cast<std::size_t>(a.id)] = a.content;
+}
+
+// What each id shows in the window: its decoded text, unless two ids would then read alike.
+std::vector<std::string> shownTokens(const HfTokenizer::Tables& t) {
+    std::vector<std::string> shown(t.spelling.size());
     std::set<std::string> seen;
     for (std::size_t id = 0; id < shown.size(); ++id) {
-        const auto& spelled = t->spelling[id];
-        auto label = spelled.empty()                              ? "<unused " + std::to_string(id) + ">"
-                     : t->special.count(static_cast<int64_t>(id)) ? spelled
-                                                                  : t->decoder.tokenText(spelled);
+        const auto& spelled = t.spelling[id];
+        auto label = spelled.empty()                             ? "<unused " + std::to_string(id) + ">"
+                     : t.special.count(static_cast<int64_t>(id)) ? spelled
+                                                                 : t.decoder.tokenText(spelled);
         if (label.empty() || !seen.insert(label).second) {
             label = spelled.empty() ? "<unused " + std::to_string(id) + ">" : spelled;
             if (!seen.insert(label).second)
@@ -218,33 +206,40 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, cons
         }
         shown[id] = std::move(label);
     }
+    return shown;
+}
 
-    // The post-processor's specials around one sequence.
+// The post-processor's specials around one sequence into t.prefix and t.suffix, each checked to be an id
+// of the table.
+void readPostProcessorIds(const json& j, const std::string& name, HfTokenizer::Tables& t) {
     const auto& post = j.contains("post_processor") ? j["post_processor"] : json();
     auto idOf = [&](const std::string& token) -> int64_t {
-        for (std::size_t id = 0; id < t->spelling.size(); ++id)
-            if (t->spelling[id] == token)
+        for (std::size_t id = 0; id < t.spelling.size(); ++id)
+            if (t.spelling[id] == token)
                 return static_cast<int64_t>(id);
         throw FormatError(name + ": the post-processor's token '" + token + "' is not in the vocabulary");
     };
-    readPostProcessor(post, name, idOf, t->prefix, t->suffix);
-    for (const auto id : t->prefix)
-        if (id >= static_cast<int64_t>(t->spelling.size()))
+    readPostProcessor(post, name, idOf, t.prefix, t.suffix);
+    for (const auto id : t.prefix)
+        if (id >= static_cast<int64_t>(t.spelling.size()))
             throw FormatError(name + ": the post-processor's id " + std::to_string(id) +
                               " is outside the vocabulary");
-    for (const auto id : t->suffix)
-        if (id >= static_cast<int64_t>(t->spelling.size()))
+    for (const auto id : t.suffix)
+        if (id >= static_cast<int64_t>(t.spelling.size()))
             throw FormatError(name + ": the post-processor's id " + std::to_string(id) +
                               " is outside the vocabulary");
+}
 
-    // The four parts the vocabulary names: tokenizer_config.json's, else the post-processor's and the
-    // model's, each standing in for a missing other (byte-level vocabularies have no unknown token).
+// The four parts the vocabulary names: tokenizer_config.json's, else the post-processor's and the
+// model's, each standing in for a missing other (byte-level vocabularies have no unknown token).
+Vocabulary namedVocabulary(const json& j, const json& config, const std::string& name,
+                           const HfTokenizer::Tables& t, const std::vector<std::string>& shown) {
     auto nameOf = [&](int64_t id) { return shown[static_cast<std::size_t>(id)]; };
     auto shownFor = [&](const std::string& token) -> std::string {
         if (token.empty())
             return {};
-        for (std::size_t id = 0; id < t->spelling.size(); ++id)
-            if (t->spelling[id] == token)
+        for (std::size_t id = 0; id < t.spelling.size(); ++id)
+            if (t.spelling[id] == token)
                 return shown[id];
         return {};
     };
@@ -252,12 +247,12 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, cons
     auto eos = shownFor(configToken(config, "eos_token"));
     auto unk = shownFor(configToken(config, "unk_token"));
     auto pad = shownFor(configToken(config, "pad_token"));
-    if (bos.empty() && !t->prefix.empty())
-        bos = nameOf(t->prefix.front());
-    if (eos.empty() && !t->suffix.empty())
-        eos = nameOf(t->suffix.back());
-    if (unk.empty() && t->model->unk() >= 0)
-        unk = nameOf(t->model->unk());
+    if (bos.empty() && !t.prefix.empty())
+        bos = nameOf(t.prefix.front());
+    if (eos.empty() && !t.suffix.empty())
+        eos = nameOf(t.suffix.back());
+    if (unk.empty() && t.model->unk() >= 0)
+        unk = nameOf(t.model->unk());
     if (bos.empty() && eos.empty()) {
         for (const auto& a : j.value("added_tokens", json::array()))
             if (a.value("special", false)) {
@@ -286,7 +281,39 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, cons
             pad = shownFor(candidate);
     if (pad.empty())
         pad = eos;
-    auto vocab = Vocabulary::fromTokens(shown, pad, bos, eos, unk);
+    return Vocabulary::fromTokens(shown, pad, bos, eos, unk);
+}
+
+} // namespace
+
+HfTokenizer::HfTokenizer(Vocabulary vocab, std::shared_ptr<const Tables> tables)
+    : Tokenizer(std::move(vocab)), tables_(std::move(tables)) {}
+
+HfTokenizer::~HfTokenizer() = default;
+
+std::unique_ptr<HfTokenizer> HfTokenizer::fromFile(const std::string& path, int64_t rows) {
+    const auto config = std::filesystem::path(path).parent_path() / "tokenizer_config.json";
+    std::error_code ec;
+    const auto configText = std::filesystem::exists(config, ec) ? readFile(config.string()) : std::string();
+    return fromText(readFile(path), configText, path, rows);
+}
+
+std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, const std::string& configText,
+                                                   const std::string& name, int64_t rows) {
+    const auto j = parseJsonObject(text, name);
+    const json config =
+        configText.empty() ? json::object() : parseJsonObject(configText, "tokenizer_config.json");
+    auto t = std::make_shared<Tables>();
+    t->text = text;
+    t->configText = configText;
+    t->model = readModel(j, name);
+    t->normalizer = HfNormalizer::fromJson(j.value("normalizer", json()), name);
+    t->preTokenizer = HfPreTokenizer::fromJson(j.value("pre_tokenizer", json()), name);
+    t->decoder = HfDecoder::fromJson(j.contains("decoder") ? j["decoder"] : json(), name);
+    readIdTable(j, name, rows, *t);
+    const auto shown = shownTokens(*t);
+    readPostProcessorIds(j, name, *t);
+    auto vocab = namedVocabulary(j, config, name, *t, shown);
     return std::unique_ptr<HfTokenizer>(new HfTokenizer(std::move(vocab), std::move(t)));
 }
 

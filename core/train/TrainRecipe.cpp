@@ -46,87 +46,90 @@ int64_t activationBytes(const ModelConfig& c, int64_t batch, int64_t t) {
     return bytes >= 9.0e18 ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(bytes);
 }
 
-} // namespace
-
-TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& source,
-                                  const std::string& baseDir) {
-    const json j = parseJsonObject(text, source);
-    TrainRecipe r;
-    r.baseDir = baseDir;
-    bool haveModel = false;
-    auto text_ = [&](const json& v, const std::string& key) { return configString(v, key, source); };
-    for (const auto& [key, v] : j.items()) {
-        if (key == "name") {
-            r.name = configString(v, key, source);
-        } else if (key == "task") {
-            if (!v.is_string())
-                throw ConfigError(source + ": field 'task' must be a string");
-            try {
-                r.task = Task::parseKind(v.get<std::string>());
-            } catch (const ConfigError& e) {
-                throw ConfigError(source + ": " + e.what());
-            }
-        } else if (key == "model") {
-            if (!v.is_object())
-                throw ConfigError(source + ": field 'model' must be an object (a config.json)");
-            r.model = ModelConfig::fromJson(v.dump(), source + ": model");
-            haveModel = true;
-        } else if (key == "min_len") {
-            r.minLen = number<int>(v, key, source);
-        } else if (key == "max_len") {
-            r.maxLen = number<int>(v, key, source);
-        } else if (key == "batch_size") {
-            r.batchSize = number<int>(v, key, source);
-        } else if (key == "steps") {
-            r.steps = number<int64_t>(v, key, source);
-        } else if (key == "warmup") {
-            r.warmup = number<int>(v, key, source);
-        } else if (key == "lr_factor") {
-            r.lrFactor = number<double>(v, key, source);
-        } else if (key == "adam_beta1") {
-            r.adamBeta1 = number<double>(v, key, source);
-        } else if (key == "adam_beta2") {
-            r.adamBeta2 = number<double>(v, key, source);
-        } else if (key == "adam_eps") {
-            r.adamEps = number<double>(v, key, source);
-        } else if (key == "label_smoothing") {
-            r.labelSmoothing = number<double>(v, key, source);
-        } else if (key == "clip_norm") {
-            r.clipNorm = number<double>(v, key, source);
-        } else if (key == "length_buckets") {
-            r.lengthBuckets = number<int>(v, key, source);
-        } else if (key == "seed") {
-            r.seed = number<uint64_t>(v, key, source);
-        } else if (key == "checkpoint_every") {
-            r.checkpointEvery = number<int64_t>(v, key, source);
-        } else if (key == "eval_every") {
-            r.evalEvery = number<int64_t>(v, key, source);
-        } else if (key == "eval_examples") {
-            r.evalExamples = number<int>(v, key, source);
-        } else if (key == "threads") {
-            r.threads = number<int>(v, key, source);
-        } else if (key == "corpus") {
-            r.corpus = text_(v, key);
-        } else if (key == "valid") {
-            r.valid = text_(v, key);
-        } else if (key == "spm_vocab_size") {
-            r.spmVocabSize = number<int>(v, key, source);
-        } else if (key == "spm_model_type") {
-            r.spmModelType = text_(v, key);
-        } else if (key == "spm_model") {
-            r.spmModel = text_(v, key);
-        } else if (key == "bpe_vocab_size") {
-            r.bpeVocabSize = number<int>(v, key, source);
-        } else if (key == "word_vocab_size") {
-            r.wordVocabSize = number<int>(v, key, source);
-        } else if (key == "max_tokens") {
-            r.maxTokens = number<int>(v, key, source);
-        } else {
-            throw ConfigError(source + ": unknown field '" + key + "'");
+// One of the fields that name the model and shape its run, into r; false for a key it does not know.
+bool readRunField(TrainRecipe& r, const std::string& key, const json& v, const std::string& source,
+                  bool& haveModel) {
+    if (key == "name") {
+        r.name = configString(v, key, source);
+    } else if (key == "task") {
+        if (!v.is_string())
+            throw ConfigError(source + ": field 'task' must be a string");
+        try {
+            r.task = Task::parseKind(v.get<std::string>());
+        } catch (const ConfigError& e) {
+            throw ConfigError(source + ": " + e.what());
         }
+    } else if (key == "model") {
+        if (!v.is_object())
+            throw ConfigError(source + ": field 'model' must be an object (a config.json)");
+        r.model = ModelConfig::fromJson(v.dump(), source + ": model");
+        haveModel = true;
+    } else if (key == "min_len") {
+        r.minLen = number<int>(v, key, source);
+    } else if (key == "max_len") {
+        r.maxLen = number<int>(v, key, source);
+    } else if (key == "batch_size") {
+        r.batchSize = number<int>(v, key, source);
+    } else if (key == "steps") {
+        r.steps = number<int64_t>(v, key, source);
+    } else if (key == "warmup") {
+        r.warmup = number<int>(v, key, source);
+    } else if (key == "lr_factor") {
+        r.lrFactor = number<double>(v, key, source);
+    } else if (key == "adam_beta1") {
+        r.adamBeta1 = number<double>(v, key, source);
+    } else if (key == "adam_beta2") {
+        r.adamBeta2 = number<double>(v, key, source);
+    } else if (key == "adam_eps") {
+        r.adamEps = number<double>(v, key, source);
+    } else if (key == "label_smoothing") {
+        r.labelSmoothing = number<double>(v, key, source);
+    } else if (key == "clip_norm") {
+        r.clipNorm = number<double>(v, key, source);
+    } else if (key == "length_buckets") {
+        r.lengthBuckets = number<int>(v, key, source);
+    } else if (key == "seed") {
+        r.seed = number<uint64_t>(v, key, source);
+    } else if (key == "checkpoint_every") {
+        r.checkpointEvery = number<int64_t>(v, key, source);
+    } else if (key == "eval_every") {
+        r.evalEvery = number<int64_t>(v, key, source);
+    } else if (key == "eval_examples") {
+        r.evalExamples = number<int>(v, key, source);
+    } else if (key == "threads") {
+        r.threads = number<int>(v, key, source);
+    } else {
+        return false;
     }
-    if (!haveModel)
-        r.model.name = r.name;
+    return true;
+}
+
+// One of the fields of a corpus task's data and vocabulary, into r; false for a key it does not know.
+bool readDataField(TrainRecipe& r, const std::string& key, const json& v, const std::string& source) {
+    if (key == "corpus") {
+        r.corpus = configString(v, key, source);
+    } else if (key == "valid") {
+        r.valid = configString(v, key, source);
+    } else if (key == "spm_vocab_size") {
+        r.spmVocabSize = number<int>(v, key, source);
+    } else if (key == "spm_model_type") {
+        r.spmModelType = configString(v, key, source);
+    } else if (key == "spm_model") {
+        r.spmModel = configString(v, key, source);
+    } else if (key == "bpe_vocab_size") {
+        r.bpeVocabSize = number<int>(v, key, source);
+    } else if (key == "word_vocab_size") {
+        r.wordVocabSize = number<int>(v, key, source);
+    } else if (key == "max_tokens") {
+        r.maxTokens = number<int>(v, key, source);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// The limits every recipe's fields keep, and which families learn which tasks.
+void checkRunFields(const TrainRecipe& r, const std::string& source) {
     auto check = [&](bool ok, const std::string& what) {
         if (!ok)
             throw ConfigError(source + ": " + what);
@@ -156,6 +159,14 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
                                              : "the attention_classifier family only learns classification");
     check(r.model.family != Family::GruAttention || r.task != TaskKind::LanguageModel,
           "the gru_attention family translates a source: it is no language model");
+}
+
+// What the recipe's task demands of its own fields and of the model.
+void checkTaskFields(const TrainRecipe& r, const std::string& source) {
+    auto check = [&](bool ok, const std::string& what) {
+        if (!ok)
+            throw ConfigError(source + ": " + what);
+    };
     if (r.task == TaskKind::Translation) {
         check(!r.corpus.empty() && !r.valid.empty(),
               "a translation recipe names its 'corpus' and 'valid' TSV files");
@@ -181,11 +192,10 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
         check(r.model.tokenizer == TokenizerKind::Char,
               "tasks are spelled in characters: the model's tokenizer must be char");
     }
-    try {
-        r.makeTask();
-    } catch (const ConfigError& e) {
-        throw ConfigError(source + ": " + e.what());
-    }
+}
+
+// The config the recipe trains, and that one training step of it fits in memory.
+void checkTrainingMemory(const TrainRecipe& r, const std::string& source) {
     const auto config = r.modelConfig();
     config.validate(source + ": model");
     const int64_t t = r.task == TaskKind::Translation || r.task == TaskKind::Classification ? r.maxTokens + 2
@@ -195,6 +205,29 @@ TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& so
     checkMemoryFor(activations > most - weights ? most : weights + activations,
                    source + ": a training step of batch_size " + std::to_string(r.batchSize) +
                        " on sequences of " + std::to_string(t) + " tokens would");
+}
+
+} // namespace
+
+TrainRecipe TrainRecipe::fromJson(const std::string& text, const std::string& source,
+                                  const std::string& baseDir) {
+    const json j = parseJsonObject(text, source);
+    TrainRecipe r;
+    r.baseDir = baseDir;
+    bool haveModel = false;
+    for (const auto& [key, v] : j.items())
+        if (!readRunField(r, key, v, source, haveModel) && !readDataField(r, key, v, source))
+            throw ConfigError(source + ": unknown field '" + key + "'");
+    if (!haveModel)
+        r.model.name = r.name;
+    checkRunFields(r, source);
+    checkTaskFields(r, source);
+    try {
+        r.makeTask();
+    } catch (const ConfigError& e) {
+        throw ConfigError(source + ": " + e.what());
+    }
+    checkTrainingMemory(r, source);
     return r;
 }
 

@@ -153,9 +153,10 @@ void TestCli::convert() {
     QCOMPARE(answer[0]["tgt_text"].get<std::string>(), std::string("jihgfedcba")); // the model works at all
 }
 
-void TestCli::badArguments_data() {
-    QTest::addColumn<QStringList>("args");
-    QTest::addColumn<QString>("fragment");
+namespace {
+
+// dump's rows, with an unknown command and an option given as a value, then convert's.
+void addDumpAndConvertRows() {
     const auto m = QStringLiteral("--model");
     QTest::newRow("no model") << QStringList{QStringLiteral("dump"), QStringLiteral("--src"),
                                              QStringLiteral("a")}
@@ -202,6 +203,12 @@ void TestCli::badArguments_data() {
     QTest::newRow("convert bad model")
         << QStringList{conv, m, QStringLiteral("/nonexistent"), to, QStringLiteral("@TMP@/x")}
         << "not a model directory";
+}
+
+// The screenshot's rows, with three of dump's (600 ids, --past-max-len on learned positions, a device as
+// --out) and --steps without --screenshot among them, in the order they were added.
+void addScreenshotRows() {
+    const auto m = QStringLiteral("--model");
     const auto shot = QStringLiteral("--screenshot");
     const auto png = QStringLiteral("never-written.png");
     QTest::newRow("shot tab") << QStringList{shot, png, QStringLiteral("--tab"), QStringLiteral("plots")}
@@ -265,6 +272,10 @@ void TestCli::badArguments_data() {
                                      << "/dev/null: it is a device, not a regular file";
     QTest::newRow("steps alone") << QStringList{QStringLiteral("--steps"), QStringLiteral("3")}
                                  << "--steps goes with --screenshot";
+}
+
+// train's rows; the recipes they name are written by initTestCase.
+void addTrainRows() {
     const auto train = QStringLiteral("train");
     const auto recipe = QStringLiteral("--recipe");
     const auto out = QStringLiteral("--out");
@@ -283,6 +294,16 @@ void TestCli::badArguments_data() {
     QTest::newRow("train steps") << QStringList{train, recipe, QStringLiteral("@TMP@/tiny.json"),
                                                 QStringLiteral("--steps"), QStringLiteral("0")}
                                  << "--steps expects N >= 1";
+}
+
+} // namespace
+
+void TestCli::badArguments_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("fragment");
+    addDumpAndConvertRows();
+    addScreenshotRows();
+    addTrainRows();
 }
 
 void TestCli::badArguments() {

@@ -59,33 +59,17 @@ std::map<std::string, json> rowsById(const json& rows) {
     return out;
 }
 
-} // namespace
-
-void TestCliBench::bench() {
-    // Shipped and scratch models that are tiny and short inputs keep this quick; the numbers only have to be
-    // there and sane. The sizes cover the default size (random weights of --model's shape, max_len raised to
-    // the longest T), a decoder-only directory, and a directory whose max_len 32 cuts the table short.
-    const auto reverse = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/reverse");
-    QByteArray out, err;
-    QCOMPARE(run({QStringLiteral("bench"), QStringLiteral("--model"), reverse, QStringLiteral("--src"),
-                  QStringLiteral("abc"), QStringLiteral("--quick"), QStringLiteral("--sizes"),
-                  QStringLiteral("default,") + lm_ + QLatin1Char(',') + reverse, QStringLiteral("--lengths"),
-                  QStringLiteral("8,32,40"), QStringLiteral("--greedy"), QStringLiteral("4"),
-                  QStringLiteral("--json")},
-                 &out, &err),
-             0);
-    const auto j = json::parse(out.toStdString());
-    QVERIFY(j["machine"]["threads"].get<int>() >= 1);
-    QCOMPARE(j["runs"].get<int>(), 3); // --quick
-    QCOMPARE(j["warmup"].get<int>(), 1);
-    // The seed's recurrent models, as modules: three rows, each timed.
+// The seed's recurrent models, as modules: three rows, each timed.
+void checkRecurrent(const json& j) {
     const auto& rec = j["recurrent"]["rows"];
     QCOMPARE(rec.size(), std::size_t(3));
     for (const auto& row : rec)
         QVERIFY2(row["median"].get<double>() > 0.0 && row["runs"].get<int>() == 3, row.dump().c_str());
     QCOMPARE(rec[2]["id"].get<std::string>(), std::string("translator_step"));
+}
 
-    // The products alone: both paths timed at every shape, where this build packs.
+// The products alone: both paths timed at every shape, where this build packs.
+void checkProducts(const json& j) {
     const auto packedWith = j["machine"]["packed_weights"].get<std::string>();
     QCOMPARE(j["products"]["packed_with"].get<std::string>(), packedWith);
     const auto& cells = j["products"]["cells"];
@@ -97,8 +81,10 @@ void TestCliBench::bench() {
                          c["packed_ms"]["min"].get<double>() <= c["packed_ms"]["max"].get<double>(),
                      c.dump().c_str());
     }
+}
 
-    // Rollout, flow, heads switched off, value weighting: each row timed, each target reported.
+// Rollout, flow, heads switched off, value weighting: each row timed, each target reported.
+void checkAnalyses(const json& j) {
     const auto& analyses = j["analyses"]["cases"];
     QCOMPARE(analyses.size(), std::size_t(2));
     QCOMPARE(analyses[0]["id"].get<std::string>(), std::string("ablation-default"));
@@ -112,7 +98,10 @@ void TestCliBench::bench() {
         QCOMPARE(c["targets"].size(), std::size_t(1));
         QCOMPARE(c["targets"][0]["value"], c["rows"][c["id"] == "rollout-gpt2" ? 1 : 0]["median"]);
     }
+}
 
+// The translation section: the reverse model on "abc", each part of a run timed.
+void checkTranslation(const json& j) {
     const auto& t = j["translation"];
     QCOMPARE(t["model"]["name"].get<std::string>(), std::string("reverse"));
     QCOMPARE(t["src_words"].get<int>(), 1);
@@ -126,7 +115,10 @@ void TestCliBench::bench() {
     // Every run's whole covers its parts, so the fastest parts fit within the slowest whole.
     QVERIFY(rows["analyze"]["min"].get<double>() + rows["steps"]["min"].get<double>() <=
             rows["translate"]["max"].get<double>());
+}
 
+// The table: a cell per size and T, skipped past max_len, with its paint rows and snapshot bytes.
+void checkSizes(const json& j) {
     QCOMPARE(j["lengths"], json({8, 32, 40}));
     const auto& sizes = j["sizes"];
     QCOMPARE(sizes.size(), std::size_t(3));
@@ -144,7 +136,7 @@ void TestCliBench::bench() {
                 QVERIFY(cell["rows"].empty());
                 continue;
             }
-            rows = rowsById(cell["rows"]);
+            auto rows = rowsById(cell["rows"]);
             for (const char* id :
                  {"analysis", "analysis_nocapture", "capture_cost", "snapshot", "decode_step"}) {
                 QVERIFY2(rows.count(id), (size.dump() + " " + id).c_str());
@@ -174,9 +166,11 @@ void TestCliBench::bench() {
         }
     }
     QVERIFY(sizes[2]["cells"][2].contains("skipped"));
+}
 
-    // The inside section: --model's shape at T = 64 (cross-attention) and GPT-2's at 1024 (decoder self);
-    // each run's total is its compute and its repaint, held to 30 and 100 ms.
+// The inside section: --model's shape at T = 64 (cross-attention) and GPT-2's at 1024 (decoder self);
+// each run's total is its compute and its repaint, held to 30 and 100 ms.
+void checkInside(const json& j) {
     const auto& in = j["inside"];
     QCOMPARE(in["cases"].size(), std::size_t(2));
     const std::tuple<const char*, int, const char*, double> insideCases[] = {
@@ -186,7 +180,7 @@ void TestCliBench::bench() {
         QCOMPARE(c["id"].get<std::string>(), std::string(std::get<0>(insideCases[i])));
         QCOMPARE(c["T"].get<int>(), std::get<1>(insideCases[i]));
         QCOMPARE(c["kind"].get<std::string>(), std::string(std::get<2>(insideCases[i])));
-        rows = rowsById(c["rows"]);
+        auto rows = rowsById(c["rows"]);
         for (const char* id : {"compute", "paint", "total"}) {
             QVERIFY2(rows.count(id), id);
             QVERIFY2(sane(rows[id], 3), rows[id].dump().c_str());
@@ -197,9 +191,11 @@ void TestCliBench::bench() {
         QCOMPARE(c["target"]["met"].get<bool>(),
                  rows["total"]["median"].get<double>() <= std::get<3>(insideCases[i]));
     }
+}
 
-    // The keystroke section: --model's shape at 64 and 1024 tokens; both beyond the reverse model's max_len
-    // of 32, so both on random weights with max_len raised.
+// The keystroke section: --model's shape at 64 and 1024 tokens; both beyond the reverse model's max_len
+// of 32, so both on random weights with max_len raised.
+void checkKeystroke(const json& j) {
     const auto& k = j["keystroke"];
     QCOMPARE(k["model"].get<std::string>(), std::string("reverse"));
     QCOMPARE(k["debounce_ms_not_included"].get<int>(), 30);
@@ -211,7 +207,7 @@ void TestCliBench::bench() {
         QCOMPARE(cell["target_ms"].get<double>(), targets[i].second);
         QCOMPARE(cell["note"].get<std::string>(),
                  "max_len raised from 32 to " + std::to_string(targets[i].first));
-        rows = rowsById(cell["rows"]);
+        auto rows = rowsById(cell["rows"]);
         for (const char* id : {"keystroke_repaint", "keystroke_result", "result_repaint"}) {
             QVERIFY2(rows.count(id), id);
             QVERIFY2(sane(rows[id], 3), rows[id].dump().c_str());
@@ -221,6 +217,35 @@ void TestCliBench::bench() {
                 rows["keystroke_repaint"]["median"].get<double>());
         QCOMPARE(cell["target_met"].get<bool>(),
                  rows["keystroke_repaint"]["median"].get<double>() <= targets[i].second);
+    }
+}
+
+} // namespace
+
+void TestCliBench::bench() {
+    // Shipped and scratch models that are tiny and short inputs keep this quick; the numbers only have to be
+    // there and sane. The sizes cover the default size (random weights of --model's shape, max_len raised to
+    // the longest T), a decoder-only directory, and a directory whose max_len 32 cuts the table short.
+    const auto reverse = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/reverse");
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("bench"), QStringLiteral("--model"), reverse, QStringLiteral("--src"),
+                  QStringLiteral("abc"), QStringLiteral("--quick"), QStringLiteral("--sizes"),
+                  QStringLiteral("default,") + lm_ + QLatin1Char(',') + reverse, QStringLiteral("--lengths"),
+                  QStringLiteral("8,32,40"), QStringLiteral("--greedy"), QStringLiteral("4"),
+                  QStringLiteral("--json")},
+                 &out, &err),
+             0);
+    const auto j = json::parse(out.toStdString());
+    QVERIFY(j["machine"]["threads"].get<int>() >= 1);
+    QCOMPARE(j["runs"].get<int>(), 3); // --quick
+    QCOMPARE(j["warmup"].get<int>(), 1);
+    // A failed QVERIFY returns from its check only: the test stops here, as it did when they were inline.
+    using Check = void (*)(const json&);
+    for (const Check check : {checkRecurrent, checkProducts, checkAnalyses, checkTranslation, checkSizes,
+                              checkInside, checkKeystroke}) {
+        check(j);
+        if (QTest::currentTestFailed())
+            return;
     }
 
     // The text table: a column per T and a row per measure; --no-gui leaves the paint rows out.

@@ -23,6 +23,20 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
                              std::function<QWidget*()> currentView)
     : QObject(window), window_(window), state_(state), controller_(controller),
       currentView_(std::move(currentView)) {
+    createActions();
+    connect(insideJson_, &QAction::triggered, this, [this] { exportInsideNumbers(); });
+    connect(picture_, &QAction::triggered, this, [this] { exportPicture(); });
+    connect(figure_, &QAction::triggered, this, [this] { exportFigure(); });
+    connect(allHeads_, &QAction::triggered, this, [this] { exportAllHeads(); });
+    connect(headCsv_, &QAction::triggered, this, [this] { exportHead(false); });
+    connect(headJson_, &QAction::triggered, this, [this] { exportHead(true); });
+    connect(kindCsv_, &QAction::triggered, this, [this] { exportKind(false); });
+    connect(kindJson_, &QAction::triggered, this, [this] { exportKind(true); });
+    updateEnabled();
+}
+
+// The constructor connects these; actions() hands them to the menu in this order.
+void ExportActions::createActions() {
     picture_ = new QAction(tr("Export &Picture…"), this);
     picture_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     picture_->setToolTip(tr("Save the page on screen as PNG (at a chosen scale), SVG or PDF"));
@@ -48,140 +62,146 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
     insideJson_->setToolTip(
         tr("The Inside page's row, every stage from x to the sampled token, in the format "
            "of attnscope explain"));
-    connect(insideJson_, &QAction::triggered, this, [this] {
-        const auto r = inside_ ? inside_() : nullptr;
-        if (!r)
-            return;
-        const auto& q = r->row.query;
-        const auto path = askPath(tr("Export Inside Numbers"),
-                                  QStringLiteral("inside-%1-L%2-H%3-row%4-step%5.json")
-                                      .arg(QString::fromLatin1(core::toString(q.kind)))
-                                      .arg(q.layer)
-                                      .arg(q.head)
-                                      .arg(q.row)
-                                      .arg(r->step),
-                                  tr("JSON (*.json)"));
-        if (path.isEmpty())
-            return;
-        const auto current = controller_->current();
-        const auto name =
-            current && current->model ? QString::fromStdString(current->snapshot->modelName) : QString();
-        QString error;
-        report(Exporter::saveInsideJson(r->row, r->pipeline, name, path, &error), path, error);
-    });
-    connect(picture_, &QAction::triggered, this, [this] {
-        const auto path = askPath(tr("Export Picture"), baseName(false) + QStringLiteral(".png"),
-                                  tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
-        if (path.isEmpty())
-            return;
-        double scale = 1.0;
-        if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0) {
-            bool ok = false;
-            scale = QInputDialog::getDouble(window_, tr("PNG scale"),
-                                            tr("Scale (2 = twice the pixels of the screen):"), 2.0, 0.25, 8.0,
-                                            2, &ok);
-            if (!ok)
-                return;
-        }
-        QString error;
-        report(Exporter::savePicture(currentView_(), path, scale, &error), path, error);
-    });
-    connect(figure_, &QAction::triggered, this, [this] {
-        FigureDialog dialog(AttentionFigure::title(state_->shown()), window_);
-        if (dialog.exec() != QDialog::Accepted)
-            return;
-        const QString which = dialog.figure();
-        std::vector<int> heads;
-        QString error;
-        const auto* block = state_->shown().block();
-        if (!AttentionFigure::parseHeads(dialog.heads(), block ? block->heads : 0, &heads, &error)) {
-            report(false, QString(), error);
-            return;
-        }
-        const QString base = which == QLatin1String("candidates") ? QStringLiteral("next-token")
-                             : which == QLatin1String("curves")   ? QStringLiteral("positional-curves")
-                                                                : baseName(which == QLatin1String("heatmap"));
-        const auto path = askPath(tr("Export Figure"), base + QStringLiteral(".pdf"),
-                                  tr("PDF document (*.pdf);;SVG drawing (*.svg);;PNG image (*.png)"));
-        if (path.isEmpty())
-            return;
-        report(AttentionFigure::save(which, state_->shown(), plot_, dialog.style(), path, &error, heads),
-               path, error);
-    });
-    connect(allHeads_, &QAction::triggered, this, [this] {
+}
+
+// Nothing to ask without a row on the Inside page; the file is in the format of attnscope explain.
+void ExportActions::exportInsideNumbers() {
+    const auto r = inside_ ? inside_() : nullptr;
+    if (!r)
+        return;
+    const auto& q = r->row.query;
+    const auto path = askPath(tr("Export Inside Numbers"),
+                              QStringLiteral("inside-%1-L%2-H%3-row%4-step%5.json")
+                                  .arg(QString::fromLatin1(core::toString(q.kind)))
+                                  .arg(q.layer)
+                                  .arg(q.head)
+                                  .arg(q.row)
+                                  .arg(r->step),
+                              tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    const auto current = controller_->current();
+    const auto name =
+        current && current->model ? QString::fromStdString(current->snapshot->modelName) : QString();
+    QString error;
+    report(Exporter::saveInsideJson(r->row, r->pipeline, name, path, &error), path, error);
+}
+
+// Only a PNG asks a scale: SVG and PDF draw the page's plots as vectors.
+void ExportActions::exportPicture() {
+    const auto path = askPath(tr("Export Picture"), baseName(false) + QStringLiteral(".png"),
+                              tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    double scale = 1.0;
+    if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0) {
         bool ok = false;
-        const QString format = QInputDialog::getItem(
-            window_, tr("Export Every Head"), tr("Format of each figure:"),
-            {QStringLiteral("pdf"), QStringLiteral("svg"), QStringLiteral("png")}, 0, false, &ok);
+        scale = QInputDialog::getDouble(window_, tr("PNG scale"),
+                                        tr("Scale (2 = twice the pixels of the screen):"), 2.0, 0.25, 8.0, 2,
+                                        &ok);
         if (!ok)
             return;
-        const QString dir = QFileDialog::getExistingDirectory(window_, tr("Export Every Head to Folder"),
-                                                              AppSettings::exportDir());
-        if (dir.isEmpty())
-            return;
-        AppSettings::setExportDir(dir);
-        const auto choice = AppSettings::figureChoice();
-        FigureStyle style;
-        style.fontPt = choice.fontPt;
-        style.dpi = choice.dpi;
-        style.title = choice.titled ? QStringLiteral("-") : QString(); // each figure gets its head's title
-        QProgressDialog progress(tr("Writing every head…"), tr("Cancel"), 0, 1, window_);
-        progress.setWindowModality(Qt::WindowModal);
-        progress.setMinimumDuration(300);
-        QString error;
-        const int written = AttentionFigure::saveAllHeads(
-            state_->shown(), dir, format, style,
-            [&progress](int done, int total) {
-                progress.setMaximum(total);
-                progress.setValue(done);
-                return !progress.wasCanceled();
-            },
-            &error);
-        progress.reset();
-        if (written < 0)
-            report(false, dir, error);
-        else
-            Q_EMIT message(tr("Wrote %n file(s) to %1", nullptr, written).arg(QDir::toNativeSeparators(dir)));
-    });
-    auto headExport = [this](bool json) {
-        const auto r = controller_->current();
-        if (!r)
-            return;
-        const auto path = askPath(json ? tr("Export Head as JSON") : tr("Export Head as CSV"),
-                                  baseName(true) + (json ? QStringLiteral(".json") : QStringLiteral(".csv")),
-                                  json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
-        if (path.isEmpty())
-            return;
-        QString error;
-        const bool ok = json
-                            ? Exporter::saveHeadJson(*r->snapshot, state_->kind(), state_->layer(),
-                                                     state_->head(), r->sourceText, r->decodedText, path,
-                                                     &error, Exporter::runFields(*r, controller_->sampling()))
-                            : Exporter::saveHeadCsv(*r->snapshot, state_->kind(), state_->layer(),
-                                                    state_->head(), path, &error);
-        report(ok, path, error);
-    };
-    auto kindExport = [this](bool json) {
-        const auto r = controller_->current();
-        if (!r)
-            return;
-        const auto path = askPath(json ? tr("Export All Heads as JSON") : tr("Export All Heads as CSV"),
-                                  baseName(false) + (json ? QStringLiteral(".json") : QStringLiteral(".csv")),
-                                  json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
-        if (path.isEmpty())
-            return;
-        QString error;
-        const bool ok =
-            json ? Exporter::saveKindJson(*r->snapshot, state_->kind(), r->sourceText, r->decodedText, path,
-                                          &error, Exporter::runFields(*r, controller_->sampling()))
-                 : Exporter::saveKindCsv(*r->snapshot, state_->kind(), path, &error);
-        report(ok, path, error);
-    };
-    connect(headCsv_, &QAction::triggered, this, [headExport] { headExport(false); });
-    connect(headJson_, &QAction::triggered, this, [headExport] { headExport(true); });
-    connect(kindCsv_, &QAction::triggered, this, [kindExport] { kindExport(false); });
-    connect(kindJson_, &QAction::triggered, this, [kindExport] { kindExport(true); });
-    updateEnabled();
+    }
+    QString error;
+    report(Exporter::savePicture(currentView_(), path, scale, &error), path, error);
+}
+
+// The dialog chooses the figure and its heads; a bad list of heads is reported before any file is asked for.
+void ExportActions::exportFigure() {
+    FigureDialog dialog(AttentionFigure::title(state_->shown()), window_);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QString which = dialog.figure();
+    std::vector<int> heads;
+    QString error;
+    const auto* block = state_->shown().block();
+    if (!AttentionFigure::parseHeads(dialog.heads(), block ? block->heads : 0, &heads, &error)) {
+        report(false, QString(), error);
+        return;
+    }
+    const QString base = which == QLatin1String("candidates") ? QStringLiteral("next-token")
+                         : which == QLatin1String("curves")   ? QStringLiteral("positional-curves")
+                                                              : baseName(which == QLatin1String("heatmap"));
+    const auto path = askPath(tr("Export Figure"), base + QStringLiteral(".pdf"),
+                              tr("PDF document (*.pdf);;SVG drawing (*.svg);;PNG image (*.png)"));
+    if (path.isEmpty())
+        return;
+    report(AttentionFigure::save(which, state_->shown(), plot_, dialog.style(), path, &error, heads), path,
+           error);
+}
+
+// Asks the format and folder only: the style is the last one the figure dialog kept.
+void ExportActions::exportAllHeads() {
+    bool ok = false;
+    const QString format = QInputDialog::getItem(
+        window_, tr("Export Every Head"), tr("Format of each figure:"),
+        {QStringLiteral("pdf"), QStringLiteral("svg"), QStringLiteral("png")}, 0, false, &ok);
+    if (!ok)
+        return;
+    const QString dir = QFileDialog::getExistingDirectory(window_, tr("Export Every Head to Folder"),
+                                                          AppSettings::exportDir());
+    if (dir.isEmpty())
+        return;
+    AppSettings::setExportDir(dir);
+    const auto choice = AppSettings::figureChoice();
+    FigureStyle style;
+    style.fontPt = choice.fontPt;
+    style.dpi = choice.dpi;
+    style.title = choice.titled ? QStringLiteral("-") : QString(); // each figure gets its head's title
+    QProgressDialog progress(tr("Writing every head…"), tr("Cancel"), 0, 1, window_);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    QString error;
+    const int written = AttentionFigure::saveAllHeads(
+        state_->shown(), dir, format, style,
+        [&progress](int done, int total) {
+            progress.setMaximum(total);
+            progress.setValue(done);
+            return !progress.wasCanceled();
+        },
+        &error);
+    progress.reset();
+    if (written < 0)
+        report(false, dir, error);
+    else
+        Q_EMIT message(tr("Wrote %n file(s) to %1", nullptr, written).arg(QDir::toNativeSeparators(dir)));
+}
+
+// One head (or layer mean) of the shown kind; json: the dump format, else a CSV matrix.
+void ExportActions::exportHead(bool json) {
+    const auto r = controller_->current();
+    if (!r)
+        return;
+    const auto path = askPath(json ? tr("Export Head as JSON") : tr("Export Head as CSV"),
+                              baseName(true) + (json ? QStringLiteral(".json") : QStringLiteral(".csv")),
+                              json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok = json ? Exporter::saveHeadJson(*r->snapshot, state_->kind(), state_->layer(),
+                                                  state_->head(), r->sourceText, r->decodedText, path, &error,
+                                                  Exporter::runFields(*r, controller_->sampling()))
+                         : Exporter::saveHeadCsv(*r->snapshot, state_->kind(), state_->layer(),
+                                                 state_->head(), path, &error);
+    report(ok, path, error);
+}
+
+// Every head of the shown kind; json: the dump format, else one CSV row per layer, head and query.
+void ExportActions::exportKind(bool json) {
+    const auto r = controller_->current();
+    if (!r)
+        return;
+    const auto path = askPath(json ? tr("Export All Heads as JSON") : tr("Export All Heads as CSV"),
+                              baseName(false) + (json ? QStringLiteral(".json") : QStringLiteral(".csv")),
+                              json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    const bool ok =
+        json ? Exporter::saveKindJson(*r->snapshot, state_->kind(), r->sourceText, r->decodedText, path,
+                                      &error, Exporter::runFields(*r, controller_->sampling()))
+             : Exporter::saveKindCsv(*r->snapshot, state_->kind(), path, &error);
+    report(ok, path, error);
 }
 
 QList<QAction*> ExportActions::actions() const {

@@ -37,6 +37,15 @@ Q_SIGNALS:
     void message(const QString& text);
 
 private:
+    /// The actions with their texts, shortcuts and tooltips; the constructor connects them.
+    void createActions();
+    /// What each action does when triggered.
+    void exportInsideNumbers();
+    void exportPicture();
+    void exportFigure();
+    void exportAllHeads();
+    void exportHead(bool json);
+    void exportKind(bool json);
     QString askPath(const QString& title, const QString& suggested, const QString& filter);
     void report(bool ok, const QString& path, const QString& error);
     QString baseName(bool oneHead) const;
