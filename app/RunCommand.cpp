@@ -11,10 +11,12 @@
 
 int runCommand(const std::string& name, const char* help, const CommandOptions& options,
                const std::vector<std::string>& argv, const std::function<int(const Args&)>& body) {
+    // The window's options have no command name: "attnscope: ...", "see attnscope --help".
+    const std::string program = name.empty() ? "attnscope" : "attnscope " + name;
     const auto fail = [&](const std::string& message) {
         if (options.beforeError)
             options.beforeError();
-        std::cerr << "attnscope " << name << ": " << message << "\n";
+        std::cerr << program << ": " << message << "\n";
         return 2;
     };
     try {
@@ -33,7 +35,7 @@ int runCommand(const std::string& name, const char* help, const CommandOptions& 
             return fail("cannot write to standard output (disk full or closed pipe?)");
         return status;
     } catch (const UsageError& e) {
-        std::cerr << "attnscope " << name << ": " << e.what() << " (see attnscope " << name << " --help)\n";
+        std::cerr << program << ": " << e.what() << " (see " << program << " --help)\n";
         return 2;
     } catch (const std::bad_alloc&) {
         return fail("out of memory (an input or setting asks for more than this machine has)");

@@ -1,6 +1,7 @@
 #pragma once
 // A terminal subcommand's frame: parses the options, prints --help (exit 0), and turns errors into exit
-// code 2 with "attnscope NAME: message" (plus a pointer to --help for a usage error). The body's return
+// code 2 with "attnscope NAME: message" (plus a pointer to --help for a usage error). The window's own
+// options run in it too, with no NAME. The body's return
 // value is the exit code, passed on unchanged (train's 130/143 after a signal).
 
 #include "app/Args.h"

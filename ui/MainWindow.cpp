@@ -11,6 +11,7 @@
 #include "ui/inside/InsideView.h"
 #include "ui/lesson/LessonPanel.h"
 #include "ui/lesson/LessonPlayer.h"
+#include "ui/lesson/LessonRecorder.h"
 #include "ui/positional/PositionalView.h"
 #include "ui/research/AlignmentPage.h"
 #include "ui/research/HeadTable.h"
@@ -23,6 +24,7 @@
 #include "ui/window/RecentMenu.h"
 #include "ui/window/ShortcutPassThrough.h"
 #include "ui/window/ViewMenu.h"
+#include "ui/window/WindowDriver.h"
 #include "ui/window/WindowMessages.h"
 
 #include <QAction>
@@ -58,23 +60,29 @@ MainWindow::MainWindow(const QString& modelsDir, QWidget* parent)
     buildWidgets();
     exports_ = new ExportActions(this, state_, controller_, [this] { return tabs_->currentWidget(); });
     // The shipped lessons sit beside the built-in models, as the recipes do.
+    WindowParts parts;
+    parts.owner = this;
+    parts.opener = opener_;
+    parts.controller = controller_;
+    parts.state = state_;
+    parts.decode = attention_->decodePanel();
+    parts.inside = inside_;
+    parts.heads = heads_;
+    parts.train = train_;
+    parts.compare = research_->compare();
+    parts.sourceText = [this] { return sourceText(); };
+    parts.setSourceText = [this](const QString& text) { setSourceText(text); };
+    parts.currentPage = [this] { return currentPage(); };
+    parts.showPage = [this](Page page) { showPage(page); };
+    parts.lastError = [this] { return lastError(); };
+    driver_ = new WindowDriver(std::move(parts));
     LessonWindow driven;
-    driven.owner = this;
-    driven.opener = opener_;
-    driven.controller = controller_;
-    driven.state = state_;
+    driven.driver = driver_;
     driven.attention = attention_;
-    driven.inside = inside_;
-    driven.heads = heads_;
-    driven.train = train_;
     driven.modelsDir = modelsDir_;
-    driven.sourceText = [this] { return sourceText(); };
-    driven.setSourceText = [this](const QString& text) { setSourceText(text); };
-    driven.currentPage = [this] { return currentPage(); };
-    driven.showPage = [this](Page page) { showPage(page); };
-    driven.lastError = [this] { return lastError(); };
+    auto* player = new LessonPlayer(std::move(driven));
     lessons_ = new LessonPanel(
-        new LessonPlayer(std::move(driven)),
+        player, new LessonRecorder(player, driver_, modelsDir_),
         modelsDir_.isEmpty() ? QString() : QDir(modelsDir_).filePath(QStringLiteral("../lessons")), this);
     addDockWidget(Qt::RightDockWidgetArea, lessons_);
     buildMenus();
@@ -155,7 +163,7 @@ void MainWindow::buildMenus() {
     quit->setShortcut(QKeySequence::Quit);
 
     auto* view = new ViewMenu(
-        attention_, source_, tabs_, [this](int page) { showPage(Page(page)); }, this);
+        attention_, state_, source_, tabs_, [this](int page) { showPage(Page(page)); }, this);
     menuBar()->addMenu(view);
     positionalAction_ = view->positionalAction();
     lessons_->setPresentation(view->presentation());

@@ -34,6 +34,7 @@ class PositionalView;
 class ResearchPages;
 class TrainPage;
 class ViewState;
+class WindowDriver;
 class WindowMessages;
 
 class MainWindow : public QMainWindow {
@@ -71,6 +72,8 @@ public:
     InsideView* insideView() const { return inside_; }
     HeadTable* headTable() const { return heads_; }
     LessonPanel* lessonPanel() const { return lessons_; }
+    /// Brings the window to a WindowState (lessons, --screenshot and tests drive it through this).
+    WindowDriver* driver() const { return driver_; }
     TrainPage* trainPage() const { return train_; }
 
 protected:
@@ -94,6 +97,7 @@ private:
     AnalysisController* controller_ = nullptr;
     ModelOpener* opener_ = nullptr;
     ExportActions* exports_ = nullptr;
+    WindowDriver* driver_ = nullptr;
     LessonPanel* lessons_ = nullptr;
 
     ModelPicker* picker_ = nullptr;

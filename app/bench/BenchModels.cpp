@@ -152,8 +152,7 @@ BenchSize makeBenchSize(const std::string& entry, const std::string& defaultMode
                         int threads) {
     BenchSize size;
     if (entry == "default")
-        size =
-            randomSize(entry, core::ModelDirectory::readConfig(defaultModelDir), longest, true);
+        size = randomSize(entry, core::ModelDirectory::readConfig(defaultModelDir), longest, true);
     else if (entry == "medium")
         size = randomSize(entry, mediumConfig(), longest, true);
     else if (entry == "gpt2")

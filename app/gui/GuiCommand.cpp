@@ -1,36 +1,33 @@
 #include "app/Args.h"
 #include "app/BuiltinModels.h"
 #include "app/Commands.h"
+#include "app/RunCommand.h"
+#include "app/gui/GuiOptions.h"
+#include "app/gui/ScreenshotFigures.h"
 #include "app/gui/ScreenshotResearch.h"
 #include "app/gui/StartupProbe.h"
 
+#include "core/base/Errors.h"
+#include "core/model/HeadAblation.h"
 #include "core/model/Model.h"
 #include "ui/MainWindow.h"
-#include "ui/attention/CandidatesChart.h"
-#include "ui/attention/DecodePanel.h"
 #include "ui/base/AppSettings.h"
-#include "ui/base/ColorMap.h"
 #include "ui/base/ViewState.h"
-#include "ui/export/AttentionFigure.h"
+#include "ui/base/WindowState.h"
 #include "ui/export/Exporter.h"
-#include "ui/positional/PositionalView.h"
 #include "ui/research/AlignmentPage.h"
 #include "ui/research/HeadTable.h"
 #include "ui/run/AnalysisController.h"
 #include "ui/run/ModelOpener.h"
+#include "ui/window/WindowDriver.h"
 
 #include <QApplication>
-#include <QDir>
-#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QIcon>
 
-#include <nlohmann/json.hpp>
-
 #include <clocale>
-#include <cstdio>
 #include <iostream>
-#include <optional>
+#include <stdexcept>
 
 namespace {
 
@@ -69,10 +66,6 @@ paint and to the first analysis painted, and quits (scripts/bench-startup.sh run
 // built-in translation model with adjective–noun pairs to reorder ("el hombre viejo", "la casa blanca").
 const char* kFirstSentence = "The old man walked to the small white house.";
 
-std::optional<ui::MainWindow::Page> tabPage(const std::string& tab) {
-    return ui::pageNamed(QString::fromStdString(tab));
-}
-
 QtMessageHandler defaultHandler = nullptr;
 
 // The offscreen platform warns that it cannot pass size hints to a window manager it does not have; in a
@@ -84,157 +77,12 @@ void screenshotMessages(QtMsgType type, const QMessageLogContext& context, const
         defaultHandler(type, context, message);
 }
 
-int fail(const std::string& message) {
-    std::cerr << "attnscope: " << message << "\n";
-    return 2;
+// A failure of the run itself (not of its options): the frame prints it and exits 2.
+[[noreturn]] void fail(const std::string& message) {
+    throw std::runtime_error(message);
 }
 
-} // namespace
-
-int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
-    std::string modelDir, src, shot, tab, kindName, size, headName, scale, colormap, figure, headsFormat,
-        gridHeads;
-    ui::FigureStyle figureStyle;
-    bool startupTime = false, pastMaxLen = false;
-    long long steps = 0, layer = 0, row = -1;
-    std::optional<core::SamplingSettings> sampling;
-    ResearchShot research;
-    try {
-        const Args a(
-            argvList, {"--model",    "--src",    "--screenshot",  "--steps",     "--tab",   "--kind",
-                       "--layer",    "--head",   "--row",         "--sample",    "--size",  "--scale",
-                       "--colormap", "--figure", "--dpi",         "--font-size", "--title", "--format",
-                       "--heads",    "--ablate", "--ablate-kind", "--pin-at"},
-            {"--help", "-h", "--startup-time", "--past-max-len", "--value-weighted", "--flow", "--sweep"});
-        research.ablate = a.get("--ablate");
-        research.ablateKind = a.get("--ablate-kind", "decoder");
-        research.valueWeighted = a.has("--value-weighted");
-        research.flow = a.has("--flow");
-        research.sweep = a.has("--sweep");
-        research.pinAt = a.getInt("--pin-at", -1);
-        if (a.has("--pin-at") && research.pinAt < 0)
-            throw UsageError("--pin-at must be 0 or more");
-        startupTime = a.has("--startup-time");
-        pastMaxLen = a.has("--past-max-len");
-        if (startupTime && a.has("--screenshot"))
-            throw UsageError("--startup-time does not go with --screenshot");
-        if (a.has("--help") || a.has("-h")) {
-            std::cout << kGuiHelp;
-            return 0;
-        }
-        modelDir = a.get("--model");
-        src = a.get("--src");
-        shot = a.get("--screenshot");
-        // An empty --screenshot would open the window and wait; an empty --model would open another model.
-        for (const char* opt : {"--screenshot", "--model"})
-            if (a.has(opt) && a.get(opt).empty())
-                throw UsageError(std::string(opt) + " is empty");
-        steps = a.getInt("--steps", 0);
-        tab = a.get("--tab", "attention");
-        kindName = a.get("--kind");
-        layer = a.getInt("--layer", 0);
-        headName = a.get("--head", "0");
-        row = a.getInt("--row", -1);
-        if (a.has("--sample")) {
-            // temperature, top-k, top-p, seed: sampling instead of greedy decoding, for --steps and the
-            // Inside page's pipeline.
-            double t = 0.0, p = 0.0;
-            int k = 0;
-            unsigned long long seed = 0;
-            char end = 0;
-            if (std::sscanf(a.get("--sample").c_str(), "%lf,%d,%lf,%llu%c", &t, &k, &p, &seed, &end) != 4 ||
-                !(t > 0.0) || k < 0 || !(p > 0.0 && p <= 1.0))
-                throw UsageError(
-                    "--sample expects TEMPERATURE,TOP_K,TOP_P,SEED (T > 0, K >= 0, 0 < P <= 1), not '" +
-                    a.get("--sample") + "'");
-            sampling = core::SamplingSettings{false, t, k, p, seed};
-        }
-        size = a.get("--size", "1500x950");
-        scale = a.get("--scale");
-        colormap = a.get("--colormap");
-        figure = a.get("--figure");
-        headsFormat = a.get("--format", "pdf");
-        gridHeads = a.get("--heads");
-        if (a.has("--heads") && figure != "grid")
-            throw UsageError("--heads goes with --figure grid");
-        if (a.has("--format") && figure != "heads")
-            throw UsageError("--format goes with --figure heads (a figure's format follows FILE's suffix)");
-        if (headsFormat != "pdf" && headsFormat != "svg" && headsFormat != "png")
-            throw UsageError("--format must be pdf, svg or png, not '" + headsFormat + "'");
-        figureStyle.dpi = static_cast<int>(a.getInt("--dpi", 300));
-        figureStyle.title = QString::fromStdString(a.get("--title"));
-        if (a.has("--font-size")) {
-            try {
-                figureStyle.fontPt = std::stod(a.get("--font-size"));
-            } catch (const std::exception&) {
-                figureStyle.fontPt = 0;
-            }
-            if (!(figureStyle.fontPt >= 4 && figureStyle.fontPt <= 36))
-                throw UsageError("--font-size expects points from 4 to 36, not '" + a.get("--font-size") +
-                                 "'");
-        }
-        // The window's picture and every figure take their format from the name; a figure folder has none.
-        const auto suffix = QFileInfo(QString::fromStdString(shot)).suffix().toLower();
-        if (!shot.empty() && figure != "heads" && suffix != QLatin1String("png") &&
-            suffix != QLatin1String("svg") && suffix != QLatin1String("pdf"))
-            throw UsageError("--screenshot " + shot + ": the name must end in .png, .svg or .pdf" +
-                             (suffix.isEmpty() ? std::string() : ", not ." + suffix.toStdString()));
-        if (!figure.empty() && figure != "heads" &&
-            !ui::AttentionFigure::names().contains(QString::fromStdString(figure)))
-            throw UsageError("--figure must be heatmap, grid, candidates, curves or heads, not '" + figure +
-                             "'");
-        if ((a.has("--dpi") || a.has("--font-size") || a.has("--title")) && figure.empty())
-            throw UsageError("--dpi, --font-size and --title go with --figure");
-        if (figureStyle.dpi < 10 || figureStyle.dpi > 2400)
-            throw UsageError("--dpi expects 10 to 2400");
-        if (!scale.empty() && scale != "fixed" && scale != "per-head" && scale != "log")
-            throw UsageError("--scale must be fixed, per-head or log, not '" + scale + "'");
-        if (!colormap.empty() && !ui::ColorMap::names().contains(QString::fromStdString(colormap)))
-            throw UsageError("--colormap must be one of " +
-                             ui::ColorMap::names().join(QStringLiteral(", ")).toStdString() + ", not '" +
-                             colormap + "'");
-        if (steps < 0)
-            throw UsageError("--steps must be 0 or more");
-        if (!tabPage(tab))
-            throw UsageError("--tab must be attention, positional, train, heads, inside, side, rollout, "
-                             "ablation or compare, not '" +
-                             tab + "'");
-        if (a.has("--row") && row < 0)
-            throw UsageError("--row must be 0 or more");
-        if (!kindName.empty() && !core::attentionKindNamed(kindName))
-            throw UsageError("--kind must be encoder, decoder, cross or pooling, not '" + kindName + "'");
-        for (const char* opt :
-             {"--steps", "--tab", "--kind", "--size", "--layer", "--head", "--row", "--sample", "--scale",
-              "--colormap", "--ablate", "--ablate-kind", "--pin-at", "--value-weighted", "--flow", "--sweep"})
-            if (shot.empty() && a.has(opt))
-                throw UsageError(std::string(opt) + " goes with --screenshot");
-    } catch (const UsageError& e) {
-        return fail(e.what());
-    }
-    int width = 0, height = 0;
-    if (std::sscanf(size.c_str(), "%dx%d", &width, &height) != 2 || width < 200 || height < 150 ||
-        width > 8000 || height > 8000)
-        return fail("--size expects WxH between 200x150 and 8000x8000, got '" + size + "'");
-    int head = 0;
-    try {
-        std::size_t used = 0;
-        head = headName == "mean" ? core::kMeanHead : std::stoi(headName, &used);
-        // -1 is how the views spell the mean; typed, it is a mistake, as is "2x".
-        if (headName != "mean" && (head < 0 || used != headName.size()))
-            throw std::invalid_argument(headName);
-    } catch (const std::exception&) {
-        return fail("--head " + headName + ": expects a head number (0, 1, …) or 'mean'");
-    }
-
-    // A screenshot needs no display: render offscreen unless the caller chose a platform.
-    if (!shot.empty() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    if (!shot.empty())
-        defaultHandler = qInstallMessageHandler(screenshotMessages);
-    QApplication app(argc, argv);
-    // A batch picture leaves the user's remembered model and text alone.
-    if (!shot.empty() && !ui::AppSettings::keepNothing())
-        return fail("cannot make a temporary folder for the run's settings (is TMPDIR writable?)");
+void nameApplication() {
     QApplication::setApplicationName(QStringLiteral("attnscope"));
     QApplication::setOrganizationName(QStringLiteral("attnscope"));
     QApplication::setApplicationVersion(QStringLiteral(ATTNSCOPE_VERSION));
@@ -243,184 +91,148 @@ int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
     for (int px : {16, 32, 48, 64, 128, 256})
         icon.addFile(QStringLiteral(":/icons/attnscope-%1.png").arg(px), QSize(px, px));
     QApplication::setWindowIcon(icon);
-
     // Qt set the C locale from the environment; numbers in files we write or parse must not follow it.
     std::setlocale(LC_NUMERIC, "C");
+}
 
+// The state a screenshot asks for, checked against the model the window opened: a picture of another head
+// than the one asked for, with exit 0, is worse than no picture.
+ui::WindowState screenshotState(const GuiOptions& o, const ui::MainWindow& window) {
+    const auto& config = window.model()->config();
+    ui::WindowState s;
+    s.text = window.sourceText();
+    s.step = static_cast<int>(o.steps);
+    if (o.sampling)
+        s.sampling = *o.sampling;
+    if (o.pastMaxLen)
+        s.pastMaxLen = true;
+    s.kind = std::nullopt; // the kind the window chose for the model, unless --kind says
+    if (!o.kindName.empty()) {
+        const auto kind = *core::attentionKindNamed(o.kindName);
+        if (kind != core::AttentionKind::Decoder && !config.hasEncoder())
+            fail("--kind " + o.kindName + ": this model is decoder-only; it has decoder attention only");
+        if (kind != core::AttentionKind::Encoder && !config.hasDecoder())
+            fail("--kind " + o.kindName + ": this model is encoder-only; it has encoder attention only");
+        s.kind = kind;
+    }
+    const auto kind = s.kind.value_or(window.viewState()->kind());
+    const int layers = kind == core::AttentionKind::Encoder ? config.encoderLayers : config.decoderLayers;
+    if (o.layer < 0 || o.layer >= layers)
+        fail("--layer " + std::to_string(o.layer) + ": this model's " + core::toString(kind) +
+             " attention has layers 0.." + std::to_string(layers - 1));
+    if (o.head != core::kMeanHead && o.head >= config.heads)
+        fail("--head " + o.headName + ": this model's " + core::toString(kind) + " attention has heads 0.." +
+             std::to_string(config.heads - 1) + " (or mean)");
+    s.layer = static_cast<int>(o.layer);
+    s.head = o.head;
+    s.markRow = static_cast<int>(o.row);
+    s.scale = o.scale.empty()         ? window.viewState()->scaleMode()
+              : o.scale == "per-head" ? ui::ScaleMode::PerHead
+              : o.scale == "log"      ? ui::ScaleMode::Log
+                                      : ui::ScaleMode::Fixed;
+    s.colorMap = QString::fromStdString(o.colormap);
+    s.tab = QString::fromStdString(o.tab);
+    const auto& research = o.research;
+    s.valueWeighted = research.valueWeighted;
+    s.pinAt = static_cast<int>(research.pinAt);
+    if (!research.ablate.empty()) {
+        const auto ablateKind = core::attentionKindNamed(research.ablateKind);
+        if (!ablateKind || *ablateKind == core::AttentionKind::Pooling)
+            fail("--ablate-kind \"" + research.ablateKind + "\" is not one of encoder, decoder, cross");
+        try {
+            core::addAblation(s.headsOff, research.ablate, *ablateKind, config);
+        } catch (const core::InputError& e) {
+            fail(std::string("--ablate: ") + e.what());
+        }
+    }
+    return s;
+}
+
+// Drives the real window offscreen to the options' state, as a user would get there, and writes the picture
+// or the figures asked for.
+int takeScreenshot(const GuiOptions& o, ui::MainWindow& window) {
+    window.resize(o.width, o.height);
+    window.show();
+    if (!window.controller()->waitUntilIdle())
+        fail("the analysis did not finish in time");
+    if (!window.lastError().isEmpty())
+        fail(window.lastError().toStdString());
+    QString error;
+    ui::WindowDriver::Options options;
+    options.stepsAtMost = true; // a model that finishes its output first is pictured where it stopped
+    if (!window.driver()->driveAndWait(screenshotState(o, window), options, &error))
+        fail(error.toStdString());
+    if (const auto research = finishResearch(window, o.research); !research.empty())
+        fail(research);
+    // The side-by-side translations and the head scores come from background jobs of their own.
+    if (auto* align = window.findChild<ui::AlignmentPage*>())
+        waitWhile([align] { return align->busy(); });
+    if (auto* heads = window.findChild<ui::HeadTable*>();
+        heads && !waitWhile([heads] { return heads->computing(); }))
+        fail("scoring the heads did not finish in time");
+    QCoreApplication::processEvents();
+    if (!o.figure.empty())
+        return writeFigures(o, window);
+    if (window.width() != o.width || window.height() != o.height)
+        std::cerr << "attnscope: the window cannot be smaller than " << window.minimumSizeHint().width()
+                  << "x" << window.minimumSizeHint().height() << "; the picture is " << window.width() << "x"
+                  << window.height() << "\n";
+    const QString out = QFileInfo(QString::fromStdString(o.shot)).absoluteFilePath();
+    // PNG as the screen shows it; SVG and PDF with the plots as vectors. Written atomically: a failed write
+    // leaves no half picture.
+    if (!ui::Exporter::savePicture(&window, out, 1.0, &error))
+        fail(error.toStdString());
+    std::cout << "attnscope: wrote " << out.toStdString() << " (" << window.width() << "x" << window.height()
+              << ", the model in " << window.opener()->directory().toStdString() << ")\n";
+    return 0;
+}
+
+int runWindow(int argc, char** argv, const GuiOptions& o) {
+    const bool shot = !o.shot.empty();
+    // A screenshot needs no display: render offscreen unless the caller chose a platform.
+    if (shot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (shot)
+        defaultHandler = qInstallMessageHandler(screenshotMessages);
+    QApplication app(argc, argv);
+    // A batch picture leaves the user's remembered model and text alone.
+    if (shot && !ui::AppSettings::keepNothing())
+        fail("cannot make a temporary folder for the run's settings (is TMPDIR writable?)");
+    nameApplication();
     const auto models = builtinModelsDir();
-    if (models.empty() && modelDir.empty()) {
-        if (!shot.empty())
-            return fail(builtinModelsMissing());
+    if (models.empty() && o.modelDir.empty()) {
+        if (shot)
+            fail(builtinModelsMissing());
         std::cerr << "attnscope: " << builtinModelsMissing() << "\n";
     }
     ui::MainWindow window(QString::fromStdString(models));
-    if (shot.empty())
+    if (!shot)
         window.restoreSettings();
     // A picture shows what the command line asks for, never what the last run happened to leave.
-    ui::ModelOpener::Startup startup{QString::fromStdString(modelDir),
-                                     QString::fromStdString(defaultModelDir()), shot.empty()};
+    ui::ModelOpener::Startup startup{QString::fromStdString(o.modelDir),
+                                     QString::fromStdString(defaultModelDir()), !shot};
     QString note;
     const bool opened = window.opener()->openAtStartup(startup, &note);
     if (!note.isEmpty())
         std::cerr << "attnscope: " << note.toStdString() << "\n";
-    if (!opened && !shot.empty())
-        return fail(window.lastError().toStdString());
-    if (!src.empty())
-        window.setSourceText(QString::fromStdString(src));
-    else if (shot.empty())
+    if (!opened && shot)
+        fail(window.lastError().toStdString());
+    if (!o.src.empty())
+        window.setSourceText(QString::fromStdString(o.src));
+    else if (!shot)
         window.restoreSourceText(window.opener()->isOpen(startup.fallback) ? QString::fromUtf8(kFirstSentence)
                                                                            : QString());
-    if (shot.empty()) {
-        if (startupTime)
-            new StartupProbe(&window); // owned by the window
-        window.show();
-        return app.exec();
-    }
-
-    // Screenshot: drive the real window as a user would, waiting for each request to finish.
-    window.resize(width, height);
+    if (shot)
+        return takeScreenshot(o, window);
+    if (o.startupTime)
+        new StartupProbe(&window); // owned by the window
     window.show();
-    auto* controller = window.controller();
-    if (sampling)
-        window.findChild<ui::DecodePanel*>()->setSampling(*sampling);
-    if (pastMaxLen)
-        controller->setPastMaxLen(true);
-    if (!controller->waitUntilIdle())
-        return fail("the analysis did not finish in time");
-    if (const auto error = prepareResearch(window, research); !error.empty())
-        return fail(error);
-    for (long long i = 0; i < steps; ++i) {
-        controller->step();
-        if (!controller->waitUntilIdle())
-            return fail("decoding did not finish in time");
-        pinIfDue(window, research, i + 1);
-    }
-    if (!window.lastError().isEmpty())
-        return fail(window.lastError().toStdString());
-    if (!kindName.empty()) {
-        const auto kind = *core::attentionKindNamed(kindName);
-        const auto& c = window.model()->config();
-        if (kind != core::AttentionKind::Decoder && !c.hasEncoder())
-            return fail("--kind " + kindName + ": this model is decoder-only; it has decoder attention only");
-        if (kind != core::AttentionKind::Encoder && !c.hasDecoder())
-            return fail("--kind " + kindName + ": this model is encoder-only; it has encoder attention only");
-        window.viewState()->setKind(kind);
-    }
-    {
-        // Checked against the model, not clamped by the view: a picture of another head than the one asked
-        // for, with exit 0, is worse than no picture.
-        const auto kind = window.viewState()->kind();
-        const auto& config = window.model()->config();
-        const int layers = kind == core::AttentionKind::Encoder ? config.encoderLayers : config.decoderLayers;
-        if (layer < 0 || layer >= layers)
-            return fail("--layer " + std::to_string(layer) + ": this model's " + core::toString(kind) +
-                        " attention has layers 0.." + std::to_string(layers - 1));
-        if (head != core::kMeanHead && head >= config.heads)
-            return fail("--head " + headName + ": this model's " + core::toString(kind) +
-                        " attention has heads 0.." + std::to_string(config.heads - 1) + " (or mean)");
-    }
-    window.viewState()->setSelection(static_cast<int>(layer), head);
-    if (!scale.empty())
-        window.viewState()->setScaleMode(scale == "per-head" ? ui::ScaleMode::PerHead
-                                         : scale == "log"    ? ui::ScaleMode::Log
-                                                             : ui::ScaleMode::Fixed);
-    if (!colormap.empty())
-        window.viewState()->setColorMap(QString::fromStdString(colormap));
-    if (row >= 0)
-        window.viewState()->setMarkedToken(Qt::Horizontal, static_cast<int>(row));
-    window.showPage(*tabPage(tab));
-    QApplication::processEvents();
-    if (const auto error = finishResearch(window, research); !error.empty())
-        return fail(error);
-    window.controller()->waitUntilIdle(); // the Inside page asks the worker for its row when it is shown
-    QApplication::processEvents();
-    // The side-by-side translations come from a background job too.
-    if (auto* align = window.findChild<ui::AlignmentPage*>()) {
-        QElapsedTimer waited;
-        waited.start();
-        while (align->busy() && waited.elapsed() < 120000)
-            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
-    }
-    // The head scores come from a background job; a picture of the page (or of a tooltip's source) waits.
-    if (auto* heads = window.findChild<ui::HeadTable*>()) {
-        QElapsedTimer waited;
-        waited.start();
-        while (heads->computing() && waited.elapsed() < 120000)
-            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
-        if (heads->computing())
-            return fail("scoring the heads did not finish in time");
-    }
-    if (figure == "heads") {
-        // Every head into the folder FILE names, with a line of progress on stderr.
-        const QString dir = QFileInfo(QString::fromStdString(shot)).absoluteFilePath();
-        QString error;
-        const int written = ui::AttentionFigure::saveAllHeads(
-            window.viewState()->shown(), dir, QString::fromStdString(headsFormat), figureStyle,
-            [](int done, int total) {
-                std::cerr << "\rattnscope: " << done << "/" << total << std::flush;
-                return true;
-            },
-            &error);
-        std::cerr << "\n";
-        if (written < 0)
-            return fail(error.toStdString());
-        const auto& shown = window.viewState()->shown();
-        std::cout << nlohmann::json{{"figure", "heads"},
-                                    {"folder", dir.toStdString()},
-                                    {"format", headsFormat},
-                                    {"kind", core::toString(shown.kind)},
-                                    {"files", written}}
-                         .dump()
-                  << "\n";
-        return 0;
-    }
-    if (!figure.empty()) {
-        // One figure, not the window: the format follows the suffix (PNG at --dpi, SVG, PDF).
-        const QString out = QFileInfo(QString::fromStdString(shot)).absoluteFilePath();
-        auto* chart = window.findChild<ui::CandidatesChart*>();
-        auto* positional = window.findChild<ui::PositionalView*>();
-        const auto plot = [&](const QString& name) -> QCustomPlot* {
-            if (name == QLatin1String("curves"))
-                return positional && !positional->showsExplanation() ? positional->curvePlot() : nullptr;
-            return chart ? chart->plot() : nullptr;
-        };
-        QString error;
-        const auto& shown = window.viewState()->shown();
-        std::vector<int> columns;
-        const auto* block = shown.block();
-        if (!ui::AttentionFigure::parseHeads(QString::fromStdString(gridHeads), block ? block->heads : 0,
-                                             &columns, &error))
-            return fail("--heads " + error.toStdString());
-        if (!ui::AttentionFigure::save(QString::fromStdString(figure), shown, plot, figureStyle, out, &error,
-                                       columns))
-            return fail(error.toStdString());
-        const auto m = ui::AttentionFigure::head(shown);
-        nlohmann::json j{
-            {"figure", figure},
-            {"path", out.toStdString()},
-            {"format", QFileInfo(out).suffix().toLower().toStdString()},
-            {"kind", core::toString(shown.kind)},
-            {"layer", shown.layer},
-            {"head", shown.head == core::kMeanHead ? nlohmann::json("mean") : nlohmann::json(shown.head)},
-            {"rows", m.rows},
-            {"cols", m.cols},
-            {"font_pt", figureStyle.fontPt},
-            {"dpi", figureStyle.dpi},
-            {"title", figureStyle.title.toStdString()}};
-        std::cout << j.dump() << "\n";
-        return 0;
-    }
-    if (window.width() != width || window.height() != height)
-        std::cerr << "attnscope: the window cannot be smaller than " << window.minimumSizeHint().width()
-                  << "x" << window.minimumSizeHint().height() << "; the picture is " << window.width() << "x"
-                  << window.height() << "\n";
-    const QString out = QFileInfo(QString::fromStdString(shot)).absoluteFilePath();
-    QString error;
-    // PNG as the screen shows it; SVG and PDF with the plots as vectors. Written atomically: a failed
-    // write leaves no half picture.
-    if (!ui::Exporter::savePicture(&window, out, 1.0, &error))
-        return fail(error.toStdString());
-    std::cout << "attnscope: wrote " << out.toStdString() << " (" << window.width() << "x" << window.height()
-              << ", the model in " << window.opener()->directory().toStdString() << ")\n";
-    return 0;
+    return app.exec();
+}
+
+} // namespace
+
+int runGui(int argc, char** argv, const std::vector<std::string>& argvList) {
+    return runCommand({}, kGuiHelp, {guiValuedOptions(), guiFlags()}, argvList,
+                      [&](const Args& a) { return runWindow(argc, argv, parseGuiOptions(a)); });
 }

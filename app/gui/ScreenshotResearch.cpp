@@ -1,25 +1,17 @@
 #include "app/gui/ScreenshotResearch.h"
 
-#include "core/base/Errors.h"
-#include "core/model/HeadAblation.h"
-#include "core/model/Model.h"
 #include "ui/MainWindow.h"
 #include "ui/base/ViewState.h"
 #include "ui/research/AblationPage.h"
-#include "ui/research/ComparePage.h"
 #include "ui/research/ResearchPages.h"
 #include "ui/research/RolloutPage.h"
 #include "ui/research/SweepTable.h"
-#include "ui/run/AnalysisController.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 
 #include <functional>
 
-namespace {
-
-// Runs the event loop while `busy` holds, two minutes at most; false when it still does.
 bool waitWhile(const std::function<bool()>& busy) {
     QElapsedTimer waited;
     waited.start();
@@ -29,39 +21,7 @@ bool waitWhile(const std::function<bool()>& busy) {
     return !busy();
 }
 
-} // namespace
-
-std::string prepareResearch(ui::MainWindow& window, const ResearchShot& shot) {
-    if (shot.valueWeighted)
-        window.viewState()->setValueWeighted(true);
-    if (!window.controller()->waitUntilIdle())
-        return "the value-weighted run did not finish in time";
-    pinIfDue(window, shot, 0);
-    return {};
-}
-
-void pinIfDue(ui::MainWindow& window, const ResearchShot& shot, long long done) {
-    if (shot.pinAt == done)
-        window.research()->compare()->pin();
-}
-
 std::string finishResearch(ui::MainWindow& window, const ResearchShot& shot) {
-    // After the steps and the pin, as a Ctrl+click on a tile does: the tokens decoded so far are kept and
-    // run again with the heads off.
-    if (!shot.ablate.empty()) {
-        const auto kind = core::attentionKindNamed(shot.ablateKind);
-        if (!kind || *kind == core::AttentionKind::Pooling)
-            return "--ablate-kind \"" + shot.ablateKind + "\" is not one of encoder, decoder, cross";
-        core::HeadAblation heads;
-        try {
-            core::addAblation(heads, shot.ablate, *kind, window.model()->config());
-        } catch (const core::InputError& e) {
-            return std::string("--ablate: ") + e.what();
-        }
-        window.controller()->setAblation(heads);
-        if (!window.controller()->waitUntilIdle())
-            return "the run with the heads switched off did not finish in time";
-    }
     auto* research = window.research();
     auto* rollout = research->rollout();
     // The Rollout page takes the kind the window shows (--kind), where it has one to compose.

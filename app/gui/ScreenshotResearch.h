@@ -1,8 +1,10 @@
 #pragma once
 // What a screenshot of the Rollout, Ablation and Compare pages needs beyond the window's usual options: heads
-// switched off, the colour source, a run pinned at a step, flow instead of rollout, a sweep; and waiting for
-// their background jobs before the picture is taken.
+// switched off, the colour source, a run pinned at a step (these three are the window's state, which the
+// driver brings it to), flow instead of rollout and a sweep, whose background jobs are waited for before the
+// picture is taken.
 
+#include <functional>
 #include <string>
 
 namespace ui {
@@ -18,10 +20,10 @@ struct ResearchShot {
     long long pinAt = -1;               ///< --pin-at N: pin the run after N steps (the Compare page's A)
 };
 
-/// Before the steps: picks the colour source, and pins at step 0 when asked. An error message, or empty.
-std::string prepareResearch(ui::MainWindow& window, const ResearchShot& shot);
-/// After `done` steps: pins the run when --pin-at asks for that step.
-void pinIfDue(ui::MainWindow& window, const ResearchShot& shot, long long done);
-/// After the steps: switches the heads off (the tokens decoded are kept, as a Ctrl+click keeps them); then,
-/// the page shown, flow and the sweep, their jobs waited for. An error message, or empty.
+/// After the window reached its state: the page's flow or rollout and the sweep, their jobs waited for. An
+/// error message, or empty.
 std::string finishResearch(ui::MainWindow& window, const ResearchShot& shot);
+
+/// Runs the event loop while `busy` holds, two minutes at most; false when it still does (a background job
+/// a picture waits for).
+bool waitWhile(const std::function<bool()>& busy);

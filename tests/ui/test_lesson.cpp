@@ -50,7 +50,8 @@ void TestLesson::stepsInheritWhatTheyLeaveOut() {
     QVERIFY2(lesson, qPrintable(error));
     QCOMPARE(int(lesson->steps.size()), 7);
     const auto& s = lesson->steps;
-    QCOMPARE(s[0].state.kind, core::AttentionKind::Decoder); // the default: every Transformer has it
+    QCOMPARE(s[0].state.kind.value_or(core::AttentionKind::Pooling),
+             core::AttentionKind::Decoder); // the default: every Transformer has it
     QCOMPARE(s[0].state.tab, QStringLiteral("attention"));
     QCOMPARE(s[1].state.model, QStringLiteral("reverse")); // kept
     QCOMPARE(s[1].state.step, 3);
@@ -186,14 +187,14 @@ void TestLesson::writesAndReadsBackIdentically() {
     QCOMPARE(s[3].state.train.preset, QStringLiteral("induction"));
     QCOMPARE(s[3].state.train.steps, 600);
     QVERIFY(s[3].state.train.tiny);
-    QCOMPARE(s[3].state.frame, ui::LessonState::kFormedFrame);
+    QCOMPARE(s[3].state.frame, ui::WindowState::kFormedFrame);
     QCOMPARE(s[4].state.frame, 200);
     QCOMPARE(s[4].state.train.steps, 0); // the recipe's own
     QVERIFY(!s[4].state.train.tiny);
     QCOMPARE(s[5].state.frame, 200);     // kept
     QVERIFY(!s[5].state.train.wanted()); // null: no run
     QVERIFY(!s[0].state.train.wanted());
-    QCOMPARE(s[0].state.frame, ui::LessonState::kLatestFrame);
+    QCOMPARE(s[0].state.frame, ui::WindowState::kLatestFrame);
 }
 
 void TestLesson::savesAtomically() {

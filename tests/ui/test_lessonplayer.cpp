@@ -15,6 +15,7 @@
 #include "ui/lesson/LessonFile.h"
 #include "ui/lesson/LessonPanel.h"
 #include "ui/lesson/LessonPlayer.h"
+#include "ui/lesson/LessonRecorder.h"
 #include "ui/lesson/LessonSpotlight.h"
 #include "ui/lesson/LessonStepReader.h"
 #include "ui/run/AnalysisController.h"
@@ -38,7 +39,7 @@ bool arrive(ui::LessonPlayer* player, QString* failure) {
 }
 
 // The window's state against a step's: what a replay must reach.
-QString differs(WindowFixture& f, const ui::LessonState& s) {
+QString differs(WindowFixture& f, const ui::WindowState& s) {
     const auto r = f.controller->current();
     const auto* state = f.window.viewState();
     QStringList out;
@@ -73,13 +74,13 @@ QString differs(WindowFixture& f, const ui::LessonState& s) {
     if (s.tab == QLatin1String("train")) {
         const int shown = t->shownFrame();
         const auto at = t->frameStep(shown);
-        if (s.frame == ui::LessonState::kFormedFrame &&
+        if (s.frame == ui::WindowState::kFormedFrame &&
             (t->formedStep() < 0 || at < t->formedStep() ||
              (shown > 0 && t->frameStep(shown - 1) >= t->formedStep())))
             out << QStringLiteral("frame of step %1 (formed at %2)").arg(at).arg(t->formedStep());
         if (s.frame >= 0 && (at > s.frame || (shown + 1 < t->frames() && t->frameStep(shown + 1) <= s.frame)))
             out << QStringLiteral("frame of step %1 (want the last at or before %2)").arg(at).arg(s.frame);
-        if (s.frame == ui::LessonState::kLatestFrame && t->frames() > 0 && shown != t->frames() - 1)
+        if (s.frame == ui::WindowState::kLatestFrame && t->frames() > 0 && shown != t->frames() - 1)
             out << QStringLiteral("frame %1 of %2 (want the newest)").arg(shown).arg(t->frames());
     }
     return out.join(QStringLiteral(", "));
@@ -250,17 +251,18 @@ void TestLessonPlayer::recordedLessonReplaysIdentically() {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("recorded.json"));
     std::vector<QString> captions;
-    std::vector<ui::LessonState> states;
+    std::vector<ui::WindowState> states;
     {
         auto f = openWindow(kReverse, QStringLiteral("abcdef"));
         QVERIFY(f);
         auto* player = f->window.lessonPanel()->player();
+        auto* recorder = f->window.lessonPanel()->recorder();
         auto* state = f->window.viewState();
         // Three states a teacher sets up by hand, each recorded with a caption quoting the live model.
         state->setKind(core::AttentionKind::Cross);
         state->setSelection(1, 2);
         QString error;
-        QVERIFY2(player->record(QStringLiteral("The **start**: next is {next} ({next_p})."), &error),
+        QVERIFY2(recorder->record(QStringLiteral("The **start**: next is {next} ({next_p})."), &error),
                  qPrintable(error));
         for (int i = 0; i < 3; ++i) {
             f->controller->step();
@@ -268,23 +270,24 @@ void TestLessonPlayer::recordedLessonReplaysIdentically() {
         }
         state->setMarkedToken(Qt::Horizontal, 2);
         state->setScaleMode(ui::ScaleMode::PerHead);
-        QVERIFY2(player->record(QStringLiteral("Three steps in: {output}, then {next}."), &error),
+        QVERIFY2(recorder->record(QStringLiteral("Three steps in: {output}, then {next}."), &error),
                  qPrintable(error));
         f->window.showPage(ui::MainWindow::Page::Inside);
         f->window.insideView()->setStage(3);
         QVERIFY(QTest::qWaitFor([&] { return f->window.insideView()->shownInside() != nullptr; }, 30000));
-        QVERIFY2(player->record(QStringLiteral("Inside, stage 3, d_k = {d_k}."), &error), qPrintable(error));
-        QVERIFY(!player->record(QStringLiteral("bad {placeholder}"), &error)); // refused, naming it
+        QVERIFY2(recorder->record(QStringLiteral("Inside, stage 3, d_k = {d_k}."), &error),
+                 qPrintable(error));
+        QVERIFY(!recorder->record(QStringLiteral("bad {placeholder}"), &error)); // refused, naming it
         QVERIFY2(error.contains(QStringLiteral("{placeholder}")), qPrintable(error));
         QCOMPARE(player->count(), 3);
         // Reordered and edited: the last step moves first, and back.
-        player->moveStep(2, 0);
+        recorder->moveStep(2, 0);
         QCOMPARE(player->lesson().steps[0].caption, QStringLiteral("Inside, stage 3, d_k = {d_k}."));
-        player->moveStep(0, 2);
-        player->setTitle(QStringLiteral("Recorded"));
-        QVERIFY(player->modified());
-        QVERIFY2(player->save(path, &error), qPrintable(error));
-        QVERIFY(!player->modified());
+        recorder->moveStep(0, 2);
+        recorder->setTitle(QStringLiteral("Recorded"));
+        QVERIFY(recorder->modified());
+        QVERIFY2(recorder->save(path, &error), qPrintable(error));
+        QVERIFY(!recorder->modified());
         for (const auto& s : player->lesson().steps)
             states.push_back(s.state);
         // The captions as the recording window shows them, step by step.
@@ -331,6 +334,7 @@ void TestLessonPlayer::trainingStepsWaitForTheRun() {
     QTemporaryDir dir;
     auto* panel = f->window.lessonPanel();
     auto* player = panel->player();
+    auto* recorder = panel->recorder();
     auto* train = f->window.trainPage();
     QString failure;
     connect(player, &ui::LessonPlayer::failed, this, [&failure](int, const QString& m) { failure = m; });
@@ -367,7 +371,7 @@ void TestLessonPlayer::trainingStepsWaitForTheRun() {
     player->go(1);
     QVERIFY2(arrive(player, &failure), qPrintable(failure));
     train->showFrame(train->frameAtOrBefore(20));
-    QVERIFY(player->record(QStringLiteral("recorded"), &error));
+    QVERIFY(recorder->record(QStringLiteral("recorded"), &error));
     const auto& recorded = player->lesson().steps[2].state;
     QCOMPARE(recorded.tab, QStringLiteral("train"));
     QCOMPARE(recorded.frame, 20);
@@ -376,7 +380,7 @@ void TestLessonPlayer::trainingStepsWaitForTheRun() {
     QVERIFY(recorded.train.tiny);
     // Recorded on another page, a step is not about the run trained before it.
     f->window.showPage(ui::Page::Attention);
-    QVERIFY(player->record(QStringLiteral("elsewhere"), &error));
+    QVERIFY(recorder->record(QStringLiteral("elsewhere"), &error));
     const auto& elsewhere = player->lesson().steps[3].state;
     QCOMPARE(elsewhere.tab, QStringLiteral("attention"));
     QVERIFY(!elsewhere.train.wanted());

@@ -65,7 +65,7 @@ void TestResearchPages::valueWeightedFromTheKeyboard() {
     QVERIFY(f->controller->waitUntilIdle());
     QVERIFY(state->valueWeighted());
     const auto* page = f->window.findChild<ui::AttentionPage*>();
-    QVERIFY(page->valueWeightedCheck()->isChecked());
+    QVERIFY(page->findChild<QCheckBox*>(QStringLiteral("valueWeightedCheck"))->isChecked());
     const auto snap = f->controller->current()->snapshot;
     QVERIFY(!snap->crossWeighted.empty());
     const auto expected = core::valueWeighted(snap->cross, snap->crossNorms);

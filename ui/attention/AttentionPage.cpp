@@ -204,7 +204,12 @@ void AttentionPage::follow() {
     connect(state_, &ViewState::shownChanged, heatmap_, &HeatmapView::setShown);
     connect(state_, &ViewState::shownChanged, lines_, &LinesView::setShown);
     lines_->setShown(state_->shown());
-    connect(linesCheck_, &QCheckBox::toggled, this, [this] { showDetail(); });
+    connect(linesCheck_, &QCheckBox::toggled, state_, &ViewState::setLinesShown);
+    connect(state_, &ViewState::linesShownChanged, this, [this](bool on) {
+        const QSignalBlocker block(linesCheck_);
+        linesCheck_->setChecked(on);
+        showDetail();
+    });
     connect(state_, &ViewState::colorMapChanged, classifier_, &ClassifierView::setColorMap);
     connect(classifier_, &ClassifierView::tokenClicked, this,
             [this](int i) { state_->markFromStrip(true, i, false); });
@@ -351,9 +356,9 @@ void AttentionPage::showDetail() {
     // candidates for the first [MASK], when the text has one.
     const bool classifier = result_ && !result_->snapshot->pooled.empty();
     const bool reads = result_ && !result_->snapshot->decodes;
-    detail_->setCurrentWidget(classifier                 ? static_cast<QWidget*>(classifier_)
-                              : linesCheck_->isChecked() ? static_cast<QWidget*>(lines_)
-                                                         : heatmap_);
+    detail_->setCurrentWidget(classifier             ? static_cast<QWidget*>(classifier_)
+                              : state_->linesShown() ? static_cast<QWidget*>(lines_)
+                                                     : heatmap_);
     for (QWidget* w : {static_cast<QWidget*>(linesCheck_), static_cast<QWidget*>(perHead_),
                        static_cast<QWidget*>(logScale_), static_cast<QWidget*>(valueWeighted_)})
         w->setVisible(!classifier);

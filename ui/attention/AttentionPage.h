@@ -53,12 +53,6 @@ public:
 
     DecodePanel* decodePanel() const { return decode_; }
     CandidatesChart* candidates() const { return candidates_; }
-    QCheckBox* perHeadCheck() const { return perHead_; }
-    QCheckBox* logScaleCheck() const { return logScale_; }
-    /// Lines instead of the heatmap in the detail pane.
-    QCheckBox* linesCheck() const { return linesCheck_; }
-    /// Colour by weight × value norm instead of the weights.
-    QCheckBox* valueWeightedCheck() const { return valueWeighted_; }
     AttentionGrid* grid() const { return grid_; }
     QComboBox* colorMapCombo() const { return colorMap_; }
     QSplitter* splitter() const { return splitter_; }

@@ -70,6 +70,13 @@ void ViewState::setValueWeighted(bool on) {
     announce(Change::Source);
 }
 
+void ViewState::setLinesShown(bool on) {
+    if (on == lines_)
+        return;
+    lines_ = on;
+    Q_EMIT linesShownChanged(on);
+}
+
 void ViewState::setColorMap(const QString& name) {
     auto map = ColorMap::byName(name);
     if (map.name() == shown_.colorMap.name())

@@ -1,7 +1,8 @@
 #pragma once
 // The one small object every attention view listens to: what is shown (snapshot, kind, layer and head,
-// colour scaling, as one ShownAttention) and which token is marked. Views never ask each other; they
-// follow these signals.
+// colour scaling, as one ShownAttention), which token is marked, and the display toggles (the scale's
+// modes, weight × value, lines instead of the heatmap). Views, their checkboxes and the menus never ask
+// each other; they follow these signals and set the state.
 
 #include "core/run/AttentionSnapshot.h"
 #include "ui/base/ColorMap.h"
@@ -35,9 +36,15 @@ public:
     /// Moves the selection: heads run 0 … H−1 and then the mean, layers 0 … L−1; both stop at the ends.
     void navigate(int dLayer, int dHead);
     void setScaleMode(ScaleMode mode);
+    /// Switches a scale mode (per-head, log) on, or back to the fixed scale when it is the one on: what the
+    /// page's boxes and the View menu's keys do.
+    void toggleScaleMode(ScaleMode mode) { setScaleMode(shown_.scale == mode ? ScaleMode::Fixed : mode); }
     /// Colour by weight × value norm (see ShownAttention::valueWeighted) or by the weights.
     void setValueWeighted(bool on);
     bool valueWeighted() const { return shown_.valueWeighted; }
+    /// The detail pane draws the shown head's weights as lines between the tokens instead of a heatmap.
+    void setLinesShown(bool on);
+    bool linesShown() const { return lines_; }
     void setColorMap(const QString& name);
     /// A token clicked in a strip: Horizontal marks a query row, Vertical a key column; −1 clears.
     void setMarkedToken(Qt::Orientation orientation, int index);
@@ -57,6 +64,7 @@ Q_SIGNALS:
     void valueWeightedChanged(bool on);
     void colorMapChanged(const ui::ColorMap& map);
     void markedTokenChanged(Qt::Orientation orientation, int index);
+    void linesShownChanged(bool on);
 
 private:
     /// Takes the shape of the shown block (when there is one) and clamps the selection to it; true when the
@@ -71,6 +79,7 @@ private:
     int heads_ = 1;
     Qt::Orientation markOrientation_ = Qt::Horizontal;
     int markIndex_ = -1;
+    bool lines_ = false;
 };
 
 } // namespace ui

@@ -109,7 +109,8 @@ QByteArray LessonFile::toJson(const Lesson& lesson) {
                       {QStringLiteral("text"), s.text},
                       {QStringLiteral("step"), s.step},
                       {QStringLiteral("tab"), s.tab},
-                      {QStringLiteral("kind"), LessonStepReader::kindName(s.kind)},
+                      {QStringLiteral("kind"),
+                       LessonStepReader::kindName(s.kind.value_or(core::AttentionKind::Decoder))},
                       {QStringLiteral("layer"), s.layer},
                       {QStringLiteral("head"),
                        s.head == core::kMeanHead ? QJsonValue(QStringLiteral("mean")) : QJsonValue(s.head)},
@@ -127,8 +128,8 @@ QByteArray LessonFile::toJson(const Lesson& lesson) {
             train.insert(QStringLiteral("steps"), s.train.steps);
         o.insert(QStringLiteral("train"), s.train.wanted() ? QJsonValue(train) : QJsonValue());
         o.insert(QStringLiteral("frame"),
-                 s.frame == LessonState::kLatestFrame   ? QJsonValue(QStringLiteral("latest"))
-                 : s.frame == LessonState::kFormedFrame ? QJsonValue(QStringLiteral("formed"))
+                 s.frame == WindowState::kLatestFrame   ? QJsonValue(QStringLiteral("latest"))
+                 : s.frame == WindowState::kFormedFrame ? QJsonValue(QStringLiteral("formed"))
                                                         : QJsonValue(s.frame));
         const auto& h = step.highlight;
         // Written for every step, none as null: a step read without one would keep the step before's.

@@ -4,6 +4,7 @@
 #include "ui/lesson/LessonCaption.h"
 #include "ui/lesson/LessonFile.h"
 #include "ui/lesson/LessonPlayer.h"
+#include "ui/lesson/LessonRecorder.h"
 #include "ui/window/PresentationMode.h"
 
 #include <QAbstractSpinBox>
@@ -28,8 +29,9 @@
 
 namespace ui {
 
-LessonPanel::LessonPanel(LessonPlayer* player, const QString& lessonsDir, QWidget* window)
-    : QDockWidget(tr("Lesson"), window), player_(player) {
+LessonPanel::LessonPanel(LessonPlayer* player, LessonRecorder* recorder, const QString& lessonsDir,
+                         QWidget* window)
+    : QDockWidget(tr("Lesson"), window), player_(player), recorder_(recorder) {
     setObjectName(QStringLiteral("lessonPanel"));
     setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     build();
@@ -123,16 +125,16 @@ void LessonPanel::build() {
     connect(editButton_, &QPushButton::clicked, this, &LessonPanel::editCaption);
     connect(upButton_, &QPushButton::clicked, this, [this] {
         const int i = steps_->currentRow();
-        player_->moveStep(i, i - 1);
+        recorder_->moveStep(i, i - 1);
         steps_->setCurrentRow(std::max(i - 1, 0));
     });
     connect(downButton_, &QPushButton::clicked, this, [this] {
         const int i = steps_->currentRow();
-        player_->moveStep(i, i + 1);
+        recorder_->moveStep(i, i + 1);
         steps_->setCurrentRow(std::min(i + 1, player_->count() - 1));
     });
     connect(deleteButton_, &QPushButton::clicked, this,
-            [this] { player_->removeStep(steps_->currentRow()); });
+            [this] { recorder_->removeStep(steps_->currentRow()); });
 }
 
 void LessonPanel::buildMenu(const QString& lessonsDir) {
@@ -240,7 +242,7 @@ void LessonPanel::appear() {
 }
 
 bool LessonPanel::confirmClose() {
-    if (!player_->hasLesson() || !player_->modified())
+    if (!player_->hasLesson() || !recorder_->modified())
         return true;
     const auto answer = QMessageBox::question(
         parentWidget(), tr("Unsaved lesson"),
@@ -303,7 +305,7 @@ void LessonPanel::recordStep() {
     if (!ok)
         return;
     QString error;
-    if (!player_->record(caption, &error)) {
+    if (!recorder_->record(caption, &error)) {
         QMessageBox::warning(parentWidget(), tr("Record Step"), error);
         return;
     }
@@ -321,7 +323,7 @@ void LessonPanel::editCaption() {
     if (!ok)
         return;
     QString error;
-    if (!player_->setCaption(i, caption, &error))
+    if (!recorder_->setCaption(i, caption, &error))
         QMessageBox::warning(parentWidget(), tr("Edit Caption"), error);
     else if (i == player_->index() && player_->arrived())
         showCaption();
@@ -333,7 +335,7 @@ bool LessonPanel::saveAs() {
                                                 QLineEdit::Normal, player_->lesson().title, &ok);
     if (!ok)
         return false;
-    player_->setTitle(title);
+    recorder_->setTitle(title);
     const QString start = player_->lesson().path.isEmpty()
                               ? QDir(AppSettings::exportDir()).filePath(QStringLiteral("lesson.json"))
                               : player_->lesson().path;
@@ -342,7 +344,7 @@ bool LessonPanel::saveAs() {
     if (path.isEmpty())
         return false;
     QString error;
-    if (!player_->save(path, &error)) {
+    if (!recorder_->save(path, &error)) {
         QMessageBox::warning(parentWidget(), tr("Save Lesson"), error);
         return false;
     }

@@ -15,16 +15,18 @@ class QPushButton;
 namespace ui {
 
 class LessonPlayer;
+class LessonRecorder;
 class PresentationMode;
 
 class LessonPanel : public QDockWidget {
     Q_OBJECT
 public:
     /// lessonsDir: the shipped lessons (listed under Lesson ▸ Built-in Lessons).
-    LessonPanel(LessonPlayer* player, const QString& lessonsDir, QWidget* window);
+    LessonPanel(LessonPlayer* player, LessonRecorder* recorder, const QString& lessonsDir, QWidget* window);
 
     QMenu* menu() const { return menu_; }
     LessonPlayer* player() const { return player_; }
+    LessonRecorder* recorder() const { return recorder_; }
     /// File ▸ Open Lesson… and the Lesson menu's.
     QAction* openAction() const { return open_; }
     /// The arrow keys step through the lesson while the mode is on.
@@ -53,6 +55,7 @@ private:
     bool saveAs();
 
     LessonPlayer* player_;
+    LessonRecorder* recorder_;
     PresentationMode* presentation_ = nullptr;
     QMenu* menu_ = nullptr;
     QAction* open_ = nullptr;

@@ -1,12 +1,10 @@
 #pragma once
-// Plays a lesson in the window: going to a step brings the window to that step's state (the model opened,
-// the text analysed, decoded greedily to the step, the page, kind, layer, head, mark, scale, colour source
-// and Inside stage set, the highlights framed, a Train-tab run started and its frame shown, waiting for the
-// run to get there), one request at a time, each taken when the one before has
-// landed; arrivedAt() says when the whole state is on screen and the caption's numbers are read. The user
-// may explore freely after that; going to a step (or restore()) brings its state back.
+// Plays a lesson in the window: going to a step has the window's driver bring the window to that step's
+// state (WindowDriver), and frames the step's highlights; arrivedAt() says when the whole state is on
+// screen and the caption's numbers are read. The user may explore freely after that; going to a step (or
+// restore()) brings its state back.
 //
-// It also holds the lesson being recorded: record() turns the window's state into a step.
+// It also holds the lesson being recorded; LessonRecorder records and edits it through edit().
 
 #include "ui/base/Pages.h"
 #include "ui/lesson/Lesson.h"
@@ -19,31 +17,16 @@
 
 namespace ui {
 
-class AnalysisController;
 class AttentionPage;
-class HeadTable;
-class InsideView;
 class LessonSpotlight;
-class ModelOpener;
-class TrainPage;
-class ViewState;
+class WindowDriver;
 
-/// What of the window a lesson drives; the window fills it in (the player knows no window class).
+/// What of the window a lesson plays on besides its driver; the window fills it in (the player knows no
+/// window class).
 struct LessonWindow {
-    QObject* owner = nullptr;
-    ModelOpener* opener = nullptr;
-    AnalysisController* controller = nullptr;
-    ViewState* state = nullptr;
-    AttentionPage* attention = nullptr;
-    InsideView* inside = nullptr;
-    HeadTable* heads = nullptr;
-    TrainPage* train = nullptr;
-    QString modelsDir; ///< the built-in models, which steps name by their folder's name
-    std::function<QString()> sourceText;
-    std::function<void(const QString&)> setSourceText;
-    std::function<Page()> currentPage;
-    std::function<void(Page)> showPage; ///< does nothing for a page the model hides
-    std::function<QString()> lastError; ///< why the last model did not open
+    WindowDriver* driver = nullptr; ///< brings the window to each step's state; its parts are the window's
+    AttentionPage* attention = nullptr; ///< whose grid and heatmap a step's highlight frames
+    QString modelsDir;                  ///< the built-in models, which steps name by their folder's name
 };
 
 class LessonPlayer : public QObject {
@@ -73,19 +56,15 @@ public:
     /// What the step's placeholders read now.
     LessonNumbers numbers() const;
 
-    /// The window's state now, as a step records it (the model by its built-in name when it is one).
-    LessonState captureState() const;
-    /// Records the window's state as a step after the current one (the first of a new lesson when none is
-    /// open) with this caption; false with a message when the caption is malformed.
-    bool record(const QString& caption, QString* error);
-    bool setCaption(int index, const QString& caption, QString* error);
-    void moveStep(int from, int to);
-    void removeStep(int index);
-    void setTitle(const QString& title);
-    bool modified() const { return modified_; }
-    bool save(const QString& path, QString* error);
+    /// Changes the open lesson (a LessonRecorder's edit), opening an empty one first when none is open;
+    /// `index` is the current step, which the change may move. Sends lessonChanged.
+    void edit(const std::function<void(Lesson&, int& index)>& change);
+    /// The window already shows step `index` (it was just recorded from it): arrived there, no drive.
+    void settleAt(int index);
 
 Q_SIGNALS:
+    /// A lesson was opened, or the open one closed.
+    void lessonOpened();
     /// The steps, the title or the file changed (a lesson opened, closed, recorded, edited, saved).
     void lessonChanged();
     /// Going to a step started.
@@ -98,24 +77,17 @@ Q_SIGNALS:
     void failed(int index, const QString& message);
 
 private:
-    void schedule();
-    void reconcile();
-    /// Sets the page and the view; false when the step asks for what the model lacks (the message is sent).
-    bool applyView();
     void fail(const QString& message);
     bool wantsHeadScores() const;
-    /// Starts the step's training run when the Train tab has none like it, and shows its frame; false while
-    /// that is still on its way (or failed: the message is sent).
-    bool reconcileTraining();
+    /// Frames the current step's highlight: a tile of the grid, a cell of the heatmap, or neither.
+    void showHighlight();
 
     LessonWindow w_;
     Lesson lesson_;
     bool open_ = false;
     int index_ = -1;
     bool arrived_ = false;
-    bool scheduled_ = false;
-    bool modified_ = false;
-    int requests_ = 0; // requests sent for the current step: a guard against a state that never settles
+    bool driving_ = false; // the driver's drive is this player's, for the current step
     LessonSpotlight* gridSpot_ = nullptr;
     LessonSpotlight* heatSpot_ = nullptr;
 };

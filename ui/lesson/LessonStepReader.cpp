@@ -131,8 +131,8 @@ QString keyList(const std::set<QString>& keys) {
 }
 
 // "train": {"preset": P, "steps": N, "size": "classroom" | "tiny"}, or null for none.
-LessonTraining readTraining(const StepReader& r, const QJsonValue& v) {
-    LessonTraining t;
+WindowTraining readTraining(const StepReader& r, const QJsonValue& v) {
+    WindowTraining t;
     if (v.isNull())
         return t;
     if (!v.isObject())
@@ -160,24 +160,8 @@ LessonTraining readTraining(const StepReader& r, const QJsonValue& v) {
     return t;
 }
 
-} // namespace
-
-LessonStep LessonStepReader::read(const QJsonObject& o, int index, const LessonStep& before) {
-    const StepReader r(o, index);
-    for (auto it = o.begin(); it != o.end(); ++it)
-        if (!stepKeys().count(it.key()))
-            r.fail(
-                QStringLiteral("unknown field \"%1\" (a step has: %2)").arg(it.key(), keyList(stepKeys())));
-    LessonStep step;
-    step.state = before.state;
-    step.highlight = before.highlight;
-    auto& s = step.state;
-    if (!r.has("caption"))
-        r.fail(QStringLiteral("\"caption\" is missing: every step says something"));
-    step.caption = r.string("caption");
-    QString why;
-    if (!LessonCaption::check(step.caption, &why))
-        r.fail(QStringLiteral("caption: %1").arg(why));
+// What the step runs: the model, the text and the step decoded to; the first step must name both.
+void readRun(const StepReader& r, int index, WindowState& s) {
     if (r.has("model")) {
         s.model = r.string("model").trimmed();
         if (s.model.isEmpty())
@@ -193,11 +177,15 @@ LessonStep LessonStepReader::read(const QJsonObject& o, int index, const LessonS
         s.step = 0; // another run starts at its analysis unless the step says otherwise
     if (r.has("step"))
         s.step = r.whole("step", 0, 100000);
+}
+
+// Where the step looks: the page, the kind, layer and head, and the row or column marked.
+void readView(const StepReader& r, const QJsonObject& o, WindowState& s) {
     if (r.has("tab")) {
         s.tab = r.string("tab");
-        if (!tabNames().contains(s.tab))
+        if (!LessonStepReader::tabNames().contains(s.tab))
             r.fail(QStringLiteral("\"tab\" \"%1\" is not one of %2")
-                       .arg(s.tab, tabNames().join(QStringLiteral(", "))));
+                       .arg(s.tab, LessonStepReader::tabNames().join(QStringLiteral(", "))));
         if (s.tab != QLatin1String("inside"))
             s.insideStage = 0;
     }
@@ -226,63 +214,96 @@ LessonStep LessonStepReader::read(const QJsonObject& o, int index, const LessonS
                 s.markColumn = r.wholeOf(m.value(QStringLiteral("column")), "mark.column", 0, 1 << 20);
         }
     }
-    if (r.has("scale")) {
-        const auto name = r.string("scale");
-        bool found = false;
-        for (int i = 0; i < 3; ++i)
-            if (name == QLatin1String(scaleName(static_cast<ScaleMode>(i)))) {
-                s.scale = static_cast<ScaleMode>(i);
-                found = true;
-            }
-        if (!found)
-            r.fail(QStringLiteral("\"scale\" \"%1\" is not one of fixed, per-head, log").arg(name));
+}
+
+// The colour scale, by the name scaleName() gives it.
+void readScale(const StepReader& r, WindowState& s) {
+    const auto name = r.string("scale");
+    bool found = false;
+    for (int i = 0; i < 3; ++i)
+        if (name == QLatin1String(LessonStepReader::scaleName(static_cast<ScaleMode>(i)))) {
+            s.scale = static_cast<ScaleMode>(i);
+            found = true;
+        }
+    if (!found)
+        r.fail(QStringLiteral("\"scale\" \"%1\" is not one of fixed, per-head, log").arg(name));
+}
+
+// The Train tab's frame: "latest", "formed" or a step number.
+void readFrame(const StepReader& r, const QJsonObject& o, WindowState& s) {
+    const auto v = o.value(QStringLiteral("frame"));
+    if (v.isString() && v.toString() == QLatin1String("latest"))
+        s.frame = WindowState::kLatestFrame;
+    else if (v.isString() && v.toString() == QLatin1String("formed"))
+        s.frame = WindowState::kFormedFrame;
+    else if (v.isString())
+        r.fail(QStringLiteral("\"frame\" must be \"latest\", \"formed\" or a step number, not %1")
+                   .arg(StepReader::describe(v)));
+    else
+        s.frame = r.wholeOf(v, "frame", 0, 1000000);
+}
+
+// A highlight given replaces the one before whole, so `highlight` starts empty.
+void readHighlight(const StepReader& r, LessonHighlight& highlight) {
+    highlight = LessonHighlight{};
+    const auto h = r.object("highlight");
+    for (auto it = h.begin(); it != h.end(); ++it)
+        if (it.key() != QLatin1String("cell") && it.key() != QLatin1String("tile"))
+            r.fail(QStringLiteral("\"highlight\" has \"cell\": [row, column] and \"tile\": [layer, head], "
+                                  "not \"%1\"")
+                       .arg(it.key()));
+    const auto pair = [&](const char* key) -> std::pair<QJsonValue, QJsonValue> {
+        const auto v = h.value(QLatin1String(key));
+        if (!v.isArray() || v.toArray().size() != 2)
+            r.fail(QStringLiteral("\"highlight.%1\" must be a pair [a, b]").arg(QLatin1String(key)));
+        return {v.toArray().at(0), v.toArray().at(1)};
+    };
+    if (h.contains(QStringLiteral("cell"))) {
+        const auto [a, b] = pair("cell");
+        highlight.cellRow = r.wholeOf(a, "highlight.cell's row", 0, 1 << 20);
+        highlight.cellColumn = r.wholeOf(b, "highlight.cell's column", 0, 1 << 20);
     }
+    if (h.contains(QStringLiteral("tile"))) {
+        const auto [a, b] = pair("tile");
+        highlight.tileLayer = r.wholeOf(a, "highlight.tile's layer", 0, 4095);
+        highlight.tileHead = r.head(b, "highlight.tile's head");
+    }
+}
+
+} // namespace
+
+LessonStep LessonStepReader::read(const QJsonObject& o, int index, const LessonStep& before) {
+    const StepReader r(o, index);
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!stepKeys().count(it.key()))
+            r.fail(
+                QStringLiteral("unknown field \"%1\" (a step has: %2)").arg(it.key(), keyList(stepKeys())));
+    LessonStep step;
+    step.state = before.state;
+    step.highlight = before.highlight;
+    auto& s = step.state;
+    if (!r.has("caption"))
+        r.fail(QStringLiteral("\"caption\" is missing: every step says something"));
+    step.caption = r.string("caption");
+    QString why;
+    if (!LessonCaption::check(step.caption, &why))
+        r.fail(QStringLiteral("caption: %1").arg(why));
+    readRun(r, index, s);
+    readView(r, o, s);
+    if (r.has("scale"))
+        readScale(r, s);
     if (r.has("value_weighted"))
         s.valueWeighted = r.boolean("value_weighted");
     if (r.has("inside_stage"))
         s.insideStage = r.whole("inside_stage", 0, 5);
     if (r.has("train"))
         s.train = readTraining(r, o.value(QStringLiteral("train")));
-    if (r.has("frame")) {
-        const auto v = o.value(QStringLiteral("frame"));
-        if (v.isString() && v.toString() == QLatin1String("latest"))
-            s.frame = LessonState::kLatestFrame;
-        else if (v.isString() && v.toString() == QLatin1String("formed"))
-            s.frame = LessonState::kFormedFrame;
-        else if (v.isString())
-            r.fail(QStringLiteral("\"frame\" must be \"latest\", \"formed\" or a step number, not %1")
-                       .arg(StepReader::describe(v)));
-        else
-            s.frame = r.wholeOf(v, "frame", 0, 1000000);
-    }
+    if (r.has("frame"))
+        readFrame(r, o, s);
     if (r.has("highlight") && o.value(QStringLiteral("highlight")).isNull())
         step.highlight = LessonHighlight{};
-    else if (r.has("highlight")) {
-        step.highlight = LessonHighlight{}; // a highlight given replaces the one before whole
-        const auto h = r.object("highlight");
-        for (auto it = h.begin(); it != h.end(); ++it)
-            if (it.key() != QLatin1String("cell") && it.key() != QLatin1String("tile"))
-                r.fail(
-                    QStringLiteral("\"highlight\" has \"cell\": [row, column] and \"tile\": [layer, head], "
-                                   "not \"%1\"")
-                        .arg(it.key()));
-        const auto pair = [&](const char* key) -> std::pair<QJsonValue, QJsonValue> {
-            const auto v = h.value(QLatin1String(key));
-            if (!v.isArray() || v.toArray().size() != 2)
-                r.fail(QStringLiteral("\"highlight.%1\" must be a pair [a, b]").arg(QLatin1String(key)));
-            return {v.toArray().at(0), v.toArray().at(1)};
-        };
-        if (h.contains(QStringLiteral("cell"))) {
-            const auto [a, b] = pair("cell");
-            step.highlight.cellRow = r.wholeOf(a, "highlight.cell's row", 0, 1 << 20);
-            step.highlight.cellColumn = r.wholeOf(b, "highlight.cell's column", 0, 1 << 20);
-        }
-        if (h.contains(QStringLiteral("tile"))) {
-            const auto [a, b] = pair("tile");
-            step.highlight.tileLayer = r.wholeOf(a, "highlight.tile's layer", 0, 4095);
-            step.highlight.tileHead = r.head(b, "highlight.tile's head");
-        }
-    }
+    else if (r.has("highlight"))
+        readHighlight(r, step.highlight);
     return step;
 }
 

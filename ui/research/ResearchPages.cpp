@@ -46,7 +46,7 @@ ResearchPages::ResearchPages(QTabWidget* tabs, ViewState* state, AnalysisControl
 
     // The colour source: the checkbox, the action and the view state move together; the worker computes
     // the value-weighted blocks only while they are asked for.
-    connect(weighted, &QAction::toggled, attention->valueWeightedCheck(), &QCheckBox::setChecked);
+    connect(weighted, &QAction::toggled, state, &ViewState::setValueWeighted);
     connect(state, &ViewState::valueWeightedChanged, weighted, &QAction::setChecked);
     connect(state, &ViewState::valueWeightedChanged, controller, &AnalysisController::setValueWeighted);
     // Heads off: a tile Ctrl+clicked, a sweep row, Switch All On.

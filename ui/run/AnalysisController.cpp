@@ -197,12 +197,13 @@ bool AnalysisController::showFromHistory(std::size_t step) {
     // Requests in flight are those after the last one processed; all but the Inside page's (which change
     // nothing) must already be on screen.
     const auto inFlight = lastSent_ - lastProcessed_ - insideSent_.size();
-    if (inFlight != servedFromHistory_.size() || step >= history_.size() || !history_[step])
+    const auto kept = history_.at(step);
+    if (inFlight != servedFromHistory_.size() || !kept)
         return false;
     // A result of a request sent before the heads or the colour source changed is not what Back would show.
-    if (history_[step]->ablation != ablation_ || history_[step]->valueWeighted != valueWeighted_)
+    if (kept->ablation != ablation_ || kept->valueWeighted != valueWeighted_)
         return false;
-    show(history_[step]);
+    show(kept);
     return true;
 }
 
@@ -272,11 +273,7 @@ void AnalysisController::onResult(const RunResultPtr& r) {
     }
     if (r->run != run_)
         return; // a superseded text or model
-    const auto step = static_cast<std::size_t>(r->step);
-    // History holds the current branch only: a result at step k replaces k and drops what came after.
-    history_.resize(step + 1);
-    history_[step] = r;
-    trimHistory();
+    history_.keep(r);
     if (servedFromHistory_.count(r->request))
         return;
     pending_ = r;
@@ -284,23 +281,8 @@ void AnalysisController::onResult(const RunResultPtr& r) {
         showTimer_->start();
 }
 
-void AnalysisController::trimHistory() {
-    std::size_t total = 0;
-    for (const auto& h : history_)
-        total += h ? h->bytes : 0;
-    // Oldest first, never the newest: it is on screen or about to be.
-    for (std::size_t i = 0; i + 1 < history_.size() && total > historyBudget_; ++i)
-        if (history_[i]) {
-            total -= history_[i]->bytes;
-            history_[i].reset();
-        }
-}
-
 int AnalysisController::historySize() const {
-    int n = 0;
-    for (const auto& h : history_)
-        n += h ? 1 : 0;
-    return n;
+    return history_.size();
 }
 
 void AnalysisController::onFailed(const QString& message, quint64 run, bool analysis) {

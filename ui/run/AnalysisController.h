@@ -6,6 +6,7 @@
 #include "core/run/Sampler.h"
 #include "ui/run/RunResult.h"
 #include "ui/run/SessionWorker.h"
+#include "ui/run/StepHistory.h"
 
 #include <QObject>
 #include <QString>
@@ -67,7 +68,7 @@ public:
     /// Runs the event loop until nothing is pending (for the screenshot command and tests).
     bool waitUntilIdle(int timeoutMs = 30000);
     /// Results kept for Back; beyond this many bytes the oldest steps are dropped (Back then recomputes).
-    void setHistoryBudget(std::size_t bytes) { historyBudget_ = bytes; }
+    void setHistoryBudget(std::size_t bytes) { history_.setBudget(bytes); }
     /// Steps whose result is kept, for tests.
     int historySize() const;
 
@@ -99,7 +100,6 @@ private:
     /// Serves Back/Reset from history when every request in flight is one already served that way, so
     /// what is on screen is what the worker has done.
     bool showFromHistory(std::size_t step);
-    void trimHistory();
     void noteActivity();
     void updateBusy();
 
@@ -119,8 +119,7 @@ private:
     std::set<uint64_t> servedFromHistory_; // requests whose result was shown ahead; theirs is skipped
     std::set<uint64_t> insideSent_;        // Inside requests not processed yet (or dropped as stale)
     RunResultPtr current_;
-    std::vector<RunResultPtr> history_; // index = step, of the current branch; null where dropped
-    std::size_t historyBudget_ = std::size_t(512) << 20;
+    StepHistory history_; // the current branch's steps, for Back and Reset
     bool lastBusy_ = false;
     bool pastMaxLen_ = false;
     core::HeadAblation ablation_;

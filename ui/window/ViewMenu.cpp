@@ -1,6 +1,7 @@
 #include "ui/window/ViewMenu.h"
 
 #include "ui/attention/AttentionPage.h"
+#include "ui/base/ViewState.h"
 #include "ui/views/HeatmapView.h"
 #include "ui/window/PresentationMode.h"
 
@@ -19,7 +20,7 @@ namespace ui {
 
 using core::AttentionKind;
 
-ViewMenu::ViewMenu(AttentionPage* attention, QLineEdit* source, QTabWidget* tabs,
+ViewMenu::ViewMenu(AttentionPage* attention, ViewState* state, QLineEdit* source, QTabWidget* tabs,
                    std::function<void(int)> showPage, QMainWindow* window)
     : QMenu(tr("&View"), window) {
     const std::pair<AttentionKind, QString> kinds[] = {
@@ -42,12 +43,15 @@ ViewMenu::ViewMenu(AttentionPage* attention, QLineEdit* source, QTabWidget* tabs
     offer(attention->kinds());
     connect(attention, &AttentionPage::kindsChanged, this, offer);
     addSeparator();
-    addAction(tr("Per-head Colour &Scale"), attention->perHeadCheck(), &QCheckBox::toggle)
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
-    addAction(tr("&Logarithmic Colour Scale"), attention->logScaleCheck(), &QCheckBox::toggle)
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
-    addAction(tr("L&ines View"), attention->linesCheck(), &QCheckBox::toggle)
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    addAction(tr("Per-head Colour &Scale"), state, [state] {
+        state->toggleScaleMode(ScaleMode::PerHead);
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    addAction(tr("&Logarithmic Colour Scale"), state, [state] {
+        state->toggleScaleMode(ScaleMode::Log);
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
+    addAction(tr("L&ines View"), state, [state] {
+        state->setLinesShown(!state->linesShown());
+    })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     // The heatmap's zoom, wherever the focus is (the wheel zooms about the pointer, a drag pans).
     auto* heat = attention->heatmap();
     addAction(tr("&Zoom In"), heat, [heat] {

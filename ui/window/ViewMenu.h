@@ -14,14 +14,15 @@ namespace ui {
 
 class AttentionPage;
 class PresentationMode;
+class ViewState;
 
 class ViewMenu : public QMenu {
     Q_OBJECT
 public:
     /// `showPage` shows a page by its index (MainWindow::Page's order); the presentation mode acts on
     /// `window`.
-    ViewMenu(AttentionPage* attention, QLineEdit* source, QTabWidget* tabs, std::function<void(int)> showPage,
-             QMainWindow* window);
+    ViewMenu(AttentionPage* attention, ViewState* state, QLineEdit* source, QTabWidget* tabs,
+             std::function<void(int)> showPage, QMainWindow* window);
 
     /// Disabled for a model without a positional table.
     QAction* positionalAction() const { return positional_; }

@@ -1,0 +1,304 @@
+#include "ui/window/WindowDriver.h"
+
+#include "core/model/Model.h"
+#include "ui/attention/DecodePanel.h"
+#include "ui/base/ViewState.h"
+#include "ui/inside/InsideView.h"
+#include "ui/research/ComparePage.h"
+#include "ui/research/HeadTable.h"
+#include "ui/run/AnalysisController.h"
+#include "ui/run/ModelOpener.h"
+#include "ui/train/TrainPage.h"
+#include "ui/window/TrainTabDriver.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QTimer>
+
+namespace ui {
+
+namespace {
+
+// A state is reached one request at a time; one that has not settled after this many is one the window
+// cannot reach (a run that keeps changing under it).
+constexpr int kMaxRequests = 4000;
+
+QString canonical(const QString& dir) {
+    const QString c = QFileInfo(dir).canonicalFilePath();
+    return c.isEmpty() ? QFileInfo(dir).absoluteFilePath() : c;
+}
+
+QString kindName(core::AttentionKind kind) {
+    return QString::fromLatin1(core::toString(kind));
+}
+
+} // namespace
+
+WindowDriver::WindowDriver(WindowParts parts) : QObject(parts.owner), w_(std::move(parts)) {
+    auto* c = w_.controller;
+    connect(c, &AnalysisController::resultChanged, this, &WindowDriver::schedule);
+    connect(c, &AnalysisController::busyChanged, this, &WindowDriver::schedule);
+    connect(c, &AnalysisController::insideReady, this, &WindowDriver::schedule);
+    connect(c, &AnalysisController::cleared, this, &WindowDriver::schedule);
+    connect(c, &AnalysisController::failed, this, [this](const QString& message) {
+        if (driving())
+            fail(message);
+    });
+    connect(w_.heads, &HeadTable::scoresChanged, this, &WindowDriver::schedule);
+    connect(w_.train, &TrainPage::progressed, this, &WindowDriver::schedule);
+    connect(w_.train, &TrainPage::trainingChanged, this, &WindowDriver::schedule);
+}
+
+void WindowDriver::drive(WindowState target, Options options) {
+    target_ = std::move(target);
+    options_ = options;
+    active_ = true;
+    arrived_ = false;
+    pinned_ = false;
+    requests_ = 0;
+    // Heads a user switched off while exploring are no part of the state: its tokens are decoded with every
+    // head on, and its own heads switched off after them.
+    if (!w_.controller->ablation().empty())
+        w_.controller->setAblation({});
+    schedule();
+}
+
+void WindowDriver::stop() {
+    active_ = false;
+    arrived_ = false;
+}
+
+bool WindowDriver::driveAndWait(WindowState target, Options options, QString* error, int timeoutMs) {
+    bool done = false;
+    QString failure;
+    const auto reached = connect(this, &WindowDriver::arrivedAtTarget, this, [&done] { done = true; });
+    const auto refused = connect(this, &WindowDriver::failed, this, [&](const QString& message) {
+        failure = message;
+        done = true;
+    });
+    drive(std::move(target), options);
+    QElapsedTimer waited;
+    waited.start();
+    while (!done && waited.elapsed() < timeoutMs)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    disconnect(reached);
+    disconnect(refused);
+    if (!done) {
+        stop();
+        failure = tr("the window did not reach the state in %1 s").arg(timeoutMs / 1000);
+    }
+    if (!failure.isEmpty()) {
+        if (error)
+            *error = failure;
+        return false;
+    }
+    QCoreApplication::processEvents();
+    return true;
+}
+
+void WindowDriver::schedule() {
+    if (!driving() || scheduled_)
+        return;
+    scheduled_ = true;
+    // After the signal that called this has been handled everywhere: the window is consistent then.
+    QTimer::singleShot(0, this, [this] {
+        scheduled_ = false;
+        reconcile();
+    });
+}
+
+void WindowDriver::fail(const QString& message) {
+    active_ = false; // nothing more to wait for; driving again tries again
+    Q_EMIT failed(message);
+}
+
+void WindowDriver::reconcile() {
+    if (!driving())
+        return;
+    if (++requests_ > kMaxRequests)
+        return fail(tr("the window did not settle on the state"));
+    const auto& s = target_;
+    auto* c = w_.controller;
+    if (!s.model.isEmpty() && canonical(w_.opener->directory()) != canonical(s.model)) {
+        if (!w_.opener->open(s.model))
+            return fail(w_.lastError());
+        return schedule();
+    }
+    // Greedy keeps the sampling settings a user chose for later: greedy decoding ignores them.
+    auto sampling = w_.decode->sampling();
+    if (s.sampling.greedy ? !sampling.greedy
+                          : sampling.greedy || sampling.temperature != s.sampling.temperature ||
+                                sampling.topK != s.sampling.topK || sampling.topP != s.sampling.topP ||
+                                sampling.seed != s.sampling.seed) {
+        if (s.sampling.greedy)
+            sampling.greedy = true;
+        else
+            sampling = s.sampling;
+        w_.decode->setSampling(sampling);
+    }
+    if (s.pastMaxLen && c->pastMaxLen() != *s.pastMaxLen)
+        c->setPastMaxLen(*s.pastMaxLen);
+    if (w_.state->valueWeighted() != s.valueWeighted)
+        w_.state->setValueWeighted(s.valueWeighted); // the worker adds value norms to the runs from here on
+    if (w_.sourceText() != s.text) {
+        w_.setSourceText(s.text);
+        c->analyzeNow();
+        return;
+    }
+    if (c->busy())
+        return; // busyChanged brings us back
+    const auto r = c->current();
+    if (!s.text.isEmpty()) {
+        if (!r || r->sourceText != s.text) {
+            c->analyzeNow();
+            return;
+        }
+        if (r->step == s.pinAt && !pinned_) {
+            w_.compare->pin();
+            pinned_ = true;
+        }
+        const bool ended = r->step < s.step && r->finished;
+        if (ended && !options_.stepsAtMost)
+            return fail(tr("the model finished \"%1\" after %2 token(s); the step asks for %3")
+                            .arg(r->decodedText)
+                            .arg(r->step)
+                            .arg(s.step));
+        if (r->step < s.step && !ended) {
+            c->step();
+            return;
+        }
+        if (r->step > s.step) {
+            c->back();
+            return;
+        }
+        if (c->ablation() != s.headsOff) {
+            c->setAblation(s.headsOff); // the tokens decoded are kept and run again
+            return;
+        }
+    }
+    if (!applyView())
+        return;
+    if (c->busy())
+        return; // the colour source asked the worker for another result
+    if (r && s.tab == QLatin1String("inside")) {
+        const auto& in = w_.inside->shownInside();
+        const auto want = w_.inside->wanted();
+        if (!in || in->step != r->step || in->row.query.kind != want.kind ||
+            in->row.query.layer != want.layer || in->row.query.head != want.head ||
+            in->row.query.row != want.row)
+            return; // insideReady brings us back
+    }
+    if (s.tab == QLatin1String("heads") || options_.headScores) {
+        auto* heads = w_.heads;
+        heads->ensureScores();
+        if (heads->computing() || heads->scores().empty())
+            return; // scoresChanged brings us back
+    }
+    if (!reachTraining())
+        return;
+    arrived_ = true;
+    Q_EMIT arrivedAtTarget();
+}
+
+bool WindowDriver::applyView() {
+    const auto& s = target_;
+    const auto r = w_.controller->current();
+    auto* state = w_.state;
+    if (r) {
+        const QString name = QString::fromStdString(r->model->config().name);
+        if (s.kind && !r->snapshot->has(*s.kind)) {
+            fail(tr("%1 has no %2 attention").arg(name, kindName(*s.kind)));
+            return false;
+        }
+        if (s.kind)
+            state->setKind(*s.kind);
+        state->setSelection(s.layer, s.head);
+        if (state->layer() != s.layer || state->head() != s.head) {
+            const auto& b = r->snapshot->block(state->kind());
+            fail(tr("%1's %2 attention has layers 0–%3 and heads 0–%4 (or mean), not layer %5, head %6")
+                     .arg(name, kindName(state->kind()))
+                     .arg(b.layers - 1)
+                     .arg(b.heads - 1)
+                     .arg(s.layer)
+                     .arg(s.head == core::kMeanHead ? tr("mean") : QString::number(s.head)));
+            return false;
+        }
+    } else {
+        if (s.kind)
+            state->setKind(*s.kind);
+        state->setSelection(s.layer, s.head);
+    }
+    state->setScaleMode(s.scale);
+    if (!s.colorMap.isEmpty())
+        state->setColorMap(s.colorMap);
+    if (s.lines)
+        state->setLinesShown(*s.lines);
+    if (s.markRow >= 0)
+        state->setMarkedToken(Qt::Horizontal, s.markRow);
+    else if (s.markColumn >= 0)
+        state->setMarkedToken(Qt::Vertical, s.markColumn);
+    else
+        state->setMarkedToken(Qt::Horizontal, -1);
+    const auto page = pageNamed(s.tab);
+    if (!page) {
+        fail(tr("no page \"%1\"").arg(s.tab));
+        return false;
+    }
+    w_.showPage(*page);
+    if (w_.currentPage() != *page) {
+        fail(tr("%1 has no %2 page")
+                 .arg(r ? QString::fromStdString(r->model->config().name) : tr("the model"), s.tab));
+        return false;
+    }
+    w_.inside->setStage(s.tab == QLatin1String("inside") ? s.insideStage : 0);
+    Q_EMIT viewSet();
+    return true;
+}
+
+bool WindowDriver::reachTraining() {
+    QString message;
+    switch (TrainTabDriver::reach(*w_.train, target_, &message)) {
+    case TrainTabDriver::Reach::There:
+        return true;
+    case TrainTabDriver::Reach::Waiting:
+        if (!message.isEmpty())
+            Q_EMIT waiting(message);
+        // A run's rows and frames wake the driver up to 100,000 steps long: waiting for them is no request
+        // of the window that might never settle.
+        --requests_;
+        return false; // the tab's progress brings us back
+    case TrainTabDriver::Reach::Failed:
+        fail(message);
+        return false;
+    }
+    return false;
+}
+
+WindowState WindowDriver::capture() const {
+    WindowState s;
+    s.model = w_.opener->directory();
+    s.text = w_.sourceText();
+    const auto* c = w_.controller;
+    const auto r = c->current();
+    s.step = r ? r->step : 0;
+    s.sampling = w_.decode->sampling();
+    s.pastMaxLen = c->pastMaxLen();
+    s.headsOff = c->ablation();
+    s.tab = pageName(w_.currentPage());
+    const auto* state = w_.state;
+    s.kind = state->kind();
+    s.layer = state->layer();
+    s.head = state->head();
+    if (state->markIndex() >= 0)
+        (state->markOrientation() == Qt::Horizontal ? s.markRow : s.markColumn) = state->markIndex();
+    s.scale = state->scaleMode();
+    s.valueWeighted = state->valueWeighted();
+    s.colorMap = state->colorMap().name();
+    s.lines = state->linesShown();
+    s.insideStage = s.tab == QLatin1String("inside") ? w_.inside->stage() : 0;
+    TrainTabDriver::capture(*w_.train, s);
+    return s;
+}
+
+} // namespace ui
