@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tests/data/gpt2_strings.json: the strings tests/test_gpt2tokenizer encodes both with our C++
+"""Writes tests/data/gpt2_strings.json: the strings tests/core/test_gpt2tokenizer encodes both with our C++
 byte-level BPE and with the npm package gpt-3-encoder, and whose ids must agree.
 
 Seeded and standard library only, so the same script always writes the same bytes:
@@ -439,12 +439,7 @@ def main():
     args = parser.parse_args()
 
     rng = random.Random(SEED)
-    strings = []
-    seen = set()
-    for s in hand_written() + generated(rng):
-        if s not in seen:
-            seen.add(s)
-            strings.append(s)
+    strings = list(dict.fromkeys(hand_written() + generated(rng)))  # the first of each, in order
     lines = [escape_invisible(json.dumps(s, ensure_ascii=False)) for s in strings]
     with open(args.out, "w", encoding="utf-8", newline="\n") as f:
         f.write("[\n" + ",\n".join(lines) + "\n]\n")
