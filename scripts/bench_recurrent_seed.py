@@ -64,7 +64,7 @@ def main():
     for name, module in (("encoder", enc), ("decoder", dec)):
         module.load_state_dict({k[len(name) + 1:]: torch.from_numpy(v.copy()) for k, v in both.items()
                                 if k.startswith(name + ".")}, strict=True)
-    # The ids app/BenchRecurrent.cpp feeds.
+    # The ids app/bench/BenchRecurrent.cpp feeds.
     tokens = torch.tensor([[4 + (i * 37) % (CLF["vocab"] - 4) for i in range(LENGTH)]])
     src = torch.tensor([[4 + (i * 53) % (GRU["vocab"] - 4) for i in range(LENGTH)]])
     lengths = torch.tensor([LENGTH])

@@ -28,7 +28,7 @@ TARGETS = {64: {"greedy": 8.0, "analysis": 2.5}, 1024: {"greedy": 6.0, "analysis
 
 
 def bench_ids(n, vocab, salt):
-    """The ids attnscope bench feeds (app/BenchModels.h): never one of the specials 0..3."""
+    """The ids attnscope bench feeds (app/bench/BenchModels.h): never one of the specials 0..3."""
     span = max(1, vocab - 4)
     return [4 + ((i + 1) * 7919 + salt * 104729) % span for i in range(n)]
 
