@@ -60,6 +60,7 @@ private Q_SLOTS:
     void initTestCase() { isolateSettings(); }
     void forwardsAndBack();
     void refusesWhatTheModelLacks();
+    void displayTogglesAreTheViewStates();
 };
 
 void TestWindowDriver::forwardsAndBack() {
@@ -159,6 +160,33 @@ void TestWindowDriver::refusesWhatTheModelLacks() {
     QVERIFY(!driver->driveAndWait(s, {}, &error));
     QVERIFY2(error.contains(QStringLiteral("has no positional page")), qPrintable(error));
     qInfo("refused: %s", qPrintable(error));
+}
+
+// The scale's keys work from the Source field and the page's boxes with the mouse, and both only set the view
+// state: the boxes, the menu and capture() follow it.
+void TestWindowDriver::displayTogglesAreTheViewStates() {
+    auto f = openWindow(kModels + QStringLiteral("/en-es"), kText);
+    QVERIFY(f);
+    auto* state = f->window.viewState();
+    auto* perHead = f->window.findChild<QCheckBox*>(QStringLiteral("perHeadCheck"));
+    auto* log = f->window.findChild<QCheckBox*>(QStringLiteral("logScaleCheck"));
+    QVERIFY(perHead && log);
+    f->edit->setFocus();
+    QTest::keyClick(f->edit, Qt::Key_K, Qt::ControlModifier);
+    QCOMPARE(state->scaleMode(), ui::ScaleMode::PerHead);
+    QVERIFY(perHead->isChecked() && !log->isChecked());
+    QTest::keyClick(f->edit, Qt::Key_K, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(state->scaleMode(), ui::ScaleMode::Log);
+    QVERIFY(!perHead->isChecked() && log->isChecked());
+    QTest::keyClick(f->edit, Qt::Key_K, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(state->scaleMode(), ui::ScaleMode::Fixed);
+    QVERIFY(!perHead->isChecked() && !log->isChecked());
+    QTest::mouseClick(perHead, Qt::LeftButton, {}, QPoint(8, perHead->height() / 2));
+    QCOMPARE(state->scaleMode(), ui::ScaleMode::PerHead);
+    QCOMPARE(f->window.driver()->capture().scale, ui::ScaleMode::PerHead);
+    QTest::keyClick(f->edit, Qt::Key_L, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(state->linesShown());
+    QCOMPARE(f->window.driver()->capture().lines, std::optional<bool>(true));
 }
 
 QTEST_MAIN(TestWindowDriver)

@@ -2,14 +2,10 @@
 
 namespace ui {
 
-namespace {
-
 bool sameSampling(const core::SamplingSettings& a, const core::SamplingSettings& b) {
     return a.greedy == b.greedy && a.temperature == b.temperature && a.topK == b.topK && a.topP == b.topP &&
            a.seed == b.seed;
 }
-
-} // namespace
 
 bool WindowState::operator==(const WindowState& o) const {
     return model == o.model && text == o.text && step == o.step && sameSampling(sampling, o.sampling) &&

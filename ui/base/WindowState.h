@@ -27,6 +27,9 @@ struct WindowTraining {
     }
 };
 
+/// The same way of choosing tokens, every setting alike.
+bool sameSampling(const core::SamplingSettings& a, const core::SamplingSettings& b);
+
 struct WindowState {
     /// The model: a folder; a lesson's step also names a built-in model by its folder's name, or a folder
     /// relative to the lesson's file (LessonFile::modelFolder resolves them). Empty: the one open.

@@ -127,10 +127,7 @@ void WindowDriver::reconcile() {
     }
     // Greedy keeps the sampling settings a user chose for later: greedy decoding ignores them.
     auto sampling = w_.decode->sampling();
-    if (s.sampling.greedy ? !sampling.greedy
-                          : sampling.greedy || sampling.temperature != s.sampling.temperature ||
-                                sampling.topK != s.sampling.topK || sampling.topP != s.sampling.topP ||
-                                sampling.seed != s.sampling.seed) {
+    if (s.sampling.greedy ? !sampling.greedy : !sameSampling(sampling, s.sampling)) {
         if (s.sampling.greedy)
             sampling.greedy = true;
         else
