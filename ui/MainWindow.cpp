@@ -2,9 +2,6 @@
 
 #include "core/model/Model.h"
 #include "ui/attention/AttentionPage.h"
-#include "ui/attention/CandidatesChart.h"
-#include "ui/attention/DecodePanel.h"
-#include "ui/attention/LengthBanner.h"
 #include "ui/base/AppSettings.h"
 #include "ui/base/ViewState.h"
 #include "ui/export/ExportActions.h"
@@ -55,7 +52,7 @@ using core::AttentionKind;
 MainWindow::MainWindow(const QString& modelsDir, QWidget* parent)
     : QMainWindow(parent), modelsDir_(modelsDir) {
     state_ = new ViewState(this);
-    controller_ = new AnalysisController(this);
+    controller_ = new AnalysisController(state_, this);
     opener_ = new ModelOpener(modelsDir, this);
     buildWidgets();
     exports_ = new ExportActions(this, state_, controller_, [this] { return tabs_->currentWidget(); });
@@ -65,8 +62,9 @@ MainWindow::MainWindow(const QString& modelsDir, QWidget* parent)
     parts.opener = opener_;
     parts.controller = controller_;
     parts.state = state_;
-    parts.decode = attention_->decodePanel();
+    parts.attention = attention_;
     parts.inside = inside_;
+    parts.positional = positional_;
     parts.heads = heads_;
     parts.train = train_;
     parts.compare = research_->compare();
@@ -139,7 +137,7 @@ void MainWindow::buildWidgets() {
     align_ = new AlignmentPage(tabs_);
     align_->setModelsDirectory(modelsDir_);
     tabs_->addTab(align_, tr("Side b&y side"));
-    research_ = new ResearchPages(tabs_, state_, controller_, attention_, this);
+    research_ = new ResearchPages(tabs_, state_, this);
     for (int i = 0; i < static_cast<int>(Page::Rollout); ++i) // the research pages say their own
         tabs_->setTabToolTip(i, HelpText::pageToolTip(Page(i)));
     col->addWidget(tabs_, 1);
@@ -174,8 +172,7 @@ void MainWindow::buildMenus() {
     }
 
     auto* decode = menuBar()->addMenu(tr("&Decode"));
-    const auto* panel = attention_->decodePanel();
-    for (auto* a : {panel->stepAction(), panel->backAction(), panel->runAction(), panel->resetAction()}) {
+    for (auto* a : attention_->decodeActions()) {
         decode->addAction(a);
         addAction(a); // shortcuts work whichever page or widget has the focus
     }
@@ -195,12 +192,11 @@ void MainWindow::buildMenus() {
 
 void MainWindow::wire() {
     // Input → controller.
-    auto* panel = attention_->decodePanel();
     connect(source_, &QLineEdit::textChanged, controller_, &AnalysisController::setText);
     connect(source_, &QLineEdit::textChanged, align_, &AlignmentPage::setText);
-    connect(source_, &QLineEdit::textChanged, panel, [panel](const QString& text) {
+    connect(source_, &QLineEdit::textChanged, attention_, [this](const QString& text) {
         if (!text.isEmpty())
-            panel->expectNewRun();
+            attention_->expectNewRun();
     });
     // Enter in the source field translates the sentence as typed.
     connect(source_, &QLineEdit::returnPressed, controller_, &AnalysisController::runToEnd);
@@ -208,28 +204,27 @@ void MainWindow::wire() {
     connect(picker_, &ModelPicker::openFolderRequested, this, &MainWindow::openFolderDialog);
     // The decoding and export keys work from the Source field too, where a user is after typing.
     QList<QKeySequence> windowKeys;
-    for (auto* a :
-         QList<QAction*>{panel->stepAction(), panel->backAction(), panel->runAction(), panel->resetAction()} +
-             exports_->actions() + research_->actions())
+    for (auto* a : attention_->decodeActions() + exports_->actions() + research_->actions())
         windowKeys += a->shortcuts();
     new ShortcutPassThrough(source_, windowKeys);
-    connect(panel->stepAction(), &QAction::triggered, controller_, &AnalysisController::step);
-    connect(panel->backAction(), &QAction::triggered, controller_, &AnalysisController::back);
-    connect(panel->runAction(), &QAction::triggered, controller_, &AnalysisController::runToEnd);
-    connect(panel->resetAction(), &QAction::triggered, controller_, &AnalysisController::reset);
-    connect(panel, &DecodePanel::samplingChanged, controller_, &AnalysisController::setSampling);
-    connect(panel, &DecodePanel::samplingChanged, this, &AppSettings::setSampling);
-    // After the settings reach the worker (the connection above runs first): the pipeline with them.
-    connect(panel, &DecodePanel::samplingChanged, inside_, [this] { inside_->refresh(); });
-    controller_->setSampling(panel->sampling());
-    connect(attention_->lengthBanner(), &LengthBanner::pastMaxLenRequested, controller_,
-            &AnalysisController::setPastMaxLen);
-    connect(attention_->candidates(), &CandidatesChart::forceRequested, controller_,
-            [this](qint64 id) { controller_->force(id); });
 
-    // Controller → pages and status.
-    connect(controller_, &AnalysisController::resultChanged, this, &MainWindow::showResult);
+    // The pages follow the analysis themselves, in this order: the Attention page first, since it puts
+    // the snapshot into the view state the others read; the exports last, as they read the pages.
+    attention_->attach(controller_);
+    inside_->attach(controller_);
+    research_->attach(controller_);
+    exports_->attach();
+    connect(controller_, &AnalysisController::resultChanged, heads_, [this] {
+        heads_->ensureScores(); // after the first result, so scoring never delays it
+    });
+    connect(controller_, &AnalysisController::resultChanged, messages_, [this](const RunResultPtr& r) {
+        messages_->clearError();
+        messages_->showResult(*r->snapshot);
+    });
+    connect(controller_, &AnalysisController::cleared, messages_, &WindowMessages::clearError);
+    connect(controller_, &AnalysisController::samplingChanged, this, &AppSettings::setSampling);
     connect(controller_, &AnalysisController::failed, messages_, &WindowMessages::showError);
+    connect(state_, &ViewState::headsOffRefused, messages_, &WindowMessages::showError);
     // Two sources of waiting, one indicator: the analysis and a model loading.
     auto updateBusy = [this] { messages_->setBusy(controller_->busy() || opener_->loading()); };
     connect(controller_, &AnalysisController::busyChanged, this, updateBusy);
@@ -240,22 +235,11 @@ void MainWindow::wire() {
         [this](const QString&, const QString& error, bool background) { refuseModel(error, background); });
     connect(exports_, &ExportActions::message, this,
             [this](const QString& t) { messages_->showMessage(t, 8000); });
-    connect(inside_, &InsideView::requested, controller_, &AnalysisController::requestInside);
-    connect(controller_, &AnalysisController::insideReady, inside_, &InsideView::setInside);
     exports_->setInsideSource([this] { return inside_->shownInside(); });
     exports_->setPlotSource([this](const QString& name) -> QCustomPlot* {
         if (name == QLatin1String("curves"))
             return positional_->showsExplanation() ? nullptr : positional_->curvePlot();
-        return attention_->candidates()->plot();
-    });
-    connect(controller_, &AnalysisController::insideReady, exports_, &ExportActions::updateEnabled);
-    connect(controller_, &AnalysisController::insideFailed, inside_, &InsideView::setFailed);
-    connect(controller_, &AnalysisController::cleared, this, [this] {
-        messages_->clearError();
-        attention_->clear();
-        inside_->setResult(nullptr);
-        research_->clear();
-        exports_->updateEnabled();
+        return attention_->candidatesPlot();
     });
     connect(train_, &TrainPage::message, this, [this](const QString& t) { messages_->showMessage(t, 8000); });
     connect(attention_, &AttentionPage::hint, this,
@@ -282,8 +266,7 @@ void MainWindow::wire() {
         showPage(Page::Attention);
     });
 
-    // View state → what depends on the kind and the colour map.
-    connect(state_, &ViewState::kindChanged, exports_, &ExportActions::updateEnabled);
+    // View state → the pages that draw with its colour map but show no attention of the run.
     connect(state_, &ViewState::colorMapChanged, positional_, &PositionalView::setColorMap);
     connect(state_, &ViewState::colorMapChanged, align_, &AlignmentPage::setColorMap);
 }
@@ -354,22 +337,6 @@ MainWindow::Page MainWindow::currentPage() const {
     return Page(tabs_->currentIndex());
 }
 
-void MainWindow::showResult(const RunResultPtr& r) {
-    messages_->clearError();
-    attention_->showResult(r);
-    if (pendingSelection_) {
-        // What was shown when the window last closed, where this model has it (else it stays clamped).
-        attention_->selectKind(pendingSelection_->kind);
-        state_->setSelection(pendingSelection_->layer, pendingSelection_->head);
-        pendingSelection_.reset();
-    }
-    inside_->setResult(r);
-    research_->setResult(r);
-    exports_->updateEnabled();
-    heads_->ensureScores(); // after the first result, so scoring never delays it
-    messages_->showResult(*r->snapshot);
-}
-
 void MainWindow::openFolderDialog() {
     const QString dir =
         QFileDialog::getExistingDirectory(this, tr("Open Model Folder"), opener_->dialogFolder());
@@ -377,20 +344,24 @@ void MainWindow::openFolderDialog() {
         openInBackground(dir);
 }
 
-void MainWindow::restoreSettings() {
-    AppSettings::restoreView(state_);
-    AppSettings::restoreWindow(this, attention_->splitter());
-    // The kind, layer and head wait for the first result: until a model's attention is shown the view state
-    // clamps a selection to one layer and one head.
-    pendingSelection_ = AppSettings::selection();
-    attention_->decodePanel()->setSampling(AppSettings::sampling());
+void MainWindow::restoreLayout() {
+    AppSettings::restoreWindow(this);
+    attention_->restorePaneLayout(AppSettings::paneLayout());
 }
 
-void MainWindow::restoreSourceText(const QString& fallback) {
-    // The model's own example comes before the caller's: a task model cannot read an English sentence.
-    const auto m = model();
-    const auto example = m ? QString::fromStdString(m->config().example) : QString();
-    setSourceText(AppSettings::sourceText(example.isEmpty() ? fallback : example));
+void MainWindow::restoreRemembered(const QString& fallback, const QString& text) {
+    auto state = AppSettings::rememberedState();
+    if (!text.isEmpty()) {
+        state.text = text;
+    } else {
+        // The model's own example comes before the caller's: a task model cannot read an English sentence.
+        const auto m = model();
+        const auto example = m ? QString::fromStdString(m->config().example) : QString();
+        state.text = AppSettings::sourceText(example.isEmpty() ? fallback : example);
+    }
+    WindowDriver::Options options;
+    options.remembered = true;
+    driver_->drive(std::move(state), options);
 }
 
 QString MainWindow::sourceText() const {
@@ -402,7 +373,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
-    AppSettings::saveWindow(this, attention_->splitter());
+    AppSettings::saveWindow(this, attention_->paneLayout());
     AppSettings::setSourceText(source_->text());
     event->accept();
 }

@@ -2,14 +2,12 @@
 // The main window: builds the top bar, the pages, the menus and the status bar, and wires them to the view
 // state and the analysis controller. It holds no logic of its own beyond that wiring.
 
-#include "ui/base/AppSettings.h"
 #include "ui/base/Pages.h"
 #include "ui/run/RunResult.h"
 
 #include <QMainWindow>
 
 #include <memory>
-#include <optional>
 
 class QAction;
 class QLineEdit;
@@ -53,12 +51,13 @@ public:
     /// Shows page, unless it is hidden because the model lacks what it shows (positions, say).
     void showPage(Page page);
     Page currentPage() const;
-    /// Restores the colour map, scale and window layout remembered from the last run.
-    void restoreSettings();
-    /// Puts the source text of the last run back in the field, or on a first start the model's example
-    /// (config.json's "example"), else `fallback`, so the window opens on something to look at. Call after a
-    /// model is open.
-    void restoreSourceText(const QString& fallback);
+    /// Restores the window's geometry and the panes' widths remembered from the last run (before show()).
+    void restoreLayout();
+    /// Brings the window, through its driver as a lesson's step does, to what it showed when it last closed
+    /// (AppSettings::rememberedState) on the model open now, with `text` in the source field; without one,
+    /// the text of the last run, or on a first start the model's example (config.json's "example"), else
+    /// `fallback`, so the window opens on something to look at. Call after a model is open.
+    void restoreRemembered(const QString& fallback, const QString& text = QString());
     AnalysisController* controller() const { return controller_; }
     ViewState* viewState() const { return state_; }
     /// The Rollout, Ablation and Compare pages.
@@ -85,14 +84,12 @@ private:
     void buildWidgets();
     void buildMenus();
     void wire();
-    void showResult(const RunResultPtr& r);
     void applyModel(const QString& dir, const std::shared_ptr<const core::Model>& model);
     void refuseModel(const QString& error, bool background);
     void openInBackground(const QString& dir);
     void openFolderDialog();
 
     QString modelsDir_;
-    std::optional<AppSettings::Selection> pendingSelection_; // restored at the first result
     ViewState* state_ = nullptr;
     AnalysisController* controller_ = nullptr;
     ModelOpener* opener_ = nullptr;

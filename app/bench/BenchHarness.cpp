@@ -210,8 +210,8 @@ public:
     }
 
     ui::ViewState state_;
-    ui::AnalysisController controller_;
-    PaintCounter paints_; // before the page, so it outlives the widgets it watches
+    ui::AnalysisController controller_{&state_}; // the heads and colour source the page shows
+    PaintCounter paints_;                        // before the page, so it outlives the widgets it watches
     ui::AttentionPage page_{&state_};
     QTimer ticks_;
     QWidget* grid_ = nullptr;

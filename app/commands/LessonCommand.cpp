@@ -33,8 +33,8 @@ const char* kLessonHelp =
     R"(usage: attnscope lesson --file LESSON.json [--play [--shots DIR] [--present] [--size WxH] [--runs DIR]]
 
 Reads a lesson and prints it as JSON, every step whole as the player restores it: {"title", "version",
-"steps": [{"caption", "model", "text", "step", "tab", "kind", "layer", "head", "mark", "scale",
-"value_weighted", "inside_stage", "highlight", "train", "frame"}]}. A malformed lesson exits 2 naming the
+"steps": [{"caption", "model", "text", "step", "forced", "tab", "kind", "layer", "head", "mark", "zoom",
+"scale", "value_weighted", "inside_stage", "highlight", "train", "frame"}]}. A malformed lesson exits 2 naming the
 step and the field.
 
   --play       plays the lesson in the window, offscreen: each step is reached as the Next key reaches it,

@@ -207,7 +207,7 @@ int runWindow(int argc, char** argv, const GuiOptions& o) {
     }
     ui::MainWindow window(QString::fromStdString(models));
     if (!shot)
-        window.restoreSettings();
+        window.restoreLayout();
     // A picture shows what the command line asks for, never what the last run happened to leave.
     ui::ModelOpener::Startup startup{QString::fromStdString(o.modelDir),
                                      QString::fromStdString(defaultModelDir()), !shot};
@@ -217,13 +217,15 @@ int runWindow(int argc, char** argv, const GuiOptions& o) {
         std::cerr << "attnscope: " << note.toStdString() << "\n";
     if (!opened && shot)
         fail(window.lastError().toStdString());
-    if (!o.src.empty())
-        window.setSourceText(QString::fromStdString(o.src));
-    else if (!shot)
-        window.restoreSourceText(window.opener()->isOpen(startup.fallback) ? QString::fromUtf8(kFirstSentence)
-                                                                           : QString());
-    if (shot)
+    if (shot) {
+        if (!o.src.empty())
+            window.setSourceText(QString::fromStdString(o.src));
         return takeScreenshot(o, window);
+    }
+    // What the window showed when it last closed, with --src's text when one is given.
+    window.restoreRemembered(window.opener()->isOpen(startup.fallback) ? QString::fromUtf8(kFirstSentence)
+                                                                       : QString(),
+                             QString::fromStdString(o.src));
     if (o.startupTime)
         new StartupProbe(&window); // owned by the window
     window.show();

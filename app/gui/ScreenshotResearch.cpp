@@ -5,7 +5,6 @@
 #include "ui/research/AblationPage.h"
 #include "ui/research/ResearchPages.h"
 #include "ui/research/RolloutPage.h"
-#include "ui/research/SweepTable.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -30,9 +29,9 @@ std::string finishResearch(ui::MainWindow& window, const ResearchShot& shot) {
     if (!waitWhile([rollout] { return rollout->busy(); }))
         return "the rollout did not finish in time";
     if (shot.sweep) {
-        auto* sweep = research->ablation()->sweep();
-        sweep->start();
-        if (!waitWhile([sweep] { return sweep->busy(); }))
+        auto* ablation = research->ablation();
+        ablation->startSweep();
+        if (!waitWhile([ablation] { return ablation->sweeping(); }))
             return "the sweep did not finish in time";
     }
     return {};

@@ -56,10 +56,10 @@ void TestClassifierView::answerTokenByToken() {
     QVERIFY(f);
     auto* page = f->window.findChild<ui::AttentionPage*>();
     QVERIFY(page);
-    auto* view = page->classifierView();
+    auto* view = page->findChild<ui::ClassifierView*>();
     QTRY_VERIFY(view->isVisible());
-    QVERIFY(!page->decodePanel()->isVisible());
-    QVERIFY(!page->candidates()->isVisible());
+    QVERIFY(!page->findChild<ui::DecodePanel*>()->isVisible());
+    QVERIFY(!page->findChild<ui::CandidatesChart*>()->isVisible());
     QVERIFY(!page->findChild<QWidget*>(QStringLiteral("targetStripScroll"))->isVisible());
 
     // The same text through core alone: the bars are its weights, the headline its answer.
@@ -142,10 +142,10 @@ void TestClassifierView::answerTokenByToken() {
     f->edit->clear();
     QTest::keyClicks(f->edit, QStringLiteral("abc"));
     QVERIFY(f->controller->waitUntilIdle());
-    QTRY_VERIFY(page->heatmap()->isVisible());
+    QTRY_VERIFY(page->findChild<ui::HeatmapView*>()->isVisible());
     QVERIFY(!view->isVisible());
-    QVERIFY(page->decodePanel()->isVisible());
-    QVERIFY(page->candidates()->isVisible());
+    QVERIFY(page->findChild<ui::DecodePanel*>()->isVisible());
+    QVERIFY(page->findChild<ui::CandidatesChart*>()->isVisible());
 }
 
 QTEST_MAIN(TestClassifierView)

@@ -1,8 +1,11 @@
 // The analysis controller and its worker thread: latest wins, history served only when it is exact,
-// failures, the memory budget of the history, and shutting down in the middle of a run.
+// failures, the memory budget of the history, the heads switched off entering through the view state, and
+// shutting down in the middle of a run.
 
 #include "tests/support/TestModels.h"
 
+#include "core/run/Session.h"
+#include "ui/base/ViewState.h"
 #include "ui/run/AnalysisController.h"
 #include "ui/run/SessionWorker.h"
 
@@ -42,6 +45,7 @@ private Q_SLOTS:
     void backWaitsForResultsInFlight();
     void analysisFailureClears();
     void modelChangeClears();
+    void headsOffEnterThroughTheViewState();
     void historyBudget();
     void shutdownDuringRun();
 };
@@ -172,6 +176,55 @@ void TestController::modelChangeClears() {
     QVERIFY(c.waitUntilIdle());
     QCOMPARE(shown.count(), 1); // the text is analysed again on the new model
     QCOMPARE(c.current()->model, other);
+}
+
+void TestController::headsOffEnterThroughTheViewState() {
+    ui::AnalysisController c;
+    auto* view = c.viewState();
+    QSignalSpy refused(view, &ui::ViewState::headsOffRefused);
+    core::HeadAblation one;
+    one.set({core::AttentionKind::Encoder, 0, 1}, true);
+    // Before a model there are no heads to switch off.
+    QVERIFY(!view->setHeadsOff(one));
+    QCOMPARE(refused.count(), 1);
+    QVERIFY(view->headsOff().empty());
+    const auto model = quickModel();
+    c.setModel(model);
+    // Set before the text: the analysis itself carries them to the worker.
+    QVERIFY(view->setHeadsOff(one));
+    c.setText(QStringLiteral("abc"));
+    QVERIFY(c.waitUntilIdle());
+    QCOMPARE(c.current()->ablation, one);
+    core::Session session(model);
+    session.setAblation(one);
+    session.analyze("abc");
+    QCOMPARE(c.current()->snapshot->nextTokenLogProbs, session.snapshot().nextTokenLogProbs);
+    // A head the model lacks is refused where it enters, naming it; the run keeps the heads it had.
+    core::HeadAblation bad = one;
+    bad.set({core::AttentionKind::Cross, 0, 9}, true);
+    QVERIFY(!view->setHeadsOff(bad));
+    QCOMPARE(refused.count(), 2);
+    const auto why = refused.last().at(0).toString();
+    QVERIFY2(why.contains(QStringLiteral("cross 0:9")) && why.contains(QStringLiteral("out of range")),
+             qPrintable(why));
+    QCOMPARE(view->headsOff(), one);
+    QVERIFY(c.waitUntilIdle());
+    QCOMPARE(c.current()->ablation, one);
+    // Switched on again in the view: the run on screen is run again with every head.
+    QSignalSpy shown(&c, &ui::AnalysisController::resultChanged);
+    QVERIFY(view->setHeadsOff({}));
+    QVERIFY(c.waitUntilIdle());
+    QCOMPARE(shown.count(), 1);
+    QVERIFY(c.current()->ablation.empty());
+    // Another model switches them all back on: they were the last model's heads.
+    QVERIFY(view->setHeadsOff(one));
+    QVERIFY(c.waitUntilIdle());
+    QSignalSpy changed(view, &ui::ViewState::headsOffChanged);
+    c.setModel(quickModel());
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(view->headsOff().empty());
+    QVERIFY(c.waitUntilIdle());
+    QVERIFY(c.current()->ablation.empty());
 }
 
 void TestController::historyBudget() {

@@ -43,7 +43,7 @@ void TestGruTranslator::stepsLikeTheTransformer() {
     QCOMPARE(combo->count(), 1);
     QCOMPARE(core::AttentionKind(combo->itemData(0).toInt()), core::AttentionKind::Cross);
     QTRY_VERIFY(!page->findChild<ui::AttentionGrid*>(QStringLiteral("attentionGrid"))->isVisible());
-    QVERIFY(page->decodePanel()->isVisible());
+    QVERIFY(page->findChild<ui::DecodePanel*>()->isVisible());
 
     // Three steps from the keyboard where a user is after typing.
     auto* step = f->window.findChild<QAction*>(QStringLiteral("stepAction"));
@@ -78,7 +78,7 @@ void TestGruTranslator::stepsLikeTheTransformer() {
     f->window.findChild<QAction*>(QStringLiteral("backAction"))->trigger();
     QVERIFY(f->controller->waitUntilIdle());
     QCOMPARE(f->controller->current()->step, 2);
-    auto* chart = page->candidates();
+    auto* chart = page->findChild<ui::CandidatesChart*>();
     const auto top = chart->candidates();
     QVERIFY(top.size() >= 4);
     auto* plot = chart->plot();

@@ -1,9 +1,8 @@
-// HeatmapView as a real widget, offscreen: the weights it shows (max-pooled past kMaxMapSide tokens), colour
-// range, token tick labels and their thinning, orientation, tooltips, marks, keys, title and the empty-kind
-// message.
+// HeatmapView as a real widget, offscreen: the weights it shows, colour range, token tick labels and their
+// thinning, orientation, tooltips, marks, keys, title and the empty-kind message (its cells past kMaxMapSide
+// tokens and off the window's thread: test_heatmapcells).
 
 #include "core/analysis/AttentionStats.h"
-#include "core/analysis/MaxPool.h"
 #include "core/run/Session.h"
 #include "core/run/SnapshotCsv.h"
 #include "tests/support/SyntheticSnapshots.h"
@@ -19,7 +18,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 
 using namespace core;
 using ui::HeatmapView;
@@ -73,7 +71,6 @@ private Q_SLOTS:
     void keys_data();
     void keys();
     void singleQuery();
-    void longSidesPooled();
     void emptyKind();
 };
 
@@ -346,54 +343,6 @@ void TestHeatmapView::singleQuery() {
                      std::abs(got.blue() - want.blue()) <= 2,
                  qPrintable(QStringLiteral("key %1: %2 vs %3").arg(k).arg(got.name(), want.name())));
     }
-}
-
-// Past kMaxMapSide tokens a side is max-pooled with the grid's bins (core::binStart), and the map's cells
-// are equal, n / kMaxMapSide tokens wide, covering exactly the tokens' coordinates [-0.5, n - 0.5].
-void TestHeatmapView::longSidesPooled() {
-    constexpr int queries = 700, keys = 1000, side = HeatmapView::kMaxMapSide;
-    auto snap = std::make_shared<AttentionSnapshot>();
-    for (int i = 0; i < keys; ++i)
-        snap->srcTokens.push_back(Token{10 + i, "s" + std::to_string(i), false, false});
-    for (int i = 0; i < queries; ++i)
-        snap->tgtTokens.push_back(Token{20 + i, "t" + std::to_string(i), false, false});
-    std::mt19937 rng(5);
-    fillBlock(snap->cross, 1, 2, queries, keys, false, rng);
-    snap->cross.data.mutableData()[snap->cross.index(0, 1, 333, 777)] = 1.0f; // a lone strong weight
-    HeatmapView view;
-    view.resize(800, 700);
-    view.setShown({snap, AttentionKind::Cross, 0, 1});
-    auto* map = qobject_cast<QCPColorMap*>(view.plot()->plottable(0));
-    QVERIFY(map);
-    QCPColorMapData* cells = map->data();
-    QCOMPARE(cells->keySize(), side);
-    QCOMPARE(cells->valueSize(), side);
-    const auto covers = [](const QCPRange& centres, int tokens) {
-        const double half = 0.5 * centres.size() / (side - 1);
-        return std::abs(centres.lower - half + 0.5) < 1e-9 &&
-               std::abs(centres.upper + half - (tokens - 0.5)) < 1e-9;
-    };
-    QVERIFY2(covers(cells->keyRange(), keys), qPrintable(QString::number(cells->keyRange().lower)));
-    QVERIFY2(covers(cells->valueRange(), queries), qPrintable(QString::number(cells->valueRange().lower)));
-    const auto& b = snap->cross;
-    for (int r = 0; r < side; ++r)
-        for (int c = 0; c < side; ++c) {
-            float best = 0.0f;
-            for (int q = binStart(r, side, queries); q < binStart(r + 1, side, queries); ++q)
-                for (int k = binStart(c, side, keys); k < binStart(c + 1, side, keys); ++k)
-                    best = std::max(best, b.at(0, 1, q, k));
-            QCOMPARE(cells->cell(c, r), double(best));
-        }
-    const auto binOf = [](int token, int tokens) {
-        int bin = 0;
-        while (binStart(bin + 1, side, tokens) <= token)
-            ++bin;
-        return bin;
-    };
-    QCOMPARE(cells->cell(binOf(777, keys), binOf(333, queries)), 1.0);
-    // The tooltips still read every weight.
-    QCOMPARE(view.valueAt(333, 777), 1.0);
-    QCOMPARE(view.valueAt(699, 999), double(b.at(0, 1, 699, 999)));
 }
 
 void TestHeatmapView::emptyKind() {

@@ -178,7 +178,7 @@ void TestInsideView::headSwitchedOff() {
     // The shown head switched off (as a Ctrl+click does): the page opens the row of the run with it off.
     core::HeadAblation off;
     off.set({core::AttentionKind::Cross, 1, 2}, true);
-    f->controller->setAblation(off);
+    f->controller->viewState()->setHeadsOff(off);
     QVERIFY(QTest::qWaitFor([&] { return isOff(true); }, 30000));
     const auto& r = view->shownInside()->row;
     const int hs = r.headSize;
@@ -191,7 +191,7 @@ void TestInsideView::headSwitchedOff() {
     QVERIFY2(view->formulaLine(5).contains(QStringLiteral("This head is switched off")),
              qPrintable(view->formulaLine(5)));
     // Every head on again: the line says nothing of it.
-    f->controller->setAblation({});
+    f->controller->viewState()->setHeadsOff({});
     QVERIFY(QTest::qWaitFor([&] { return isOff(false); }, 30000));
     QVERIFY(!view->formulaLine(5).contains(QStringLiteral("switched off")));
 }

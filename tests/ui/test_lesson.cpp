@@ -9,6 +9,7 @@
 #include "ui/lesson/LessonFile.h"
 
 #include <QDir>
+#include <QRectF>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -42,7 +43,7 @@ void TestLesson::stepsInheritWhatTheyLeaveOut() {
         lessonWith(
             "[" + kFirst +
             R"(, {"caption": "b", "step": 3, "kind": "cross", "layer": 1, "head": "mean", "tab": "inside",
-                         "inside_stage": 4, "mark": {"row": 2}},
+                         "inside_stage": 4, "mark": {"row": 2}, "forced": [[1, 9]]},
                       {"caption": "c", "tab": "attention", "scale": "log", "value_weighted": true},
                       {"caption": "d", "text": "xyz", "mark": null, "highlight": {"cell": [1, 2], "tile": [0, 3]}},
                       {"caption": "e", "highlight": {"cell": [2, 2]}}, {"caption": "f"}, {"caption": "g", "highlight": null}])"),
@@ -63,7 +64,9 @@ void TestLesson::stepsInheritWhatTheyLeaveOut() {
     QCOMPARE(s[2].state.scale, ui::ScaleMode::Log);
     QVERIFY(s[2].state.valueWeighted);
     QCOMPARE(s[3].state.text, QStringLiteral("xyz"));
-    QCOMPARE(s[3].state.step, 0); // another text starts at its analysis
+    QCOMPARE(s[3].state.step, 0);               // another text starts at its analysis
+    QCOMPARE(int(s[2].state.forced.size()), 1); // kept
+    QVERIFY(s[3].state.forced.empty());         // with nothing forced
     QCOMPARE(s[3].state.markRow, -1);
     QCOMPARE(s[3].state.layer, 1);
     QVERIFY(!s[2].highlight.hasCell());
@@ -148,6 +151,17 @@ void TestLesson::refusesMalformedLessons_data() {
     QTest::newRow("frame word") << lessonWith("[" + kFirst + R"(, {"caption": "b", "frame": "first"}])")
                                 << "step 2: \"frame\" must be \"latest\", \"formed\" or a step number, not "
                                    "\"first\"";
+    QTest::newRow("forced pair") << lessonWith("[" + kFirst + R"(, {"caption": "b", "forced": [[1]]}])")
+                                 << "step 2: \"forced\" must be a list of [token, id] pairs in order";
+    QTest::newRow("forced order") << lessonWith("[" + kFirst +
+                                                R"(, {"caption": "b", "forced": [[2, 5], [1, 6]]}])")
+                                  << "\"forced\" must be a list of [token, id] pairs in order";
+    QTest::newRow("forced id") << lessonWith("[" + kFirst + R"(, {"caption": "b", "forced": [[0, -4]]}])")
+                               << "\"forced's id\" must be a whole number from 0";
+    QTest::newRow("zoom three") << lessonWith("[" + kFirst + R"(, {"caption": "b", "zoom": [0, 0, 4]}])")
+                                << "\"zoom\" must be [x, y, width, height] in cells, or null";
+    QTest::newRow("zoom thin") << lessonWith("[" + kFirst + R"(, {"caption": "b", "zoom": [0, 0, 0.5, 4]}])")
+                               << "\"zoom's width\" must be a number from 1";
     QTest::newRow("frame negative") << lessonWith("[" + kFirst + R"(, {"caption": "b", "frame": -3}])")
                                     << "\"frame\" must be a whole number from 0 to 1000000, not -3";
 }
@@ -169,7 +183,8 @@ void TestLesson::writesAndReadsBackIdentically() {
             "[" + kFirst +
                 R"(, {"caption": "**b** {weight}", "step": 2, "kind": "cross", "layer": 1, "head": "mean",
                          "mark": {"column": 4}, "highlight": {"tile": [1, "mean"]}},
-                      {"caption": "c", "tab": "inside", "inside_stage": 3, "scale": "per-head", "highlight": null},
+                      {"caption": "c", "tab": "inside", "inside_stage": 3, "scale": "per-head", "highlight": null,
+                       "forced": [[0, 17], [2, 40]], "zoom": [1.5, 0, 4, 2.25]},
                       {"caption": "{formed} {frame_loss}", "tab": "train", "frame": "formed",
                        "train": {"preset": "induction", "steps": 600, "size": "tiny"}},
                       {"caption": "e", "frame": 200, "train": {"preset": "copy"}}, {"caption": "f", "train": null}])",
@@ -184,6 +199,11 @@ void TestLesson::writesAndReadsBackIdentically() {
     QVERIFY(back->steps == lesson->steps);
     QCOMPARE(ui::LessonFile::toJson(*back), json);
     const auto& s = back->steps;
+    const std::vector<std::pair<int, int64_t>> forced{{0, 17}, {2, 40}};
+    QCOMPARE(s[2].state.forced, forced);
+    QCOMPARE(s[2].state.zoom, std::optional<QRectF>(QRectF(1.5, 0, 4, 2.25)));
+    QCOMPARE(s[3].state.forced, forced); // kept
+    QVERIFY(s[1].state.forced.empty() && !s[1].state.zoom);
     QCOMPARE(s[3].state.train.preset, QStringLiteral("induction"));
     QCOMPARE(s[3].state.train.steps, 600);
     QVERIFY(s[3].state.train.tiny);

@@ -16,11 +16,11 @@
 #include "ui/lesson/LessonPanel.h"
 #include "ui/lesson/LessonPlayer.h"
 #include "ui/lesson/LessonRecorder.h"
-#include "ui/lesson/LessonSpotlight.h"
 #include "ui/lesson/LessonStepReader.h"
 #include "ui/run/AnalysisController.h"
 #include "ui/train/TrainPage.h"
 #include "ui/views/AttentionGrid.h"
+#include "ui/views/LessonSpotlight.h"
 
 #include <QAction>
 #include <QListWidget>
@@ -134,9 +134,10 @@ void TestLessonPlayer::shippedLessonsReplay() {
         QCOMPARE(panel->positionText(), QStringLiteral("Step %1 of %2").arg(i + 1).arg(player->count()));
         QVERIFY(!panel->captionText().isEmpty());
         if (step.highlight.hasTile()) {
-            auto* spot = f->window.attentionPage()->grid()->findChild<ui::LessonSpotlight*>();
-            QCOMPARE(spot->framed(), f->window.attentionPage()->grid()->tileRect(step.highlight.tileLayer,
-                                                                                 step.highlight.tileHead));
+            auto* spot =
+                f->window.attentionPage()->findChild<ui::AttentionGrid*>()->findChild<ui::LessonSpotlight*>();
+            QCOMPARE(spot->framed(), f->window.attentionPage()->findChild<ui::AttentionGrid*>()->tileRect(
+                                         step.highlight.tileLayer, step.highlight.tileHead));
         }
         qInfo("%d/%d %s L%d H%d step %d: %s", i + 1, player->count(), qPrintable(step.state.tab),
               step.state.layer, step.state.head, step.state.step,
@@ -171,7 +172,7 @@ void TestLessonPlayer::keysTurnTheStepsAndRestore() {
     QCOMPARE(differs(*f, player->lesson().steps[1].state), QString());
     // Explore again, then Next: the next step's whole state.
     f->window.viewState()->setSelection(2, 0);
-    auto* grid = f->window.attentionPage()->grid();
+    auto* grid = f->window.attentionPage()->findChild<ui::AttentionGrid*>();
     QTest::keyClick(grid, Qt::Key_PageDown);
     QVERIFY2(arrive(player, &failure), qPrintable(failure));
     QCOMPARE(player->index(), 2);

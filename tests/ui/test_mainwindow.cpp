@@ -6,12 +6,14 @@
 #include "core/base/PackedWeights.h"
 #include "ui/attention/CandidatesChart.h"
 #include "ui/attention/TokenStrip.h"
+#include "ui/base/AppSettings.h"
 #include "ui/base/QCustomPlotInclude.h"
 #include "ui/base/ViewState.h"
 #include "ui/export/Exporter.h"
 #include "ui/views/AttentionGrid.h"
 #include "ui/views/HeatmapView.h"
 #include "ui/window/HelpText.h"
+#include "ui/window/WindowDriver.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -19,6 +21,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -302,15 +305,29 @@ void TestMainWindow::settingsRemembered() {
         f->window.close();
     }
     ui::MainWindow w(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models"));
-    w.restoreSettings();
+    w.restoreLayout();
     QVERIFY(w.opener()->open(kDemoModel));
-    w.restoreSourceText(QStringLiteral("first start"));
+    const auto restored = [&w] {
+        QElapsedTimer waited;
+        waited.start();
+        while (w.driver()->driving() && waited.elapsed() < 30000)
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
+        return w.driver()->arrived();
+    };
+    w.restoreRemembered(QStringLiteral("first start"));
+    QVERIFY(restored());
     QCOMPARE(w.findChild<QLineEdit*>(QStringLiteral("sourceEdit"))->text(), QStringLiteral("hello"));
+    QCOMPARE(w.controller()->current()->sourceText, QStringLiteral("hello")); // and it is analysed
     QSettings().remove(QStringLiteral("source/text"));
     // No text of a last run: the model's own example (config.json's "example") comes before the fallback.
-    w.restoreSourceText(QStringLiteral("first start"));
+    w.restoreRemembered(QStringLiteral("first start"));
+    QVERIFY(restored());
     QCOMPARE(w.findChild<QLineEdit*>(QStringLiteral("sourceEdit"))->text(),
              QStringLiteral("The dog sleeps."));
+    // A text given (the command line's --src) comes before both.
+    w.restoreRemembered(QStringLiteral("first start"), QStringLiteral("a cat"));
+    QVERIFY(restored());
+    QCOMPARE(w.findChild<QLineEdit*>(QStringLiteral("sourceEdit"))->text(), QStringLiteral("a cat"));
     QCOMPARE(w.viewState()->colorMap().name(), QStringLiteral("magma"));
     QCOMPARE(w.viewState()->scaleMode(), ui::ScaleMode::PerHead);
     QCOMPARE(w.size(), QSize(1111, 777));
@@ -327,7 +344,10 @@ void TestMainWindow::settingsRemembered() {
     QVERIFY(!perHead->isChecked());
     {
         ui::MainWindow again(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models"));
-        again.restoreSettings();
+        QCOMPARE(ui::AppSettings::rememberedState().scale, ui::ScaleMode::Log);
+        QString error;
+        QVERIFY2(again.driver()->driveAndWait(ui::AppSettings::rememberedState(), {}, &error),
+                 qPrintable(error));
         QCOMPARE(again.viewState()->scaleMode(), ui::ScaleMode::Log);
     }
     perHead->setChecked(true);

@@ -76,6 +76,9 @@ void TestPositionalView::positionsLimitEveryPlot() {
     view.findChild<QSpinBox*>(QStringLiteral("positionsSpin"))->setValue(20);
     QCOMPARE(view.positions(), 20);
     QCOMPARE(view.tableCells(), QSize(m->config().dModel, 20));
+    // The similarity is computed off the window's thread: it arrives through the event loop.
+    QVERIFY(view.busy());
+    QTRY_VERIFY(!view.busy());
     QVERIFY(!std::isnan(view.similarityAt(19, 19)));
     QVERIFY(std::isnan(view.similarityAt(20, 20)));
     QCOMPARE(view.curvePlot()->graph(1)->dataCount(), 20); // the dots: one per position of the table
@@ -127,6 +130,7 @@ void TestPositionalView::cosineDiagonalIsOne() {
     view.setModel(model(PositionalEncoding::Learned));
     view.findChild<QComboBox*>(QStringLiteral("similarityBox"))->setCurrentIndex(1); // dot
     view.setCosineSimilarity(true);
+    QTRY_VERIFY(!view.busy());
     for (int a = 0; a < view.positions(); ++a)
         QVERIFY(std::abs(view.similarityAt(a, a) - 1.0) < 1e-9);
     // Off the diagonal a random table is far from parallel.
@@ -140,6 +144,7 @@ void TestPositionalView::dotDiagonalIsHalfWidth() {
     ui::PositionalView view;
     view.setModel(m);
     view.findChild<QComboBox*>(QStringLiteral("similarityBox"))->setCurrentIndex(1);
+    QTRY_VERIFY(!view.busy());
     for (int a = 0; a < view.positions(); a += 7)
         QVERIFY(std::abs(view.similarityAt(a, a) - m->config().dModel / 2.0) < 1e-4);
     QVERIFY(std::abs(view.similarityAt(0, 5) - m->config().dModel / 2.0) > 0.1);

@@ -1,11 +1,12 @@
-// What a restart keeps: the attention kind, layer and head shown, the sampling settings, and the model
-// folders opened before (File ▸ Open Recent). Two windows one after the other, on the same (test-only)
-// settings.
+// What a restart keeps: the attention kind, layer and head shown, the sampling settings, the colour source,
+// and the model folders opened before (File ▸ Open Recent). Two windows one after the other, on the same
+// (test-only) settings; the second is driven to what the first showed, as the program's start does.
 
 #include "tests/support/WindowFixture.h"
 
 #include "ui/attention/DecodePanel.h"
 #include "ui/base/ViewState.h"
+#include "ui/window/WindowDriver.h"
 
 #include <QMenu>
 #include <QSettings>
@@ -33,11 +34,17 @@ void TestRemembered::selectionSamplingAndRecentFolders() {
         f->window.viewState()->setValueWeighted(true); // the colour source, too
         QVERIFY(f->controller->waitUntilIdle());
     }
-    // A new start: settings restored first, as the program does, then the model and a text.
+    // A new start, as the program makes one: the layout, the model, then the window driven to what it
+    // showed, with the text the command line gives.
     WindowFixture g;
-    g.window.restoreSettings();
+    g.window.restoreLayout();
     g.window.resize(1400, 900);
     g.window.show();
+    QVERIFY(g.window.opener()->open(wide));
+    g.edit = g.window.findChild<QLineEdit*>(QStringLiteral("sourceEdit"));
+    g.window.restoreRemembered(QStringLiteral("fallback"), QStringLiteral("abc"));
+    QTRY_VERIFY_WITH_TIMEOUT(g.window.driver()->arrived(), 30000);
+    QCOMPARE(g.edit->text(), QStringLiteral("abc"));
     auto* panel = g.window.findChild<ui::DecodePanel*>();
     const auto restored = panel->sampling();
     QCOMPARE(restored.greedy, false);
@@ -45,17 +52,23 @@ void TestRemembered::selectionSamplingAndRecentFolders() {
     QCOMPARE(restored.topK, 5);
     QCOMPARE(restored.topP, 0.9);
     QCOMPARE(restored.seed, uint64_t(3));
-    QVERIFY(g.window.opener()->open(wide));
-    g.edit = g.window.findChild<QLineEdit*>(QStringLiteral("sourceEdit"));
-    QTest::keyClicks(g.edit, QStringLiteral("abc"));
-    QVERIFY(g.window.controller()->waitUntilIdle());
-    QCoreApplication::processEvents();
+    QCOMPARE(g.window.controller()->sampling().temperature, 0.7); // what the worker samples with
     QCOMPARE(g.window.viewState()->kind(), core::AttentionKind::Cross);
     QCOMPARE(g.window.viewState()->layer(), 2);
     QCOMPARE(g.window.viewState()->head(), 3);
     QVERIFY(g.window.viewState()->valueWeighted());
     QVERIFY(g.window.controller()->current()->valueWeighted); // and the worker computes it
     QVERIFY(!g.window.controller()->current()->snapshot->crossWeighted.empty());
+    // A start with nothing to analyse (the field was empty at close) arrives too, though the worker answers
+    // the settings alone sooner than the busy indicator would show.
+    {
+        QSettings().setValue(QStringLiteral("source/text"), QString());
+        WindowFixture h;
+        h.window.restoreRemembered(QStringLiteral("fallback"));
+        QTRY_VERIFY_WITH_TIMEOUT(h.window.driver()->arrived(), 10000);
+        QVERIFY(h.window.findChild<QLineEdit*>(QStringLiteral("sourceEdit"))->text().isEmpty());
+        QCOMPARE(h.window.controller()->sampling().temperature, 0.7);
+    }
     // File ▸ Open Recent lists the folder; choosing it opens it.
     auto* recent = g.window.findChild<QMenu*>(QStringLiteral("recentMenu"));
     QVERIFY(recent);

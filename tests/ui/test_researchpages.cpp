@@ -69,7 +69,7 @@ void TestResearchPages::valueWeightedFromTheKeyboard() {
     const auto snap = f->controller->current()->snapshot;
     QVERIFY(!snap->crossWeighted.empty());
     const auto expected = core::valueWeighted(snap->cross, snap->crossNorms);
-    auto* heat = page->heatmap();
+    auto* heat = page->findChild<ui::HeatmapView*>();
     double worst = 0.0;
     for (int q = 0; q < expected.queries; ++q)
         for (int k = 0; k < expected.keys; ++k)
@@ -100,7 +100,7 @@ void TestResearchPages::ctrlClickSwitchesAHeadOff() {
     state->setKind(core::AttentionKind::Cross);
     f->controller->step();
     QVERIFY(f->controller->waitUntilIdle());
-    auto* grid = f->window.findChild<ui::AttentionPage*>()->grid();
+    auto* grid = f->window.findChild<ui::AttentionGrid*>(QStringLiteral("attentionGrid"));
     for (int h = 0; h < 4; ++h)
         QTest::mouseClick(grid, Qt::LeftButton, Qt::ControlModifier, grid->tileRect(1, h).center());
     QVERIFY(f->controller->waitUntilIdle());
@@ -152,8 +152,8 @@ void TestResearchPages::sweepAndChoose() {
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
     QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, cell.center());
     QVERIFY(f->controller->waitUntilIdle());
-    QCOMPARE(int(f->controller->ablation().size()), 1);
-    const auto chosen = f->controller->ablation().heads().front();
+    QCOMPARE(int(f->controller->viewState()->headsOff().size()), 1);
+    const auto chosen = f->controller->viewState()->headsOff().heads().front();
     QCOMPARE(QString::fromUtf8(core::toString(chosen.kind)),
              view->model()->index(0, ui::SweepTable::Kind).data().toString());
 }
@@ -203,15 +203,17 @@ void TestResearchPages::pinAndCompare() {
     state->setKind(core::AttentionKind::Cross);
     state->setSelection(1, core::kMeanHead);
     f->edit->setFocus();
+    QTest::keyClick(f->edit, Qt::Key_9, Qt::AltModifier); // the Compare page, as a user opens it
     QTest::keyClick(f->edit, Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
     auto* page = f->window.findChild<ui::ComparePage*>();
+    QVERIFY(page->isVisible());
     QVERIFY(page->pinned());
     const auto a = f->controller->current()->snapshot;
     // B: the same step with encoder layer 0 switched off.
     core::HeadAblation off;
     for (int h = 0; h < 4; ++h)
         off.set({core::AttentionKind::Encoder, 0, h}, true);
-    f->controller->setAblation(off);
+    f->controller->viewState()->setHeadsOff(off);
     QVERIFY(f->controller->waitUntilIdle());
     const auto b = f->controller->current()->snapshot;
     QVERIFY(a != b);
@@ -248,7 +250,7 @@ void TestResearchPages::pinAndCompare() {
         return true;
     };
     // Another step of the same text: B has a row more, compared where both have rows.
-    f->controller->setAblation({});
+    f->controller->viewState()->setHeadsOff({});
     f->controller->step();
     QVERIFY(f->controller->waitUntilIdle());
     QVERIFY(differenceMatches());
@@ -271,6 +273,16 @@ void TestResearchPages::pinAndCompare() {
              qPrintable(page->aText() + QStringLiteral(" | ") + page->bText()));
     qInfo("pinned %s; on screen %s; %s", qPrintable(page->aText()), qPrintable(page->bText()),
           qPrintable(page->statusText()));
+    // Out of sight, the page leaves each step alone (no copies, means or drawing of either run); shown
+    // again, it catches up.
+    const int shownRows = page->chart(1)->rows();
+    f->window.showPage(ui::MainWindow::Page::Attention);
+    f->controller->step();
+    QVERIFY(f->controller->waitUntilIdle());
+    QCOMPARE(page->chart(1)->rows(), shownRows);
+    f->window.showPage(ui::MainWindow::Page::Compare);
+    QCOMPARE(page->chart(1)->rows(), f->controller->current()->snapshot->cross.queries);
+    QVERIFY(differenceMatches());
 }
 
 ATTNSCOPE_WIDGETS_MAIN(TestResearchPages)

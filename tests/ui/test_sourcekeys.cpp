@@ -7,6 +7,7 @@
 
 #include "ui/attention/DecodePanel.h"
 #include "ui/run/RunResult.h"
+#include "ui/window/WindowDriver.h"
 
 #include <QApplication>
 #include <QTimer>
@@ -121,7 +122,8 @@ void TestSourceKeys::fieldSaysWhatTheModelTakes() {
     QVERIFY2(f->edit->toolTip().contains(QStringLiteral("Adds two numbers")), qPrintable(f->edit->toolTip()));
     QVERIFY(f->edit->toolTip().contains(QStringLiteral("Example input: 321+54")));
     // On a first start the window opens on that example (no text of a last run in the test's settings).
-    f->window.restoreSourceText(QStringLiteral("fallback"));
+    f->window.restoreRemembered(QStringLiteral("fallback"));
+    QTRY_VERIFY(f->window.driver()->arrived());
     QCOMPARE(f->edit->text(), QStringLiteral("321+54"));
 }
 

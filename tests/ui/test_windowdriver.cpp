@@ -7,12 +7,14 @@
 #include "tests/support/WindowFixture.h"
 
 #include "core/run/Session.h"
+#include "ui/attention/AttentionPage.h"
 #include "ui/base/ViewState.h"
 #include "ui/base/WindowState.h"
 #include "ui/window/WindowDriver.h"
 
 #include <QCheckBox>
 #include <QFileInfo>
+#include <QRectF>
 #include <QTabWidget>
 #include <QtTest>
 
@@ -24,6 +26,8 @@ const QString kText = QStringLiteral("The old man walked to the small white hous
 // The state as capture() reads it back: the model by its canonical folder, and what the window keeps.
 ui::WindowState asCaptured(ui::WindowState s) {
     s.model = QFileInfo(s.model).canonicalFilePath();
+    if (!s.zoom)
+        s.zoom = QRectF(); // "as it is", which is the whole map here
     return s;
 }
 
@@ -35,6 +39,10 @@ QString differences(const ui::WindowState& a, const ui::WindowState& b) {
         d << QStringLiteral("text");
     if (a.step != b.step)
         d << QStringLiteral("step %1 / %2").arg(a.step).arg(b.step);
+    if (a.forced != b.forced)
+        d << QStringLiteral("forced (%1 / %2 tokens)").arg(a.forced.size()).arg(b.forced.size());
+    if (!ui::sameZoom(a.zoom, b.zoom))
+        d << QStringLiteral("zoom");
     if (a.headsOff != b.headsOff)
         d << QStringLiteral("heads off %1 / %2")
                  .arg(QString::fromStdString(a.headsOff.text()), QString::fromStdString(b.headsOff.text()));
@@ -61,6 +69,7 @@ private Q_SLOTS:
     void forwardsAndBack();
     void refusesWhatTheModelLacks();
     void displayTogglesAreTheViewStates();
+    void forcedTokensAndZoom();
 };
 
 void TestWindowDriver::forwardsAndBack() {
@@ -132,7 +141,8 @@ void TestWindowDriver::forwardsAndBack() {
     got = driver->capture();
     QVERIFY2(differences(got, asCaptured(near)).isEmpty(), qPrintable(differences(got, asCaptured(near))));
     QCOMPARE(f->controller->current()->step, 2);
-    QVERIFY(f->controller->ablation().empty());
+    QVERIFY(f->controller->viewState()->headsOff().empty());
+    QVERIFY(f->controller->current()->ablation.empty()); // and the run shown was computed so
     QVERIFY(f->window.findChild<QCheckBox*>(QStringLiteral("linesCheck"))->isChecked());
     // And forwards again to the first state: the same as the first time.
     QVERIFY2(driver->driveAndWait(far, {}, &error), qPrintable(error));
@@ -187,6 +197,75 @@ void TestWindowDriver::displayTogglesAreTheViewStates() {
     QTest::keyClick(f->edit, Qt::Key_L, Qt::ControlModifier | Qt::ShiftModifier);
     QVERIFY(state->linesShown());
     QCOMPARE(f->window.driver()->capture().lines, std::optional<bool>(true));
+}
+
+// Tokens forced instead of the model's and the heatmap's zoom are part of the state: driven forwards to a run
+// that forces the runner-up at its second token, it is core's run forced the same way; driven back to the
+// greedy run, and to one forcing another token earlier, the driver backs up to the token that differs.
+void TestWindowDriver::forcedTokensAndZoom() {
+    const QString enes = kModels + QStringLiteral("/en-es");
+    auto f = openWindow(enes, QString());
+    QVERIFY(f);
+    auto* driver = f->window.driver();
+    // The runner-up after the first decoded token, from core alone.
+    core::Session hand(core::Model::load(enes.toStdString()));
+    hand.analyze(kText.toStdString());
+    hand.step();
+    const auto& lp = hand.snapshot().nextTokenLogProbs;
+    int64_t best = 0, second = 1;
+    for (int64_t id = 0; id < static_cast<int64_t>(lp.size()); ++id) {
+        const float p = lp[std::size_t(id)];
+        if (p > lp[std::size_t(best)]) {
+            second = best;
+            best = id;
+        } else if (id != best && (second == best || p > lp[std::size_t(second)])) {
+            second = id;
+        }
+    }
+    QVERIFY(second != best);
+    hand.force(second);
+    hand.step();
+    hand.step();
+    const auto want = hand.snapshot();
+
+    ui::WindowState s = driver->capture(); // the window as it is, with what follows changed
+    s.text = kText;
+    s.step = 4;
+    s.forced = {{1, second}};
+    s.kind = core::AttentionKind::Cross;
+    s.layer = 1;
+    s.head = 0;
+    s.zoom = QRectF(2, 1, 5, 3);
+    QString error;
+    QVERIFY2(driver->driveAndWait(s, {}, &error), qPrintable(error));
+    auto got = driver->capture();
+    QVERIFY2(differences(got, asCaptured(s)).isEmpty(), qPrintable(differences(got, asCaptured(s))));
+    const auto r = f->controller->current();
+    QCOMPARE(r->snapshot->tgtTokens.size(), want.tgtTokens.size());
+    for (std::size_t i = 0; i < want.tgtTokens.size(); ++i)
+        QCOMPARE(r->snapshot->tgtTokens[i].id, want.tgtTokens[i].id);
+    QCOMPARE(r->snapshot->cross.at(1, 0, 3, 2), want.cross.at(1, 0, 3, 2));
+    QCOMPARE(f->window.attentionPage()->zoom(), QRectF(2, 1, 5, 3));
+    qInfo("forced id %lld as token 1: \"%s\"", static_cast<long long>(second), qPrintable(r->decodedText));
+
+    // Back to the greedy run two tokens in, the whole map: the forced token is undone.
+    ui::WindowState greedy = s;
+    greedy.step = 2;
+    greedy.forced.clear();
+    greedy.zoom = QRectF();
+    QVERIFY2(driver->driveAndWait(greedy, {}, &error), qPrintable(error));
+    got = driver->capture();
+    QVERIFY2(differences(got, asCaptured(greedy)).isEmpty(),
+             qPrintable(differences(got, asCaptured(greedy))));
+    QVERIFY(f->controller->current()->snapshot->forced.empty());
+    QVERIFY(f->controller->current()->snapshot->tgtTokens[2].id != second);
+    // Another token forced first, from two tokens in: back to it and on.
+    ui::WindowState early = greedy;
+    early.forced = {{0, second}};
+    QVERIFY2(driver->driveAndWait(early, {}, &error), qPrintable(error));
+    got = driver->capture();
+    QVERIFY2(differences(got, asCaptured(early)).isEmpty(), qPrintable(differences(got, asCaptured(early))));
+    QCOMPARE(f->controller->current()->snapshot->tgtTokens[1].id, second);
 }
 
 QTEST_MAIN(TestWindowDriver)

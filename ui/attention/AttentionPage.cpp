@@ -1,25 +1,25 @@
 #include "ui/attention/AttentionPage.h"
 
 #include "core/model/Model.h"
+#include "ui/attention/AttentionControls.h"
 #include "ui/attention/CandidatesChart.h"
 #include "ui/attention/ClassifierView.h"
 #include "ui/attention/DecodePanel.h"
 #include "ui/attention/LengthBanner.h"
 #include "ui/attention/TokenStrip.h"
 #include "ui/base/AttentionText.h"
+#include "ui/base/PresentationMode.h"
+#include "ui/base/QCustomPlotInclude.h"
 #include "ui/base/ViewState.h"
+#include "ui/run/AnalysisController.h"
 #include "ui/views/AttentionGrid.h"
 #include "ui/views/HeatmapView.h"
+#include "ui/views/LessonSpotlight.h"
 #include "ui/views/LinesView.h"
 
-#include <QCheckBox>
-#include <QComboBox>
-#include <QHBoxLayout>
-#include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
 
-#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -38,56 +38,8 @@ AttentionPage::AttentionPage(ViewState* state, QWidget* parent) : QWidget(parent
 
 void AttentionPage::build() {
     auto* col = new QVBoxLayout(this);
-    controlsRow_ = new QWidget(this);
-    controlsRow_->setObjectName(QStringLiteral("attentionControls"));
-    auto* controls = new QHBoxLayout(controlsRow_);
-    controls->setContentsMargins(0, 0, 0, 0);
-    kind_ = new QComboBox(this);
-    kind_->setObjectName(QStringLiteral("kindCombo"));
-    // The kinds offered change with the model family of the snapshot shown, and so does the longest label.
-    kind_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    kind_->setToolTip(tr("Which attention to show: the encoder's over the source, the decoder's masked "
-                         "attention over the target so far, or the decoder's attention to the source "
-                         "(Ctrl+1, Ctrl+2, Ctrl+3)"));
-    colorMap_ = new QComboBox(this);
-    colorMap_->setObjectName(QStringLiteral("colorMapCombo"));
-    colorMap_->addItems(ColorMap::names());
-    colorMap_->setToolTip(tr("Colour map; viridis and magma are perceptually uniform"));
-    perHead_ = new QCheckBox(tr("Per-head scale"), this);
-    perHead_->setObjectName(QStringLiteral("perHeadCheck"));
-    perHead_->setToolTip(tr("Off: every head on the same [0, 1] scale, so heads compare. On: each head "
-                            "stretched to its own range, so faint structure shows (Ctrl+K)"));
-    logScale_ = new QCheckBox(tr("Log scale"), this);
-    logScale_->setObjectName(QStringLiteral("logScaleCheck"));
-    logScale_->setToolTip(tr("Colours by orders of magnitude, from 10\u207b\u2074 to 1: over a long text "
-                             "most weights are near 1/length, which the [0, 1] scale paints all alike "
-                             "(Ctrl+Shift+K)"));
-    controls->addWidget(kind_);
-    controls->addSpacing(8);
-    controls->addWidget(new QLabel(tr("Colours"), this));
-    controls->addWidget(colorMap_);
-    controls->addWidget(perHead_);
-    controls->addWidget(logScale_);
-    linesCheck_ = new QCheckBox(tr("Lines"), this);
-    linesCheck_->setObjectName(QStringLiteral("linesCheck"));
-    linesCheck_->setToolTip(
-        tr("Show the selected head as lines between the tokens instead of a heatmap; with "
-           "the mean selected, every head in its own colour (Ctrl+Shift+L)"));
-    controls->addWidget(linesCheck_);
-    valueWeighted_ = new QCheckBox(tr("Weight \u00d7 value"), this);
-    valueWeighted_->setObjectName(QStringLiteral("valueWeightedCheck"));
-    valueWeighted_->setToolTip(
-        tr("Colour each weight by what it carries: weight \u00d7 \u2016v W_O\u2016 of its key, rows "
-           "renormalised. "
-           "A head can put most of its weight on a token whose value is nearly zero (Ctrl+Shift+V)"));
-    controls->addWidget(valueWeighted_);
-    ablated_ = new QLabel(this);
-    ablated_->setObjectName(QStringLiteral("ablatedLabel"));
-    ablated_->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold"));
-    ablated_->hide();
-    controls->addWidget(ablated_);
-    controls->addStretch(1);
-    col->addWidget(controlsRow_);
+    controls_ = new AttentionControls(state_, this);
+    col->addWidget(controls_);
 
     decode_ = new DecodePanel(this);
     col->addWidget(decode_);
@@ -130,6 +82,8 @@ void AttentionPage::build() {
     splitter_->addWidget(grid_);
     splitter_->addWidget(detail_);
     splitter_->addWidget(candidates_);
+    tileSpot_ = new LessonSpotlight(grid_);
+    cellSpot_ = new LessonSpotlight(heatmap_->plot());
     splitter_->setStretchFactor(0, 3);
     splitter_->setStretchFactor(1, 4);
     splitter_->setStretchFactor(2, 2);
@@ -165,28 +119,15 @@ void AttentionPage::resizeEvent(QResizeEvent* event) {
 }
 
 void AttentionPage::follow() {
-    // Controls → view state.
-    connect(kind_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
-        if (i >= 0)
-            state_->setKind(static_cast<AttentionKind>(kind_->itemData(i).toInt()));
-    });
-    connect(colorMap_, &QComboBox::currentTextChanged, state_, &ViewState::setColorMap);
-    connect(perHead_, &QCheckBox::toggled, state_,
-            [this](bool on) { state_->setScaleMode(on ? ScaleMode::PerHead : ScaleMode::Fixed); });
-    connect(logScale_, &QCheckBox::toggled, state_,
-            [this](bool on) { state_->setScaleMode(on ? ScaleMode::Log : ScaleMode::Fixed); });
+    // Views → view state.
     connect(grid_, &AttentionGrid::tileClicked, state_, &ViewState::setSelection);
-    connect(grid_, &AttentionGrid::tileToggled, this, [this](int layer, int head) {
-        Q_EMIT headToggled({state_->kind(), layer, head});
-    });
-    connect(valueWeighted_, &QCheckBox::toggled, state_, &ViewState::setValueWeighted);
-    connect(state_, &ViewState::valueWeightedChanged, this, [this](bool on) {
-        const QSignalBlocker block(valueWeighted_);
-        valueWeighted_->setChecked(on);
+    connect(grid_, &AttentionGrid::tileToggled, state_, [this](int layer, int head) {
+        state_->toggleHeadOff({state_->kind(), layer, head});
     });
     connect(decode_, &DecodePanel::samplingChanged, candidates_, &CandidatesChart::setSampling);
     connect(grid_, &AttentionGrid::navigate, state_, &ViewState::navigate);
     connect(heatmap_, &HeatmapView::navigate, state_, &ViewState::navigate);
+    connect(heatmap_, &HeatmapView::busyChanged, this, &AttentionPage::busyChanged);
     const auto noPart = [this](const QString& side) {
         Q_EMIT hint(tr("%1 tokens play no part in %2").arg(side, AttentionText::kindName(state_->kind())));
     };
@@ -204,12 +145,7 @@ void AttentionPage::follow() {
     connect(state_, &ViewState::shownChanged, heatmap_, &HeatmapView::setShown);
     connect(state_, &ViewState::shownChanged, lines_, &LinesView::setShown);
     lines_->setShown(state_->shown());
-    connect(linesCheck_, &QCheckBox::toggled, state_, &ViewState::setLinesShown);
-    connect(state_, &ViewState::linesShownChanged, this, [this](bool on) {
-        const QSignalBlocker block(linesCheck_);
-        linesCheck_->setChecked(on);
-        showDetail();
-    });
+    connect(state_, &ViewState::linesShownChanged, this, &AttentionPage::showDetail);
     connect(state_, &ViewState::colorMapChanged, classifier_, &ClassifierView::setColorMap);
     connect(classifier_, &ClassifierView::tokenClicked, this,
             [this](int i) { state_->markFromStrip(true, i, false); });
@@ -217,24 +153,9 @@ void AttentionPage::follow() {
     heatmap_->setShown(state_->shown());
     // View state → the page's own controls and marks.
     connect(state_, &ViewState::shownChanged, this, &AttentionPage::fitGrid);
-    connect(state_, &ViewState::kindChanged, this, [this](AttentionKind k) {
-        const int idx = kind_->findData(static_cast<int>(k));
-        if (idx >= 0 && idx != kind_->currentIndex()) {
-            const QSignalBlocker block(kind_);
-            kind_->setCurrentIndex(idx);
-        }
+    connect(state_, &ViewState::kindChanged, this, [this] {
         updateCurrentQuery();
         updateStrips();
-    });
-    connect(state_, &ViewState::scaleModeChanged, this, [this](ScaleMode m) {
-        // One mode at a time: each box shows whether its mode is the one on.
-        const QSignalBlocker block(perHead_), blockLog(logScale_);
-        perHead_->setChecked(m == ScaleMode::PerHead);
-        logScale_->setChecked(m == ScaleMode::Log);
-    });
-    connect(state_, &ViewState::colorMapChanged, this, [this](const ColorMap& m) {
-        const QSignalBlocker block(colorMap_);
-        colorMap_->setCurrentText(m.name());
     });
     connect(state_, &ViewState::markedTokenChanged, this, [this](Qt::Orientation o, int i) {
         heatmap_->setMarkedToken(o, i);
@@ -255,18 +176,8 @@ void AttentionPage::offerKinds(std::vector<AttentionKind> kinds) {
     if (kinds == kinds_)
         return;
     kinds_ = std::move(kinds);
-    const auto current = state_->kind();
-    {
-        const QSignalBlocker block(kind_);
-        kind_->clear();
-        for (auto k : kinds_)
-            kind_->addItem(AttentionText::kindLabel(k), static_cast<int>(k));
-        const int idx = kind_->findData(static_cast<int>(current));
-        kind_->setCurrentIndex(idx < 0 ? 0 : idx);
-    }
     Q_EMIT kindsChanged(kinds_);
-    if (kind_->count() > 0)
-        state_->setKind(static_cast<AttentionKind>(kind_->currentData().toInt()));
+    controls_->offer(kinds_);
 }
 
 void AttentionPage::fitGrid(const ShownAttention& shown) {
@@ -281,9 +192,7 @@ void AttentionPage::setHeadScores(const std::vector<core::HeadScores>& scores) {
 }
 
 void AttentionPage::selectKind(AttentionKind kind) {
-    const int idx = kind_->findData(static_cast<int>(kind));
-    if (idx >= 0)
-        kind_->setCurrentIndex(idx);
+    controls_->selectKind(kind);
 }
 
 void AttentionPage::showResult(const RunResultPtr& r) {
@@ -321,15 +230,8 @@ void AttentionPage::showResult(const RunResultPtr& r) {
     updateStrips();
     candidates_->setResult(r);
     decode_->setState(r->step, r->finished, true, r->decodedText);
-    grid_->setAblation(r->ablation);
-    const auto off = static_cast<int>(r->ablation.size());
-    ablated_->setText(tr("%n head(s) off", nullptr, off));
-    ablated_->setToolTip(tr("Switched off (their output zeroed before W_O): %1. Ctrl+click a tile to switch "
-                            "one back on; Ctrl+Shift+H switches them all on")
-                             .arg(QString::fromStdString(r->ablation.text())));
-    ablated_->setVisible(off > 0);
     // Value norms exist only where there are values and an output projection: a Transformer.
-    valueWeighted_->setEnabled(!snap->encoderNorms.empty() || !snap->decoderNorms.empty());
+    controls_->setValueWeightingAvailable(!snap->encoderNorms.empty() || !snap->decoderNorms.empty());
 }
 
 void AttentionPage::clear() {
@@ -359,9 +261,7 @@ void AttentionPage::showDetail() {
     detail_->setCurrentWidget(classifier             ? static_cast<QWidget*>(classifier_)
                               : state_->linesShown() ? static_cast<QWidget*>(lines_)
                                                      : heatmap_);
-    for (QWidget* w : {static_cast<QWidget*>(linesCheck_), static_cast<QWidget*>(perHead_),
-                       static_cast<QWidget*>(logScale_), static_cast<QWidget*>(valueWeighted_)})
-        w->setVisible(!classifier);
+    controls_->setForClassifier(classifier);
     for (QWidget* w : {static_cast<QWidget*>(decode_), static_cast<QWidget*>(tgtScroll_)})
         w->setVisible(!reads);
     candidates_->setVisible(!classifier && (!reads || result_->snapshot->maskRow >= 0));
@@ -382,6 +282,95 @@ void AttentionPage::updateCurrentQuery() {
 void AttentionPage::updateStrips() {
     srcStrip_->setMarked(state_->markedOnStrip(true));
     tgtStrip_->setMarked(state_->markedOnStrip(false));
+}
+
+void AttentionPage::attach(AnalysisController* c) {
+    connect(c, &AnalysisController::resultChanged, this, &AttentionPage::showResult);
+    connect(c, &AnalysisController::cleared, this, &AttentionPage::clear);
+    connect(decode_->stepAction(), &QAction::triggered, c, &AnalysisController::step);
+    connect(decode_->backAction(), &QAction::triggered, c, &AnalysisController::back);
+    connect(decode_->runAction(), &QAction::triggered, c, &AnalysisController::runToEnd);
+    connect(decode_->resetAction(), &QAction::triggered, c, &AnalysisController::reset);
+    connect(decode_, &DecodePanel::samplingChanged, c, &AnalysisController::setSampling);
+    c->setSampling(decode_->sampling());
+    connect(banner_, &LengthBanner::pastMaxLenRequested, c, &AnalysisController::setPastMaxLen);
+    connect(candidates_, &CandidatesChart::forceRequested, c, [c](qint64 id) { c->force(id); });
+}
+
+QList<QAction*> AttentionPage::decodeActions() const {
+    return {decode_->stepAction(), decode_->backAction(), decode_->runAction(), decode_->resetAction()};
+}
+
+core::SamplingSettings AttentionPage::sampling() const {
+    return decode_->sampling();
+}
+
+void AttentionPage::setSampling(const core::SamplingSettings& s) {
+    decode_->setSampling(s);
+}
+
+void AttentionPage::expectNewRun() {
+    decode_->expectNewRun();
+}
+
+void AttentionPage::zoomBy(double factor) {
+    heatmap_->zoomBy(factor);
+}
+
+void AttentionPage::resetZoom() {
+    heatmap_->resetZoom();
+}
+
+QRectF AttentionPage::zoom() const {
+    return heatmap_->isZoomed() ? heatmap_->visibleCells() : QRectF();
+}
+
+void AttentionPage::setZoom(const QRectF& cells) {
+    if (cells.isEmpty())
+        heatmap_->resetZoom();
+    else
+        heatmap_->setVisibleCells(cells);
+}
+
+void AttentionPage::spotlightTile(int layer, int head) {
+    if (layer < 0)
+        return tileSpot_->clear();
+    tileSpot_->show([this, layer, head] { return grid_->tileRect(layer, head); });
+}
+
+void AttentionPage::spotlightCell(int row, int column) {
+    if (row < 0)
+        return cellSpot_->clear();
+    auto* plot = heatmap_->plot();
+    cellSpot_->show([plot, row, column] {
+        const double x0 = plot->xAxis->coordToPixel(column - 0.5);
+        const double x1 = plot->xAxis->coordToPixel(column + 0.5);
+        const double y0 = plot->yAxis->coordToPixel(row - 0.5);
+        const double y1 = plot->yAxis->coordToPixel(row + 0.5);
+        return QRectF(QPointF(x0, y0), QPointF(x1, y1)).normalized().toAlignedRect();
+    });
+}
+
+void AttentionPage::joinPresentation(PresentationMode* mode) {
+    mode->addChrome(controls_);
+    // The grid of every head gets about half the width: its tiles are what a room reads from afar.
+    mode->setPaneWeights(splitter_, {48, 31, 21});
+}
+
+QByteArray AttentionPage::paneLayout() const {
+    return splitter_->saveState();
+}
+
+void AttentionPage::restorePaneLayout(const QByteArray& layout) {
+    splitter_->restoreState(layout);
+}
+
+bool AttentionPage::busy() const {
+    return heatmap_->busy();
+}
+
+QCustomPlot* AttentionPage::candidatesPlot() const {
+    return candidates_->plot();
 }
 
 } // namespace ui

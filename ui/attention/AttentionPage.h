@@ -5,29 +5,35 @@
 
 #include "core/analysis/HeadAnalysis.h"
 #include "core/run/AttentionSnapshot.h"
+#include "core/run/Sampler.h"
 #include "ui/base/ShownAttention.h"
 #include "ui/run/RunResult.h"
 
+#include <QList>
+#include <QRectF>
 #include <QWidget>
 
 #include <vector>
 
-class QCheckBox;
-class QComboBox;
-class QLabel;
+class QAction;
+class QCustomPlot;
 class QScrollArea;
 class QSplitter;
 class QStackedWidget;
 
 namespace ui {
 
+class AnalysisController;
+class AttentionControls;
 class AttentionGrid;
 class CandidatesChart;
 class ClassifierView;
 class DecodePanel;
 class HeatmapView;
 class LengthBanner;
+class LessonSpotlight;
 class LinesView;
+class PresentationMode;
 class TokenStrip;
 class ViewState;
 
@@ -35,6 +41,10 @@ class AttentionPage : public QWidget {
     Q_OBJECT
 public:
     explicit AttentionPage(ViewState* state, QWidget* parent = nullptr);
+
+    /// Follows the analysis (its results, and clearing when there is none) and sends it what the page's
+    /// controls ask for: Step, Back, Run to end, Reset, a forced token, the sampling, reading past max_len.
+    void attach(AnalysisController* controller);
 
     /// The kinds a model has (an encoder–decoder: encoder, decoder and cross; decoder-only: decoder
     /// self-attention), offered until a snapshot of it is shown; the current kind is kept when it is still
@@ -51,24 +61,41 @@ public:
     /// Picks a kind in the selector when the model offers it (the View menu's Ctrl+1/2/3).
     void selectKind(core::AttentionKind kind);
 
-    DecodePanel* decodePanel() const { return decode_; }
-    CandidatesChart* candidates() const { return candidates_; }
-    AttentionGrid* grid() const { return grid_; }
-    QComboBox* colorMapCombo() const { return colorMap_; }
-    QSplitter* splitter() const { return splitter_; }
-    HeatmapView* heatmap() const { return heatmap_; }
-    ClassifierView* classifierView() const { return classifier_; }
-    LengthBanner* lengthBanner() const { return banner_; }
-    /// The kind and colour controls above the decode panel (hidden in the presentation mode).
-    QWidget* controlsRow() const { return controlsRow_; }
+    /// Step, Back, Run to end and Reset, for the Decode menu and the window's keys.
+    QList<QAction*> decodeActions() const;
+    /// The sampling the decode panel shows; setting it is what a user choosing it does.
+    core::SamplingSettings sampling() const;
+    void setSampling(const core::SamplingSettings& s);
+    /// A new text is typed: the decode panel stops showing the step of the text before it.
+    void expectNewRun();
+    /// The heatmap's zoom (the View menu's Zoom In, Zoom Out and Whole Map).
+    void zoomBy(double factor);
+    void resetZoom();
+    /// The heatmap's view in cells (x keys, y queries), empty while it shows the whole map; setting an empty
+    /// rect shows the whole map.
+    QRectF zoom() const;
+    void setZoom(const QRectF& cells);
+    /// A lesson's frame around a tile of the grid or a cell of the heatmap, following zooms and resizes; a
+    /// negative layer or row takes it away.
+    void spotlightTile(int layer, int head);
+    void spotlightCell(int row, int column);
+    /// While the projector mode is on, the kind and colour controls are out of sight and the grid gets
+    /// about half the width.
+    void joinPresentation(PresentationMode* mode);
+    /// The panes' widths, saved with the window (QSplitter::saveState).
+    QByteArray paneLayout() const;
+    void restorePaneLayout(const QByteArray& layout);
+    /// The detail heatmap computes a large block off the window's thread: true until it shows it.
+    bool busy() const;
+    /// The next-token chart, for File ▸ Export.
+    QCustomPlot* candidatesPlot() const;
 
 Q_SIGNALS:
     /// A short explanation for the status bar (a click that had no effect).
     void hint(const QString& text);
     /// The selector offers other kinds (a snapshot of another model family, or another model).
     void kindsChanged(const std::vector<core::AttentionKind>& kinds);
-    /// Ctrl+click on a tile: switch that head of the shown kind off, or back on.
-    void headToggled(const core::HeadRef& head);
+    void busyChanged(bool busy);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -90,18 +117,11 @@ private:
     RunResultPtr result_;
     std::vector<core::AttentionKind> modelKinds_;
     std::vector<core::AttentionKind> kinds_;
-    QComboBox* kind_ = nullptr;
-    QComboBox* colorMap_ = nullptr;
-    QCheckBox* perHead_ = nullptr;
-    QCheckBox* logScale_ = nullptr;
-    QCheckBox* linesCheck_ = nullptr;
-    QCheckBox* valueWeighted_ = nullptr;
-    QLabel* ablated_ = nullptr; // how many heads are off, while any are
+    AttentionControls* controls_ = nullptr; // hidden in the presentation mode
     QStackedWidget* detail_ = nullptr;
     LinesView* lines_ = nullptr;
     DecodePanel* decode_ = nullptr;
     LengthBanner* banner_ = nullptr;
-    QWidget* controlsRow_ = nullptr;
     TokenStrip* srcStrip_ = nullptr;
     TokenStrip* tgtStrip_ = nullptr;
     QScrollArea* srcScroll_ = nullptr;
@@ -111,6 +131,8 @@ private:
     HeatmapView* heatmap_ = nullptr;
     CandidatesChart* candidates_ = nullptr;
     ClassifierView* classifier_ = nullptr;
+    LessonSpotlight* tileSpot_ = nullptr;
+    LessonSpotlight* cellSpot_ = nullptr;
 };
 
 } // namespace ui

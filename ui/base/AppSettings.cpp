@@ -6,7 +6,6 @@
 #include <QDir>
 #include <QMainWindow>
 #include <QSettings>
-#include <QSplitter>
 #include <QTemporaryDir>
 #include <QVariantList>
 
@@ -51,13 +50,20 @@ bool AppSettings::keepNothing() {
     return true;
 }
 
-void AppSettings::restoreView(ViewState* state) {
+WindowState AppSettings::rememberedState() {
     QSettings s;
-    state->setColorMap(s.value(kColorMap, ColorMap::names().front()).toString());
-    state->setScaleMode(s.value(kPerHeadScale, false).toBool() ? ScaleMode::PerHead
-                        : s.value(kLogScale, false).toBool()   ? ScaleMode::Log
-                                                               : ScaleMode::Fixed);
-    state->setValueWeighted(s.value(kValueWeighted, false).toBool());
+    WindowState w;
+    w.colorMap = ColorMap::byName(s.value(kColorMap, ColorMap::names().front()).toString()).name();
+    w.scale = s.value(kPerHeadScale, false).toBool() ? ScaleMode::PerHead
+              : s.value(kLogScale, false).toBool()   ? ScaleMode::Log
+                                                     : ScaleMode::Fixed;
+    w.valueWeighted = s.value(kValueWeighted, false).toBool();
+    const auto sel = selection();
+    w.kind = sel.kind;
+    w.layer = sel.layer;
+    w.head = sel.head;
+    w.sampling = sampling();
+    return w;
 }
 
 void AppSettings::trackView(ViewState* state) {
@@ -150,18 +156,21 @@ void AppSettings::setSourceText(const QString& text) {
     QSettings().setValue(kSourceText, text);
 }
 
-void AppSettings::restoreWindow(QMainWindow* window, QSplitter* splitter) {
+void AppSettings::restoreWindow(QMainWindow* window) {
     QSettings s;
     window->restoreGeometry(s.value(kGeometry).toByteArray());
     window->restoreState(s.value(kWindowState).toByteArray());
-    splitter->restoreState(s.value(kSplitter).toByteArray());
 }
 
-void AppSettings::saveWindow(const QMainWindow* window, const QSplitter* splitter) {
+QByteArray AppSettings::paneLayout() {
+    return QSettings().value(kSplitter).toByteArray();
+}
+
+void AppSettings::saveWindow(const QMainWindow* window, const QByteArray& paneLayout) {
     QSettings s;
     s.setValue(kGeometry, window->saveGeometry());
     s.setValue(kWindowState, window->saveState());
-    s.setValue(kSplitter, splitter->saveState());
+    s.setValue(kSplitter, paneLayout);
 }
 
 QString AppSettings::exportDir() {

@@ -6,12 +6,13 @@
 
 #include "core/run/AttentionSnapshot.h"
 #include "core/run/Sampler.h"
+#include "ui/base/WindowState.h"
 
 #include <QString>
 #include <QStringList>
 
+class QByteArray;
 class QMainWindow;
-class QSplitter;
 
 namespace ui {
 
@@ -25,9 +26,12 @@ public:
     /// False when no scratch folder could be made (an unwritable TMPDIR): then nothing was redirected.
     static bool keepNothing();
 
-    /// Puts the remembered colour map and scale into state.
-    static void restoreView(ViewState* state);
-    /// Remembers every later change of state's colour map and scale, as it happens.
+    /// What the window showed when it last closed, as a state to bring it to (WindowDriver): the colour
+    /// map, the scale, the colour source, the kind, layer and head, and the sampling. Its model and text are
+    /// left for the caller (empty: the model open, no text); its page is the Attention page, where a start
+    /// opens.
+    static WindowState rememberedState();
+    /// Remembers every later change of state's colour map, scale and colour source, as it happens.
     static void trackView(ViewState* state);
 
     /// The kind, layer and head shown last (kMeanHead for the mean); Encoder, 0, 0 before any.
@@ -57,8 +61,10 @@ public:
     static QString sourceText(const QString& fallback);
     static void setSourceText(const QString& text);
 
-    static void restoreWindow(QMainWindow* window, QSplitter* splitter);
-    static void saveWindow(const QMainWindow* window, const QSplitter* splitter);
+    /// The window's geometry and docks; the Attention page's panes as they were (its splitter's saveState).
+    static void restoreWindow(QMainWindow* window);
+    static QByteArray paneLayout();
+    static void saveWindow(const QMainWindow* window, const QByteArray& paneLayout);
 
     /// The folder the last export went to (the home folder before any).
     static QString exportDir();

@@ -53,6 +53,8 @@ ShownAttention::Changes ShownAttention::diff(const ShownAttention& before) const
         changes |= Change::Colours;
     if (valueWeighted != before.valueWeighted)
         changes |= Change::Source;
+    if (headsOff != before.headsOff)
+        changes |= Change::HeadsOff;
     return changes;
 }
 

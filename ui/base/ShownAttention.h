@@ -1,8 +1,10 @@
 #pragma once
-// What an attention view shows, as one value: the snapshot, the kind, the layer and head, and how weights
-// are coloured. ViewState holds the one current value; the grid and the detail heatmap each keep the value
-// they last drew, and diff() tells them what a new one changes, so each repaints only that.
+// What an attention view shows, as one value: the snapshot, the kind, the layer and head, how weights
+// are coloured, and which heads are switched off. ViewState holds the one current value; the grid and the
+// detail heatmap each keep the value they last drew, and diff() tells them what a new one changes, so each
+// repaints only that.
 
+#include "core/model/HeadAblation.h"
 #include "core/run/AttentionSnapshot.h"
 #include "ui/base/ColorMap.h"
 
@@ -24,6 +26,8 @@ struct ShownAttention {
     /// Colour by what the weights carry: α_ij·‖v_j W_O^(h)‖, rows renormalised (core::valueWeighted), where
     /// the snapshot holds it.
     bool valueWeighted = false;
+    /// The heads switched off in the runs from now on; the grid crosses out their tiles.
+    core::HeadAblation headsOff{};
 
     /// What the views colour: the value-weighted block when asked for and the snapshot holds it, else the
     /// weights of the kind; nullptr when there is no snapshot or it lacks the kind.
@@ -54,6 +58,7 @@ struct ShownAttention {
         Scale = 4,     ///< the scale mode
         Colours = 8,   ///< the colour map
         Source = 16,   ///< weights or weight × value norm
+        HeadsOff = 32, ///< the heads switched off
     };
     Q_DECLARE_FLAGS(Changes, Change)
     /// What differs from `before`; empty when both show the same.

@@ -1,5 +1,7 @@
 #include "ui/base/ViewState.h"
 
+#include "core/base/Errors.h"
+
 #include <algorithm>
 
 namespace ui {
@@ -75,6 +77,36 @@ void ViewState::setLinesShown(bool on) {
         return;
     lines_ = on;
     Q_EMIT linesShownChanged(on);
+}
+
+bool ViewState::setHeadsOff(const core::HeadAblation& heads) {
+    if (heads == shown_.headsOff)
+        return true;
+    if (!heads.empty()) {
+        try {
+            if (!headsModel_)
+                throw core::InputError("no model is loaded whose heads could be switched off");
+            core::checkAblation(heads, *headsModel_);
+        } catch (const core::InputError& e) {
+            Q_EMIT headsOffRefused(QString::fromStdString(e.what()));
+            return false;
+        }
+    }
+    shown_.headsOff = heads;
+    Q_EMIT headsOffChanged(shown_.headsOff);
+    announce(Change::HeadsOff);
+    return true;
+}
+
+bool ViewState::toggleHeadOff(const core::HeadRef& head) {
+    auto heads = shown_.headsOff;
+    heads.toggle(head);
+    return setHeadsOff(heads);
+}
+
+void ViewState::setHeadsModel(std::shared_ptr<const core::ModelConfig> config) {
+    headsModel_ = std::move(config);
+    setHeadsOff({});
 }
 
 void ViewState::setColorMap(const QString& name) {

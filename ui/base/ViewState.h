@@ -1,8 +1,8 @@
 #pragma once
 // The one small object every attention view listens to: what is shown (snapshot, kind, layer and head,
-// colour scaling, as one ShownAttention), which token is marked, and the display toggles (the scale's
-// modes, weight × value, lines instead of the heatmap). Views, their checkboxes and the menus never ask
-// each other; they follow these signals and set the state.
+// colour scaling, as one ShownAttention), which token is marked, the display toggles (the scale's modes,
+// weight × value, lines instead of the heatmap) and the heads switched off. Views, their checkboxes, the
+// menus and the analysis never ask each other; they follow these signals and set the state.
 
 #include "core/run/AttentionSnapshot.h"
 #include "ui/base/ColorMap.h"
@@ -11,6 +11,7 @@
 #include <QObject>
 
 #include <memory>
+#include <optional>
 
 namespace ui {
 
@@ -46,6 +47,16 @@ public:
     void setLinesShown(bool on);
     bool linesShown() const { return lines_; }
     void setColorMap(const QString& name);
+    /// The heads switched off in every run from now on (empty: all on). Every change enters here and is
+    /// checked against the model they belong to (setHeadsModel): a set that model does not have is refused
+    /// with headsOffRefused, naming the head, and the set before is kept. Returns whether `heads` is the set.
+    bool setHeadsOff(const core::HeadAblation& heads);
+    /// Switches one head off, or back on.
+    bool toggleHeadOff(const core::HeadRef& head);
+    const core::HeadAblation& headsOff() const { return shown_.headsOff; }
+    /// The model whose heads can be switched off, shared with the model that holds it (null: none loaded).
+    /// Another model switches every head back on: they were the last model's heads.
+    void setHeadsModel(std::shared_ptr<const core::ModelConfig> config);
     /// A token clicked in a strip: Horizontal marks a query row, Vertical a key column; −1 clears.
     void setMarkedToken(Qt::Orientation orientation, int index);
     /// A click on a token of the source or target strip, turned into a row or column of the shown kind:
@@ -65,6 +76,9 @@ Q_SIGNALS:
     void colorMapChanged(const ui::ColorMap& map);
     void markedTokenChanged(Qt::Orientation orientation, int index);
     void linesShownChanged(bool on);
+    void headsOffChanged(const core::HeadAblation& heads);
+    /// A set of heads the model does not have was asked for (and the set before kept): why.
+    void headsOffRefused(const QString& message);
 
 private:
     /// Takes the shape of the shown block (when there is one) and clamps the selection to it; true when the
@@ -80,6 +94,7 @@ private:
     Qt::Orientation markOrientation_ = Qt::Horizontal;
     int markIndex_ = -1;
     bool lines_ = false;
+    std::shared_ptr<const core::ModelConfig> headsModel_;
 };
 
 } // namespace ui

@@ -9,9 +9,13 @@
 #include "core/run/Sampler.h"
 #include "ui/base/ColorMap.h"
 
+#include <QRectF>
 #include <QString>
 
+#include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace ui {
 
@@ -29,13 +33,18 @@ struct WindowTraining {
 
 /// The same way of choosing tokens, every setting alike.
 bool sameSampling(const core::SamplingSettings& a, const core::SamplingSettings& b);
+/// The same view of the detail heatmap (both unset, both the whole map, or the same cells).
+bool sameZoom(const std::optional<QRectF>& a, const std::optional<QRectF>& b);
 
 struct WindowState {
     /// The model: a folder; a lesson's step also names a built-in model by its folder's name, or a folder
     /// relative to the lesson's file (LessonFile::modelFolder resolves them). Empty: the one open.
     QString model;
-    QString text;                    ///< the source (a language model's prompt)
-    int step = 0;                    ///< tokens decoded after the analysis
+    QString text; ///< the source (a language model's prompt)
+    int step = 0; ///< tokens decoded after the analysis
+    /// Tokens chosen instead of the model's (a click on the next-token chart): {which decoded token, from
+    /// 0 for the first; its id}, in that order. The decode forces each where it falls.
+    std::vector<std::pair<int, int64_t>> forced;
     core::SamplingSettings sampling; ///< how those tokens are chosen (greedy unless told)
     std::optional<bool> pastMaxLen;  ///< read a text past max_len where positions allow; unset: as it is
     /// Heads switched off once the tokens are decoded (the tokens are kept, as a Ctrl+click keeps them).
@@ -52,6 +61,9 @@ struct WindowState {
     bool valueWeighted = false; ///< colour by weight × value
     QString colorMap;           ///< a ColorMap name; empty: as it is
     std::optional<bool> lines;  ///< the head drawn as lines instead of a heatmap; unset: as it is
+    /// The detail heatmap's view in cells, x keys and y queries (HeatmapView::visibleCells); an empty rect:
+    /// the whole map; unset: as it is.
+    std::optional<QRectF> zoom;
     /// The Inside page's stage brought into view and framed, 1–5 (0: none). Its row is the marked one.
     int insideStage = 0;
     WindowTraining train;

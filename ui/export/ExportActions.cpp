@@ -32,7 +32,15 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
     connect(headJson_, &QAction::triggered, this, [this] { exportHead(true); });
     connect(kindCsv_, &QAction::triggered, this, [this] { exportKind(false); });
     connect(kindJson_, &QAction::triggered, this, [this] { exportKind(true); });
+    connect(state_, &ViewState::kindChanged, this, &ExportActions::updateEnabled);
     updateEnabled();
+}
+
+void ExportActions::attach() {
+    // What there is to export follows the analysis, after the pages it exports from have taken its news.
+    connect(controller_, &AnalysisController::resultChanged, this, &ExportActions::updateEnabled);
+    connect(controller_, &AnalysisController::cleared, this, &ExportActions::updateEnabled);
+    connect(controller_, &AnalysisController::insideReady, this, &ExportActions::updateEnabled);
 }
 
 // The constructor connects these; actions() hands them to the menu in this order.

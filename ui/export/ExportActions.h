@@ -31,6 +31,9 @@ public:
     void setPlotSource(std::function<QCustomPlot*(const QString&)> plot) { plot_ = std::move(plot); }
     /// Enables the actions that have something to export.
     void updateEnabled();
+    /// From now on enables them as the analysis changes: call once the pages it exports from (the Inside
+    /// page's row) follow the analysis, so they have taken each result or clearing first.
+    void attach();
 
 Q_SIGNALS:
     /// A line for the status bar: what was written, or why not.

@@ -4,6 +4,7 @@
 #include "ui/base/ViewState.h"
 #include "ui/inside/InsideText.h"
 #include "ui/inside/SamplingChart.h"
+#include "ui/run/AnalysisController.h"
 #include "ui/views/MatrixChart.h"
 
 #include <QComboBox>
@@ -230,6 +231,15 @@ void InsideView::maybeRequest() {
     requestedFor_ = result_;
     lastRequest_ = q;
     Q_EMIT requested(q);
+}
+
+void InsideView::attach(AnalysisController* c) {
+    connect(c, &AnalysisController::resultChanged, this, &InsideView::setResult);
+    connect(c, &AnalysisController::cleared, this, [this] { setResult(nullptr); });
+    connect(this, &InsideView::requested, c, &AnalysisController::requestInside);
+    connect(c, &AnalysisController::insideReady, this, &InsideView::setInside);
+    connect(c, &AnalysisController::insideFailed, this, &InsideView::setFailed);
+    connect(c, &AnalysisController::samplingChanged, this, &InsideView::refresh);
 }
 
 void InsideView::refresh() {

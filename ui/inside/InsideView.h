@@ -25,6 +25,7 @@ class QScrollArea;
 namespace ui {
 
 class MatrixChart;
+class AnalysisController;
 class SamplingChart;
 class ViewState;
 
@@ -32,6 +33,10 @@ class InsideView : public QWidget {
     Q_OBJECT
 public:
     explicit InsideView(ViewState* state, QWidget* parent = nullptr);
+
+    /// Follows the analysis: each step shown, the rows it opens for the view, and new sampling settings
+    /// (the pipeline with them is asked for again).
+    void attach(AnalysisController* controller);
 
     /// The step on screen (null: nothing analysed).
     void setResult(const RunResultPtr& result);

@@ -117,6 +117,15 @@ QByteArray LessonFile::toJson(const Lesson& lesson) {
                       {QStringLiteral("scale"), QLatin1String(LessonStepReader::scaleName(s.scale))},
                       {QStringLiteral("value_weighted"), s.valueWeighted},
                       {QStringLiteral("inside_stage"), s.insideStage}};
+        QJsonArray forced;
+        for (const auto& [token, id] : s.forced)
+            forced.append(QJsonArray{token, static_cast<qint64>(id)});
+        o.insert(QStringLiteral("forced"), forced);
+        if (s.zoom)
+            o.insert(QStringLiteral("zoom"), s.zoom->isEmpty()
+                                                 ? QJsonValue()
+                                                 : QJsonValue(QJsonArray{s.zoom->x(), s.zoom->y(),
+                                                                         s.zoom->width(), s.zoom->height()}));
         o.insert(QStringLiteral("mark"),
                  s.markRow >= 0      ? QJsonValue(QJsonObject{{QStringLiteral("row"), s.markRow}})
                  : s.markColumn >= 0 ? QJsonValue(QJsonObject{{QStringLiteral("column"), s.markColumn}})

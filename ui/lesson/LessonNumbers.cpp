@@ -18,6 +18,23 @@ QString number(double v) {
     return QString::number(v, 'g', 4);
 }
 
+// One weight of a head, or of the layer's mean over heads: that one cell of core::meanOverHeads, summed in
+// double and divided as it does (a caption needs no whole layer's mean).
+std::optional<QString> weight(const core::AttentionBlock* block, int layer, int head, int row, int col) {
+    if (!block || block->empty() || row < 0 || col < 0 || row >= block->queries || col >= block->keys ||
+        layer >= block->layers)
+        return std::nullopt;
+    if (head == core::kMeanHead) {
+        double sum = 0.0;
+        for (int h = 0; h < block->heads; ++h)
+            sum += block->at(layer, h, row, col);
+        return probability(static_cast<float>(sum / block->heads));
+    }
+    if (head >= block->heads)
+        return std::nullopt;
+    return probability(block->at(layer, head, row, col));
+}
+
 } // namespace
 
 QString LessonNumbers::quoted(const std::string& text) {
@@ -58,17 +75,8 @@ std::optional<QString> LessonNumbers::value(const QString& name, const std::vect
         return quoted(tokens[std::size_t(i)].text);
     };
 
-    if (name == QLatin1String("weight")) {
-        if (!block || block->empty() || row < 0 || col < 0 || row >= block->queries || col >= block->keys ||
-            shown.layer >= block->layers)
-            return std::nullopt;
-        if (shown.head == core::kMeanHead)
-            return probability(
-                core::meanOverHeads(*block, shown.layer)[std::size_t(row * block->keys + col)]);
-        if (shown.head >= block->heads)
-            return std::nullopt;
-        return probability(block->at(shown.layer, shown.head, row, col));
-    }
+    if (name == QLatin1String("weight"))
+        return weight(block, shown.layer, shown.head, row, col);
     if (name == QLatin1String("query"))
         return tokenAt(queries, row);
     if (name == QLatin1String("key"))

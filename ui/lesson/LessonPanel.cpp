@@ -1,11 +1,11 @@
 #include "ui/lesson/LessonPanel.h"
 
 #include "ui/base/AppSettings.h"
+#include "ui/base/PresentationMode.h"
 #include "ui/lesson/LessonCaption.h"
 #include "ui/lesson/LessonFile.h"
 #include "ui/lesson/LessonPlayer.h"
 #include "ui/lesson/LessonRecorder.h"
-#include "ui/window/PresentationMode.h"
 
 #include <QAbstractSpinBox>
 #include <QAction>

@@ -1,19 +1,15 @@
 #include "ui/lesson/LessonPlayer.h"
 
 #include "ui/attention/AttentionPage.h"
-#include "ui/base/QCustomPlotInclude.h"
 #include "ui/base/ViewState.h"
 #include "ui/inside/InsideView.h"
 #include "ui/lesson/LessonCaption.h"
 #include "ui/lesson/LessonFile.h"
-#include "ui/lesson/LessonSpotlight.h"
 #include "ui/lesson/LessonTrainTab.h"
 #include "ui/research/HeadTable.h"
 #include "ui/run/AnalysisController.h"
 #include "ui/run/ModelOpener.h"
 #include "ui/train/TrainPage.h"
-#include "ui/views/AttentionGrid.h"
-#include "ui/views/HeatmapView.h"
 #include "ui/window/WindowDriver.h"
 
 #include <QDir>
@@ -42,8 +38,6 @@ LessonPlayer::LessonPlayer(LessonWindow window) : QObject(window.driver), w_(std
         if (driving_)
             fail(tr("step %1: %2").arg(index_ + 1).arg(message));
     });
-    gridSpot_ = new LessonSpotlight(w_.attention->grid());
-    heatSpot_ = new LessonSpotlight(w_.attention->heatmap()->plot());
 }
 
 void LessonPlayer::setLesson(Lesson lesson) {
@@ -65,8 +59,8 @@ void LessonPlayer::close() {
     lesson_ = Lesson{};
     index_ = -1;
     arrived_ = false;
-    gridSpot_->clear();
-    heatSpot_->clear();
+    w_.attention->spotlightTile(-1, 0);
+    w_.attention->spotlightCell(-1, 0);
     w_.driver->parts().inside->setStage(0);
     Q_EMIT lessonOpened();
     Q_EMIT lessonChanged();
@@ -105,24 +99,8 @@ void LessonPlayer::fail(const QString& message) {
 
 void LessonPlayer::showHighlight() {
     const auto& h = lesson_.steps[std::size_t(index_)].highlight;
-    if (h.hasTile()) {
-        auto* grid = w_.attention->grid();
-        gridSpot_->show([grid, h] { return grid->tileRect(h.tileLayer, h.tileHead); });
-    } else {
-        gridSpot_->clear();
-    }
-    if (h.hasCell()) {
-        auto* plot = w_.attention->heatmap()->plot();
-        heatSpot_->show([plot, h] {
-            const double x0 = plot->xAxis->coordToPixel(h.cellColumn - 0.5);
-            const double x1 = plot->xAxis->coordToPixel(h.cellColumn + 0.5);
-            const double y0 = plot->yAxis->coordToPixel(h.cellRow - 0.5);
-            const double y1 = plot->yAxis->coordToPixel(h.cellRow + 0.5);
-            return QRectF(QPointF(x0, y0), QPointF(x1, y1)).normalized().toAlignedRect();
-        });
-    } else {
-        heatSpot_->clear();
-    }
+    w_.attention->spotlightTile(h.hasTile() ? h.tileLayer : -1, h.tileHead);
+    w_.attention->spotlightCell(h.hasCell() ? h.cellRow : -1, h.cellColumn);
 }
 
 bool LessonPlayer::wantsHeadScores() const {

@@ -18,7 +18,6 @@
 namespace ui {
 
 class AttentionPage;
-class LessonSpotlight;
 class WindowDriver;
 
 /// What of the window a lesson plays on besides its driver; the window fills it in (the player knows no
@@ -88,8 +87,6 @@ private:
     int index_ = -1;
     bool arrived_ = false;
     bool driving_ = false; // the driver's drive is this player's, for the current step
-    LessonSpotlight* gridSpot_ = nullptr;
-    LessonSpotlight* heatSpot_ = nullptr;
 };
 
 } // namespace ui

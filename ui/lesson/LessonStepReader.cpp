@@ -63,6 +63,17 @@ public:
         return static_cast<int>(d);
     }
 
+    double numberOf(const QJsonValue& v, const char* key, double lo, double hi) const {
+        const double d = v.toDouble(std::numeric_limits<double>::quiet_NaN());
+        if (!v.isDouble() || !(d >= lo && d <= hi))
+            fail(QStringLiteral("\"%1\" must be a number from %2 to %3, not %4")
+                     .arg(QLatin1String(key))
+                     .arg(lo)
+                     .arg(hi)
+                     .arg(describe(v)));
+        return d;
+    }
+
     // A head: a number, or "mean".
     int head(const QJsonValue& v, const char* key) const {
         if (v.isString() && v.toString() == QLatin1String("mean"))
@@ -109,6 +120,8 @@ const std::set<QString>& stepKeys() {
                                         QStringLiteral("model"),
                                         QStringLiteral("text"),
                                         QStringLiteral("step"),
+                                        QStringLiteral("forced"),
+                                        QStringLiteral("zoom"),
                                         QStringLiteral("tab"),
                                         QStringLiteral("kind"),
                                         QStringLiteral("layer"),
@@ -173,8 +186,10 @@ void readRun(const StepReader& r, int index, WindowState& s) {
         r.fail(QStringLiteral("the first step must name the \"model\" and the \"text\""));
     if (s.text.trimmed().isEmpty())
         r.fail(QStringLiteral("\"text\" is empty: the model needs something to read"));
-    if (r.has("model") || r.has("text"))
+    if (r.has("model") || r.has("text")) {
         s.step = 0; // another run starts at its analysis unless the step says otherwise
+        s.forced.clear();
+    }
     if (r.has("step"))
         s.step = r.whole("step", 0, 100000);
 }
@@ -243,6 +258,44 @@ void readFrame(const StepReader& r, const QJsonObject& o, WindowState& s) {
         s.frame = r.wholeOf(v, "frame", 0, 1000000);
 }
 
+// "forced": [[token, id], …]: the decoded tokens (from 0) chosen instead of the model's, each by its id, in
+// order; null or [] for none.
+void readForced(const StepReader& r, const QJsonObject& o, WindowState& s) {
+    s.forced.clear();
+    const auto v = o.value(QStringLiteral("forced"));
+    if (v.isNull())
+        return;
+    const QString form = QStringLiteral("\"forced\" must be a list of [token, id] pairs in order ([[2, 17]] "
+                                        "forces the id 17 as the third decoded token), or null");
+    if (!v.isArray())
+        r.fail(form);
+    for (const auto& item : v.toArray()) {
+        if (!item.isArray() || item.toArray().size() != 2)
+            r.fail(form);
+        const int token = r.wholeOf(item.toArray().at(0), "forced's token", 0, 100000);
+        const int id = r.wholeOf(item.toArray().at(1), "forced's id", 0, std::numeric_limits<int>::max());
+        if (!s.forced.empty() && token <= s.forced.back().first)
+            r.fail(form);
+        s.forced.emplace_back(token, id);
+    }
+}
+
+// "zoom": [x, y, width, height], the heatmap's view in cells (x keys, y queries); null for the whole map.
+void readZoom(const StepReader& r, const QJsonObject& o, WindowState& s) {
+    const auto v = o.value(QStringLiteral("zoom"));
+    if (v.isNull()) {
+        s.zoom = QRectF();
+        return;
+    }
+    if (!v.isArray() || v.toArray().size() != 4)
+        r.fail(QStringLiteral("\"zoom\" must be [x, y, width, height] in cells, or null for the whole map"));
+    const auto a = v.toArray();
+    constexpr double far = 1 << 20;
+    s.zoom =
+        QRectF(r.numberOf(a.at(0), "zoom's x", -0.5, far), r.numberOf(a.at(1), "zoom's y", -0.5, far),
+               r.numberOf(a.at(2), "zoom's width", 1.0, far), r.numberOf(a.at(3), "zoom's height", 1.0, far));
+}
+
 // A highlight given replaces the one before whole, so `highlight` starts empty.
 void readHighlight(const StepReader& r, LessonHighlight& highlight) {
     highlight = LessonHighlight{};
@@ -289,7 +342,11 @@ LessonStep LessonStepReader::read(const QJsonObject& o, int index, const LessonS
     if (!LessonCaption::check(step.caption, &why))
         r.fail(QStringLiteral("caption: %1").arg(why));
     readRun(r, index, s);
+    if (r.has("forced"))
+        readForced(r, o, s);
     readView(r, o, s);
+    if (r.has("zoom"))
+        readZoom(r, o, s);
     if (r.has("scale"))
         readScale(r, s);
     if (r.has("value_weighted"))

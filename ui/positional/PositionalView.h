@@ -24,6 +24,7 @@ class QStackedWidget;
 namespace ui {
 
 class CurvePlot;
+class LatestJob;
 class PositionalControls;
 class RotationPlot;
 
@@ -65,6 +66,8 @@ public:
     double tableValueAt(int pos, int dim) const;
     /// The value the similarity heatmap shows at (a, b).
     double similarityAt(int a, int b) const;
+    /// The similarity of the positions shown is still being computed (on a thread of its own).
+    bool busy() const;
     int curveCount() const;
     /// The dimensions the curves now draw, in the order typed.
     QVector<int> curveDims() const { return curveDims_; }
@@ -83,6 +86,9 @@ public:
     QCustomPlot* similarityPlot() const { return similarityPlot_; }
     QCustomPlot* rotationPlot() const;
 
+Q_SIGNALS:
+    void busyChanged(bool busy);
+
 private:
     void buildPlots(QWidget* grid);
     void loadTable();
@@ -90,6 +96,7 @@ private:
     void updateTable();
     void updateCurves();
     void updateSimilarity();
+    void showSimilarity(const std::vector<double>& s, int n, bool cosine);
     void updateRotation();
     bool sinusoidal() const;
     int dims() const;
@@ -117,6 +124,7 @@ private:
     QCPColorMap* similarityMap_ = nullptr;
     QCPColorScale* similarityScale_ = nullptr;
     RotationPlot* rotation_ = nullptr;
+    LatestJob* similarityJob_ = nullptr;
 };
 
 } // namespace ui

@@ -155,4 +155,12 @@ QString AblationPage::outputsText() const {
     return outputs_->text();
 }
 
+void AblationPage::startSweep() {
+    sweep_->start();
+}
+
+bool AblationPage::sweeping() const {
+    return sweep_->busy();
+}
+
 } // namespace ui

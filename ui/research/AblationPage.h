@@ -25,7 +25,9 @@ public:
     /// Shows the heads off in a result and what they change; the sweep starts from its source and prefix.
     void setResult(const RunResultPtr& result);
     void clear();
-    SweepTable* sweep() const { return sweep_; }
+    /// Sweeps every head switched off alone from the result shown (the page's Sweep button); busy until done.
+    void startSweep();
+    bool sweeping() const;
     /// What the page says now (tests): the heads, the KL, the outputs.
     QString headsText() const;
     QString klText() const;

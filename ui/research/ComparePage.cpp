@@ -84,6 +84,12 @@ QString ComparePage::bText() const {
     return b_->text();
 }
 
+void ComparePage::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (stale_)
+        refresh();
+}
+
 void ComparePage::pin() {
     if (!current_)
         return;
@@ -102,6 +108,8 @@ void ComparePage::clear() {
 }
 
 void ComparePage::setShown(const ShownAttention& shown) {
+    if (shown.kind == shown_.kind && shown.layer == shown_.layer && shown.head == shown_.head)
+        return; // a new snapshot comes with setResult; colours and heads off change nothing here
     shown_ = shown;
     shown_.snapshot.reset(); // only the kind, layer and head are read here
     refresh();
@@ -116,6 +124,13 @@ QString ComparePage::describe(const RunResult& r) {
 }
 
 void ComparePage::refresh() {
+    // A step or a selection elsewhere would copy, average and draw both runs' heads (4 M weights a head at
+    // 2,048 tokens) for a page nobody looks at: it catches up when shown.
+    if (!isVisible()) {
+        stale_ = true;
+        return;
+    }
+    stale_ = false;
     a_->setText(pinned_ ? tr("A: %1").arg(describe(*pinned_)) : tr("A: nothing pinned yet."));
     b_->setText(current_ ? tr("B: %1").arg(describe(*current_)) : tr("B: no text analysed."));
     pinButton_->setEnabled(current_ != nullptr);

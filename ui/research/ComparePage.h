@@ -35,7 +35,11 @@ public:
     QString bText() const;
     QPushButton* pinButton() const { return pinButton_; }
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    /// Draws A, B and B − A now when the page is visible; else marks it to when it is shown.
     void refresh();
     /// What a run is, in a line: model, text, step, heads off.
     static QString describe(const RunResult& r);
@@ -47,6 +51,7 @@ private:
     QLabel* b_ = nullptr;
     QLabel* status_ = nullptr;
     MatrixChart* charts_[3] = {nullptr, nullptr, nullptr};
+    bool stale_ = false; ///< something changed while the page was hidden
 };
 
 } // namespace ui

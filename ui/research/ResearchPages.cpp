@@ -1,6 +1,5 @@
 #include "ui/research/ResearchPages.h"
 
-#include "ui/attention/AttentionPage.h"
 #include "ui/base/ViewState.h"
 #include "ui/research/AblationPage.h"
 #include "ui/research/ComparePage.h"
@@ -13,9 +12,7 @@
 
 namespace ui {
 
-ResearchPages::ResearchPages(QTabWidget* tabs, ViewState* state, AnalysisController* controller,
-                             AttentionPage* attention, QObject* parent)
-    : QObject(parent), controller_(controller) {
+ResearchPages::ResearchPages(QTabWidget* tabs, ViewState* state, QObject* parent) : QObject(parent) {
     rollout_ = new RolloutPage(tabs);
     rollout_->setObjectName(QStringLiteral("rolloutPage"));
     tabs->setTabToolTip(tabs->addTab(rollout_, tr("&Rollout")),
@@ -44,22 +41,21 @@ ResearchPages::ResearchPages(QTabWidget* tabs, ViewState* state, AnalysisControl
     pin->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     actions_ = {weighted, allOn, pin};
 
-    // The colour source: the checkbox, the action and the view state move together; the worker computes
-    // the value-weighted blocks only while they are asked for.
+    // The colour source: the checkbox, the action and the view state move together (the analysis follows
+    // the view state, and computes the value-weighted blocks only while they are asked for).
     connect(weighted, &QAction::toggled, state, &ViewState::setValueWeighted);
     connect(state, &ViewState::valueWeightedChanged, weighted, &QAction::setChecked);
-    connect(state, &ViewState::valueWeightedChanged, controller, &AnalysisController::setValueWeighted);
-    // Heads off: a tile Ctrl+clicked, a sweep row, Switch All On.
-    connect(attention, &AttentionPage::headToggled, controller, [controller](const core::HeadRef& h) {
-        auto a = controller->ablation();
-        a.toggle(h);
-        controller->setAblation(a);
-    });
-    connect(ablation_, &AblationPage::ablationChosen, controller, &AnalysisController::setAblation);
-    connect(allOn, &QAction::triggered, controller, [controller] { controller->setAblation({}); });
+    // Heads off, besides a tile Ctrl+clicked: a sweep row, Switch All On.
+    connect(ablation_, &AblationPage::ablationChosen, state, &ViewState::setHeadsOff);
+    connect(allOn, &QAction::triggered, state, [state] { state->setHeadsOff({}); });
     connect(pin, &QAction::triggered, compare_, &ComparePage::pin);
     connect(state, &ViewState::shownChanged, compare_, &ComparePage::setShown);
     compare_->setShown(state->shown());
+}
+
+void ResearchPages::attach(AnalysisController* controller) {
+    connect(controller, &AnalysisController::resultChanged, this, &ResearchPages::setResult);
+    connect(controller, &AnalysisController::cleared, this, &ResearchPages::clear);
 }
 
 void ResearchPages::setResult(const RunResultPtr& result) {

@@ -16,7 +16,6 @@ namespace ui {
 
 class AblationPage;
 class AnalysisController;
-class AttentionPage;
 class ComparePage;
 class RolloutPage;
 class ViewState;
@@ -25,12 +24,10 @@ class ResearchPages : public QObject {
     Q_OBJECT
 public:
     /// Adds the three pages to `tabs` (in that order, after the tabs already there) and wires them to the
-    /// view state, the controller and the Attention page's grid (Ctrl+click switches a head off).
-    ResearchPages(QTabWidget* tabs, ViewState* state, AnalysisController* controller,
-                  AttentionPage* attention, QObject* parent);
-
-    void setResult(const RunResultPtr& result);
-    void clear();
+    /// view state, which holds the heads switched off and the colour source.
+    ResearchPages(QTabWidget* tabs, ViewState* state, QObject* parent);
+    /// The pages follow the analysis: its results, and clearing when there is none.
+    void attach(AnalysisController* controller);
 
     /// Colour by weight × value (Ctrl+Shift+V), Switch All Heads On (Ctrl+Shift+H), Pin Run (Ctrl+Shift+P):
     /// for the View menu and the window, so their keys work wherever the focus is.
@@ -41,7 +38,9 @@ public:
     ComparePage* compare() const { return compare_; }
 
 private:
-    AnalysisController* controller_;
+    void setResult(const RunResultPtr& result);
+    void clear();
+
     RolloutPage* rollout_ = nullptr;
     AblationPage* ablation_ = nullptr;
     ComparePage* compare_ = nullptr;

@@ -1,9 +1,12 @@
 #include "ui/run/AnalysisController.h"
 
 #include "core/base/Errors.h"
+#include "core/model/Model.h"
+#include "ui/base/ViewState.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QScopedValueRollback>
 #include <QThread>
 #include <QTimer>
 
@@ -13,7 +16,10 @@ namespace ui {
 
 using Op = SessionWorker::Op;
 
-AnalysisController::AnalysisController(QObject* parent) : QObject(parent) {
+AnalysisController::AnalysisController(ViewState* view, QObject* parent)
+    : QObject(parent), view_(view ? view : new ViewState(this)) {
+    connect(view_, &ViewState::headsOffChanged, this, &AnalysisController::onHeadsOff);
+    connect(view_, &ViewState::valueWeightedChanged, this, &AnalysisController::onValueWeighted);
     qRegisterMetaType<RunResultPtr>();
     qRegisterMetaType<InsideResultPtr>();
     thread_ = new QThread(this);
@@ -78,7 +84,12 @@ void AnalysisController::clearRun() {
 
 void AnalysisController::setModel(std::shared_ptr<const core::Model> model) {
     model_ = std::move(model);
-    ablation_.clear();   // the worker drops them too: they were the last model's heads
+    {
+        // The heads were the last model's; the worker's next run starts with them all on anyway.
+        const QScopedValueRollback quiet(adopting_, true);
+        view_->setHeadsModel(model_ ? std::shared_ptr<const core::ModelConfig>(model_, &model_->config())
+                                    : nullptr);
+    }
     pastMaxLen_ = false; // reading past max_len was accepted for the model it warned about, not the next
     clearRun();
     SessionWorker::Request r;
@@ -130,6 +141,7 @@ void AnalysisController::startRun(SessionWorker::Request r) {
     pending_.reset();
     r.op = Op::Analyze;
     r.pastMaxLen = pastMaxLen_;
+    r.ablation = view_->headsOff(); // the worker holds the heads in the run it makes of this
     send(std::move(r));
     analyzedRun_ = run_;
 }
@@ -201,7 +213,7 @@ bool AnalysisController::showFromHistory(std::size_t step) {
     if (inFlight != servedFromHistory_.size() || !kept)
         return false;
     // A result of a request sent before the heads or the colour source changed is not what Back would show.
-    if (kept->ablation != ablation_ || kept->valueWeighted != valueWeighted_)
+    if (kept->ablation != view_->headsOff() || kept->valueWeighted != view_->valueWeighted())
         return false;
     show(kept);
     return true;
@@ -213,32 +225,21 @@ void AnalysisController::setSampling(const core::SamplingSettings& s) {
     r.op = Op::SetSampling;
     r.sampling = s;
     send(std::move(r));
+    Q_EMIT samplingChanged(sampling_);
 }
 
-void AnalysisController::setAblation(const core::HeadAblation& ablation) {
-    if (ablation == ablation_)
+void AnalysisController::onHeadsOff(const core::HeadAblation& heads) {
+    if (adopting_)
         return;
-    if (model_) {
-        try {
-            core::checkAblation(ablation, model_->config());
-        } catch (const core::InputError& e) {
-            Q_EMIT failed(QString::fromStdString(e.what()));
-            return;
-        }
-    }
-    ablation_ = ablation;
     history_.clear(); // computed with the heads as they were; Back recomputes
     SessionWorker::Request r;
     r.op = Op::SetAblation;
-    r.ablation = ablation;
+    r.ablation = heads;
     send(std::move(r));
     ablationSent_ = lastSent_;
 }
 
-void AnalysisController::setValueWeighted(bool on) {
-    if (on == valueWeighted_)
-        return;
-    valueWeighted_ = on;
+void AnalysisController::onValueWeighted(bool on) {
     history_.clear();
     SessionWorker::Request r;
     r.op = Op::SetValueWeighted;
@@ -267,8 +268,9 @@ void AnalysisController::requestInside(const core::InsideQuery& query) {
 void AnalysisController::onResult(const RunResultPtr& r) {
     // The worker applies heads in order: from the last change sent on, its results carry the heads it
     // really has, which differ from ours only when it could not switch them (and said why).
-    if (r->request >= ablationSent_ && r->ablation != ablation_) {
-        ablation_ = r->ablation;
+    if (r->request >= ablationSent_ && r->ablation != view_->headsOff()) {
+        const QScopedValueRollback quiet(adopting_, true);
+        view_->setHeadsOff(r->ablation);
         history_.clear();
     }
     if (r->run != run_)
@@ -315,9 +317,10 @@ void AnalysisController::noteActivity() {
 
 void AnalysisController::updateBusy() {
     const bool b = busy();
-    if (!b)
+    if (!b) {
         busyDelay_->stop();
-    else if (busyDelay_->isActive())
+        Q_EMIT idle();
+    } else if (busyDelay_->isActive())
         return; // not long enough yet
     if (b != lastBusy_) {
         lastBusy_ = b;

@@ -20,10 +20,14 @@ class QTimer;
 
 namespace ui {
 
+class ViewState;
+
 class AnalysisController : public QObject {
     Q_OBJECT
 public:
-    explicit AnalysisController(QObject* parent = nullptr);
+    /// `view` holds the heads switched off and the colour source, which every run follows; without one the
+    /// controller keeps its own (a window-less use: tests, the bench).
+    explicit AnalysisController(ViewState* view = nullptr, QObject* parent = nullptr);
     ~AnalysisController() override;
 
     /// The model every following request runs on; the shown run is cleared and the text re-analysed.
@@ -49,14 +53,11 @@ public:
     /// Reads texts past max_len where the model's positions allow it (re-analysing the current text).
     void setPastMaxLen(bool past);
     bool pastMaxLen() const { return pastMaxLen_; }
-    /// Switches these heads off (their output zeroed before W_O) in the run on screen, which is run again at
-    /// once, and in every run after it until the model changes (which switches them all back on). Results
-    /// kept for Back were computed with the heads before and are dropped.
-    void setAblation(const core::HeadAblation& ablation);
-    const core::HeadAblation& ablation() const { return ablation_; }
-    /// Colours by weight × value norm: the worker adds the value-weighted blocks to each snapshot.
-    void setValueWeighted(bool on);
-    bool valueWeighted() const { return valueWeighted_; }
+    /// The view state whose heads switched off and colour source the runs follow. A change of the heads runs
+    /// the run on screen again at once (their output zeroed before W_O), and every run after it, until the
+    /// model changes (which switches them all back on); weight × value colouring makes the worker add the
+    /// value-weighted blocks to each snapshot. Results kept for Back were computed before and are dropped.
+    ViewState* viewState() const { return view_; }
     /// Opens one row of attention (kind, layer, head, row) in the state the worker reaches after every
     /// request sent so far; insideReady() brings it. A newer request replaces one still waiting.
     void requestInside(const core::InsideQuery& query);
@@ -82,6 +83,11 @@ Q_SIGNALS:
     /// A request could not be carried out (emitted after cleared() when the analysis itself failed).
     void failed(const QString& message);
     void busyChanged(bool busy);
+    /// Every request sent has been carried out and shown: also after work too quick for busyChanged, which
+    /// waits a glance before it says so (what waits on the analysis, a drive say, wakes on this).
+    void idle();
+    /// New sampling settings, sent to the worker: what follows them asks for its results after this.
+    void samplingChanged(const core::SamplingSettings& s);
     /// An Inside request's result (of the current run only), or why the row could not be opened.
     void insideReady(ui::InsideResultPtr result);
     void insideFailed(const QString& message);
@@ -93,6 +99,8 @@ private:
     bool readyToDecode();
     void sendOp(SessionWorker::Op op, int64_t token = 0);
     void onResult(const RunResultPtr& r);
+    void onHeadsOff(const core::HeadAblation& heads);
+    void onValueWeighted(bool on);
     void onFailed(const QString& message, quint64 run, bool analysis);
     void onProcessed(quint64 seq);
     void show(const RunResultPtr& r);
@@ -122,9 +130,9 @@ private:
     StepHistory history_; // the current branch's steps, for Back and Reset
     bool lastBusy_ = false;
     bool pastMaxLen_ = false;
-    core::HeadAblation ablation_;
+    ViewState* view_ = nullptr;
+    bool adopting_ = false;     ///< the view takes the heads the worker has: nothing to send back
     uint64_t ablationSent_ = 0; ///< the last request that changed the worker's heads (SetAblation, SetModel)
-    bool valueWeighted_ = false;
 };
 
 } // namespace ui

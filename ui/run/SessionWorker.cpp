@@ -17,11 +17,12 @@ void SessionWorker::post(Request request) {
         std::lock_guard<std::mutex> lock(mutex_);
         if (request.op == Op::Analyze || request.op == Op::SetModel) {
             // Steps and analyses still waiting belong to a text or model that is already replaced;
-            // model and sampling changes must still apply.
+            // model and sampling changes must still apply. Heads switched off come with the analysis
+            // (or are another model's): a SetAblation waiting would only run the replaced text again.
             queue_.erase(std::remove_if(queue_.begin(), queue_.end(),
                                         [](const Request& r) {
                                             return r.op != Op::SetModel && r.op != Op::SetSampling &&
-                                                   r.op != Op::SetAblation && r.op != Op::SetValueWeighted;
+                                                   r.op != Op::SetValueWeighted;
                                         }),
                          queue_.end());
         } else if (request.op == Op::Inside) {
@@ -86,7 +87,6 @@ void SessionWorker::run(const Request& r) {
     case Op::SetModel:
         model_ = r.model;
         session_.reset();
-        ablation_.clear(); // another model's heads
         return;
     case Op::SetSampling:
         sampling_ = r.sampling;
@@ -99,7 +99,7 @@ void SessionWorker::run(const Request& r) {
         auto session = std::make_unique<core::Session>(model_);
         session->setSampling(sampling_);
         session->setPastMaxLen(r.pastMaxLen);
-        session->setAblation(ablation_);
+        session->setAblation(r.ablation);
         if (r.byIds)
             session->analyzeIds(r.srcIds, r.tgtIds);
         else
@@ -110,12 +110,8 @@ void SessionWorker::run(const Request& r) {
         return;
     }
     case Op::SetAblation:
-        if (!session_) {
-            if (model_)
-                core::checkAblation(r.ablation, model_->config());
-            ablation_ = r.ablation;
-            return;
-        }
+        if (!session_)
+            return; // the next analysis brings the heads with it
         try {
             session_->setAblation(r.ablation); // runs the run so far again with them off
         } catch (...) {
@@ -123,7 +119,6 @@ void SessionWorker::run(const Request& r) {
             emitResult(r);
             throw;
         }
-        ablation_ = r.ablation;
         emitResult(r);
         return;
     case Op::SetValueWeighted:
@@ -173,7 +168,7 @@ void SessionWorker::emitInside(const Request& r) {
 
 std::shared_ptr<const core::AblationEffect> SessionWorker::ablationEffect(uint64_t run) {
     auto effect = std::make_shared<core::AblationEffect>(core::nextTokenEffect(*session_));
-    const auto key = std::to_string(run) + "|" + ablation_.text();
+    const auto key = std::to_string(run) + "|" + session_->ablation().text();
     if (key != greedyKey_) {
         greedy_ = core::AblationEffect{};
         core::addGreedyOutputs(greedy_, *session_, kGreedyTokens);
@@ -195,8 +190,8 @@ void SessionWorker::emitResult(const Request& r) {
         core::addValueWeighted(snap);
     res->valueWeighted = valueWeighted_;
     res->snapshot = std::make_shared<const core::AttentionSnapshot>(std::move(snap));
-    res->ablation = ablation_;
-    if (!ablation_.empty())
+    res->ablation = session_->ablation();
+    if (!res->ablation.empty())
         res->effect = ablationEffect(r.run);
     res->sourceText = sourceText_;
     res->decodedText = QString::fromStdString(session_->decodedText());

@@ -48,7 +48,7 @@ public:
         int64_t token = 0;                        // Force
         core::SamplingSettings sampling;          // SetSampling
         core::InsideQuery inside;                 // Inside
-        core::HeadAblation ablation;              // SetAblation: the heads to switch off from now on
+        core::HeadAblation ablation;              // Analyze, SetAblation: the heads to switch off from now on
         bool valueWeighted = false;               // SetValueWeighted
         uint64_t run = 0;                         // the analysis this request belongs to
         uint64_t seq = 0;                         // increasing with every request sent
@@ -91,8 +91,7 @@ private:
     // Touched only on the worker thread.
     std::shared_ptr<const core::Model> model_;
     std::unique_ptr<core::Session> session_;
-    core::SamplingSettings sampling_;
-    core::HeadAblation ablation_;
+    core::SamplingSettings sampling_; // the heads switched off are the session's (Session::ablation)
     bool valueWeighted_ = false;
     QString sourceText_;
     // The greedy outputs with and without the heads off, for the run and heads they were decoded for: they

@@ -2,18 +2,15 @@
 
 #include "core/base/Errors.h"
 #include "core/train/TrainRecipe.h"
-#include "core/train/Trainer.h"
-#include "core/train/TrainingRun.h"
 #include "ui/base/AppSettings.h"
 #include "ui/train/TrainCurve.h"
 #include "ui/train/TrainFrames.h"
 #include "ui/train/TrainPresets.h"
+#include "ui/train/TrainSession.h"
 
 #include <QComboBox>
-#include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -22,7 +19,6 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -30,8 +26,7 @@
 namespace ui {
 
 TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(parent), recipesDir_(recipesDir) {
-    qRegisterMetaType<TrainProgress>();
-    qRegisterMetaType<std::shared_ptr<const core::AttentionSnapshot>>();
+    session_ = new TrainSession(this); // before the frames, which draw its film
     task_ = new QComboBox(this);
     task_->setObjectName(QStringLiteral("trainTask"));
     TrainPresets::fill(task_, recipesDir_);
@@ -78,7 +73,7 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
 
     curve_ = new TrainCurve(this);
 
-    frames_ = new TrainFrames(film_, this);
+    frames_ = new TrainFrames(session_->film(), this);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(curve_);
     split->addWidget(frames_);
@@ -94,28 +89,34 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     connect(continue_, &QPushButton::clicked, this, &TrainPage::chooseRunToContinue);
     connect(pause_, &QPushButton::clicked, this, &TrainPage::togglePause);
     connect(stop_, &QPushButton::clicked, this, &TrainPage::stop);
-    run_ = new TrainingThread(this);
-    connect(run_, &TrainingThread::progress, this, &TrainPage::onProgress);
-    connect(run_, &TrainingThread::probed, this, &TrainPage::onProbed);
-    connect(run_, &TrainingThread::failed, this, &TrainPage::message);
-    connect(run_, &TrainingThread::finished, this, &TrainPage::onFinished);
+    connect(session_, &TrainSession::started, this, [this](int64_t steps) {
+        frames_->restart();
+        curve_->clear(steps);
+        const QSignalBlocker block(steps_);
+        steps_->setValue(static_cast<int>(steps));
+    });
+    connect(session_, &TrainSession::progressed, this, [this](const TrainProgress& p) {
+        curve_->add(p);
+        status_->setText(TrainCurve::describe(p));
+        Q_EMIT progressed();
+    });
+    connect(session_, &TrainSession::probed, this, [this] {
+        frames_->frameAdded();
+        Q_EMIT progressed();
+    });
+    connect(session_, &TrainSession::failed, this, &TrainPage::message);
+    connect(session_, &TrainSession::finished, this, &TrainPage::onFinished);
     updateButtons();
 }
 
 TrainPage::~TrainPage() {
-    run_->stopAndWait(); // before the page goes: the run saves itself as it stops
+    delete frames_; // it draws the session's film, which goes with the page's other children
 }
 
 void TrainPage::start() {
     QString error;
     if (!training() && !startRun(&error))
         Q_EMIT message(tr("Cannot train: %1").arg(error));
-}
-
-QString TrainPage::runsFolder() const {
-    return !runsFolder_.isEmpty() ? runsFolder_
-                                  : QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-                                        .filePath(QStringLiteral("runs"));
 }
 
 bool TrainPage::startRun(QString* error) {
@@ -127,21 +128,9 @@ bool TrainPage::startRun(QString* error) {
         *error = QString::fromStdString(e.what());
         return false;
     }
-    const QString base = QDir(runsFolder())
-                             .filePath(QStringLiteral("%1-%2").arg(
-                                 task_->currentData().toString(),
-                                 QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-hhmmss"))));
-    // Two runs started within a second get folders of their own.
-    runDir_ = base;
-    for (int n = 2; QFileInfo::exists(runDir_); ++n)
-        runDir_ = base + QStringLiteral("-%1").arg(n);
-    runPreset_ = task_->currentData().toString();
-    runTiny_ = size_->currentData().toString() == QLatin1String("tiny");
-    runSteps_ = recipe.steps;
-    launch(
-        new TrainingWorker(recipe, runDir_, TrainPresets::probeFor(recipe.task),
-                           TrainPresets::probeEvery(recipe.steps)),
-        recipe,
+    session_->start(recipe, task_->currentData().toString(),
+                    size_->currentData().toString() == QLatin1String("tiny"));
+    launched(
         recipe.model.recurrent()
             ? tr("Training %1 (%2)…").arg(task_->currentText(), QString::fromStdString(recipe.model.shape()))
             : tr("Training %1 (%2)…").arg(task_->currentText(), size_->currentText()));
@@ -180,20 +169,12 @@ void TrainPage::chooseRunToContinue() {
 void TrainPage::continueRun(const QString& dir) {
     if (training())
         return;
-    if (!core::TrainingRun::hasCheckpoint(dir.toStdString())) {
-        Q_EMIT message(tr("Cannot continue %1: it holds no checkpoint of a training run")
-                           .arg(QDir::toNativeSeparators(dir)));
-        return;
-    }
     core::TrainRecipe recipe;
-    try {
-        recipe = core::Trainer::savedRecipe(
-            dir.toStdString()); // the checkpoint's: a resume may have moved its end
-    } catch (const core::Error& e) {
-        Q_EMIT message(tr("Cannot continue: %1").arg(QString::fromStdString(e.what())));
+    QString error;
+    if (!session_->resume(dir, &recipe, &error)) {
+        Q_EMIT message(tr("Cannot continue: %1").arg(error));
         return;
     }
-    runDir_ = dir;
     {
         const QSignalBlocker block(task_);
         // The preset the run was made from: its recipe's name, less what Start added.
@@ -205,71 +186,34 @@ void TrainPage::continueRun(const QString& dir) {
         if (task >= 0)
             task_->setCurrentIndex(task);
     }
-    // To the run's own end; `attnscope train --resume --steps N` extends a run.
-    runPreset_.clear();
-    auto* worker = TrainingWorker::resuming(recipe, runDir_, TrainPresets::probeFor(recipe.task),
-                                            TrainPresets::probeEvery(recipe.steps));
-    launch(worker, recipe, tr("Continuing %1…").arg(QDir::toNativeSeparators(dir)));
+    launched(tr("Continuing %1…").arg(QDir::toNativeSeparators(dir)));
 }
 
-void TrainPage::launch(TrainingWorker* worker, const core::TrainRecipe& recipe, const QString& what) {
-    AppSettings::setLastRun(runDir_);
-    film_.clear();
-    frames_->restart();
-    lastStep_ = 0;
-    curve_->clear(recipe.steps);
-    {
-        const QSignalBlocker block(steps_);
-        steps_->setValue(static_cast<int>(recipe.steps));
-    }
-
-    // The previous run has ended (training() is false): its thread and worker are freed as this one starts.
-    running_ = true;
-    run_->start(worker);
+void TrainPage::launched(const QString& what) {
     status_->setText(what);
     updateButtons();
     Q_EMIT trainingChanged(true);
 }
 
 void TrainPage::togglePause() {
-    auto* worker = run_->worker();
-    if (!worker)
-        return;
-    if (worker->paused())
-        worker->resume();
-    else
-        worker->pause();
+    session_->togglePause();
     updateButtons();
 }
 
 void TrainPage::stop() {
-    if (auto* worker = run_->worker())
-        worker->stop();
+    session_->stop();
 }
 
 bool TrainPage::training() const {
-    return running_; // until the run's finished signal is handled, not only while its thread runs
+    return session_->training();
 }
 
 bool TrainPage::paused() const {
-    return run_->worker() && run_->worker()->paused();
+    return session_->paused();
 }
 
 bool TrainPage::save(QString* error) {
-    const auto* worker = run_->worker();
-    if (!worker)
-        return true;
-    // The run saves itself when it stops, on its own thread; wait for that.
-    run_->stopAndWait();
-    // The run's finished signal may still be queued; wind the run up here, and it will find nothing to do.
-    if (running_)
-        onFinished(worker->completed());
-    if (!worker->error().isEmpty()) {
-        if (error)
-            *error = worker->error();
-        return false;
-    }
-    return true;
+    return session_->save(error);
 }
 
 bool TrainPage::confirmClose(QWidget* parent) {
@@ -280,7 +224,7 @@ bool TrainPage::confirmClose(QWidget* parent) {
     QMessageBox box(QMessageBox::Question, tr("Training is running"),
                     tr("Closing stops the run. It is saved first (checkpoint and model) in %1, and can be "
                        "continued later with Continue Run….")
-                        .arg(QDir::toNativeSeparators(runDir_)),
+                        .arg(QDir::toNativeSeparators(session_->runDirectory())),
                     QMessageBox::Cancel, parent);
     auto* close = box.addButton(tr("Stop, Save and Close"), QMessageBox::AcceptRole);
     close->setObjectName(QStringLiteral("stopSaveClose"));
@@ -296,12 +240,52 @@ bool TrainPage::confirmClose(QWidget* parent) {
     return true;
 }
 
+QString TrainPage::runPreset() const {
+    return session_->runPreset();
+}
+
+bool TrainPage::runTiny() const {
+    return session_->runTiny();
+}
+
+int64_t TrainPage::runSteps() const {
+    return session_->runSteps();
+}
+
+int64_t TrainPage::lastStep() const {
+    return session_->lastStep();
+}
+
 QString TrainPage::runDirectory() const {
-    return runDir_;
+    return session_->runDirectory();
+}
+
+QString TrainPage::runsFolder() const {
+    return session_->runsFolder();
+}
+
+void TrainPage::setRunsFolder(const QString& dir) {
+    session_->setRunsFolder(dir);
+}
+
+int TrainPage::frames() const {
+    return session_->film().frames();
 }
 
 int64_t TrainPage::frameStep(int index) const {
-    return film_.frameStep(index);
+    return session_->film().frameStep(index);
+}
+
+std::optional<TrainProgress> TrainPage::rowAt(int64_t step) const {
+    return session_->film().rowAt(step);
+}
+
+int TrainPage::frameAtOrAfter(int64_t step) const {
+    return session_->film().frameAtOrAfter(step);
+}
+
+int TrainPage::frameAtOrBefore(int64_t step) const {
+    return session_->film().frameAtOrBefore(step);
 }
 
 void TrainPage::showFrame(int index) {
@@ -322,14 +306,6 @@ AttentionGrid* TrainPage::grid() const {
 
 int TrainPage::lossPoints() const {
     return curve_->lossPoints();
-}
-
-void TrainPage::onProgress(const TrainProgress& p) {
-    lastStep_ = p.step;
-    film_.addRow(p);
-    curve_->add(p);
-    status_->setText(TrainCurve::describe(p));
-    Q_EMIT progressed();
 }
 
 bool TrainPage::startPreset(const QString& preset, bool tiny, int steps, QString* error) {
@@ -370,21 +346,10 @@ int64_t TrainPage::formedStep() const {
     return curve_->formedStep();
 }
 
-void TrainPage::onProbed(int64_t step, std::shared_ptr<const core::AttentionSnapshot> snap) {
-    film_.addFrame(step, std::move(snap));
-    frames_->frameAdded();
-    Q_EMIT progressed();
-}
-
-void TrainPage::onFinished(bool completed) {
-    run_->join();
-    if (!running_)
-        return; // save() has already wound this run up
-    running_ = false;
-    const auto error = run_->worker()->error();
+void TrainPage::onFinished(bool completed, const QString& error) {
     if (error.isEmpty()) {
         status_->setText(status_->text() + (completed ? tr(" · done") : tr(" · stopped")) +
-                         tr(" · saved in %1").arg(QDir::toNativeSeparators(runDir_)));
+                         tr(" · saved in %1").arg(QDir::toNativeSeparators(session_->runDirectory())));
         status_->setToolTip(tr("The run's folder: Continue Run… (or attnscope train --resume --out FOLDER) "
                                "goes on from its last checkpoint; its model/ opens as a model"));
     } else {

@@ -1,12 +1,12 @@
 #pragma once
 // The Train tab: pick a task and a model size, start, pause, resume; the loss curve grows live, and the
 // attention of a fixed probe example is captured every few steps, with a slider to scrub back through
-// those frames and watch the pattern (the anti-diagonal of reverse, say) form.
+// those frames and watch the pattern (the anti-diagonal of reverse, say) form. The run itself, and what it
+// has recorded, is the TrainSession's; the page holds the controls and the views.
 
 #include "core/run/AttentionSnapshot.h"
 #include "core/train/TrainRecipe.h"
 #include "ui/train/TrainFilm.h"
-#include "ui/train/TrainingThread.h"
 
 #include <QWidget>
 
@@ -24,6 +24,7 @@ namespace ui {
 class AttentionGrid;
 class TrainCurve;
 class TrainFrames;
+class TrainSession;
 
 class TrainPage : public QWidget {
     Q_OBJECT
@@ -39,9 +40,9 @@ public:
     bool startPreset(const QString& preset, bool tiny, int steps, QString* error);
     /// The preset, size and steps of the run last started with Start (empty preset: none, or a continued
     /// run).
-    QString runPreset() const { return runPreset_; }
-    bool runTiny() const { return runTiny_; }
-    int64_t runSteps() const { return runSteps_; }
+    QString runPreset() const;
+    bool runTiny() const;
+    int64_t runSteps() const;
     /// Continues the run saved in dir to its own end, from its last checkpoint: a run stopped, or lost
     /// with a crash, goes on where it was saved.
     void continueRun(const QString& dir);
@@ -59,9 +60,9 @@ public:
     /// Where new runs get their folders: the user's data folder's runs/ unless set (a batch run sets its
     /// own).
     QString runsFolder() const;
-    void setRunsFolder(const QString& dir) { runsFolder_ = dir; }
+    void setRunsFolder(const QString& dir);
 
-    int frames() const { return film_.frames(); }
+    int frames() const;
     int64_t frameStep(int index) const;
     /// Shows frame `index` of the probe's attention in the grid (the slider does this).
     void showFrame(int index);
@@ -70,14 +71,14 @@ public:
     void holdFrame(int index);
     int shownFrame() const;
     int lossPoints() const;
-    int64_t lastStep() const { return lastStep_; }
+    int64_t lastStep() const;
     /// The last log row at or before `step` (nothing before the first).
-    std::optional<TrainProgress> rowAt(int64_t step) const { return film_.rowAt(step); }
+    std::optional<TrainProgress> rowAt(int64_t step) const;
     /// The step at which the run's best induction score first reached 0.5 (−1: not yet, or not measured).
     int64_t formedStep() const;
     /// The first frame at or after `step`, the last at or before it; −1 when there is none.
-    int frameAtOrAfter(int64_t step) const { return film_.frameAtOrAfter(step); }
-    int frameAtOrBefore(int64_t step) const { return film_.frameAtOrBefore(step); }
+    int frameAtOrAfter(int64_t step) const;
+    int frameAtOrBefore(int64_t step) const;
     AttentionGrid* grid() const;
 
 Q_SIGNALS:
@@ -87,16 +88,14 @@ Q_SIGNALS:
     void message(const QString& text);
 
 private:
-    void onProgress(const TrainProgress& p);
-    void onProbed(int64_t step, std::shared_ptr<const core::AttentionSnapshot> snap);
-    void onFinished(bool completed);
+    /// A run started or continued: `what` for the status line.
+    void launched(const QString& what);
+    void onFinished(bool completed, const QString& error);
     void updateButtons();
     void chooseRunToContinue();
     /// The chosen preset's recipe file, and what it fixes: a recurrent model's size and steps.
     QString recipePath() const;
     void fitToTask(bool takeSteps);
-    /// Clears the curve and frames and runs `worker` on the run's thread.
-    void launch(TrainingWorker* worker, const core::TrainRecipe& recipe, const QString& what);
     /// Start with the controls' preset, size and steps; false with why (a bad recipe) when it cannot.
     bool startRun(QString* error);
 
@@ -111,15 +110,7 @@ private:
     QLabel* status_ = nullptr;
     TrainCurve* curve_ = nullptr;
     TrainFrames* frames_ = nullptr;
-    TrainingThread* run_ = nullptr;
-    QString runDir_;
-    QString runsFolder_;
-    bool running_ = false;
-    TrainFilm film_;
-    QString runPreset_;
-    bool runTiny_ = false;
-    int64_t runSteps_ = 0;
-    int64_t lastStep_ = 0;
+    TrainSession* session_ = nullptr;
 };
 
 } // namespace ui

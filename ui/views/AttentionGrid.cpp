@@ -64,7 +64,7 @@ void AttentionGrid::setShown(const ShownAttention& shown) {
         blockChanged(); // repaints everything
         return;
     }
-    if (changes.testAnyFlags(Change::Scale | Change::Colours)) {
+    if (changes.testAnyFlags(Change::Scale | Change::Colours | Change::HeadsOff)) {
         update();
         return;
     }
@@ -127,15 +127,8 @@ std::pair<int, int> AttentionGrid::tileAt(const QPoint& pos) const {
     return {-1, 0};
 }
 
-void AttentionGrid::setAblation(const core::HeadAblation& ablation) {
-    if (ablation == ablation_)
-        return;
-    ablation_ = ablation;
-    update();
-}
-
 QString AttentionGrid::tileToolTip(int layer, int head) const {
-    return GridTileTip::text(shown_, layer, head, headScores_, ablation_, tilePixels());
+    return GridTileTip::text(shown_, layer, head, headScores_, tilePixels());
 }
 
 QSize AttentionGrid::sizeHint() const {
@@ -302,7 +295,7 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
     p.setRenderHint(QPainter::Antialiasing, true);
     for (int l = 0; l < b->layers; ++l)
         for (int h = 0; h < b->heads; ++h) {
-            if (!ablation_.off({shown_.kind, l, h}))
+            if (!shown_.headsOff.off({shown_.kind, l, h}))
                 continue;
             const QRectF t = tileRect(l, h);
             p.fillRect(t, QColor(0, 0, 0, 110));

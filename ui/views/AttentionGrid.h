@@ -4,7 +4,6 @@
 // "mean over heads" column per layer. The images come from AttentionTiles, at the tiles' device pixels.
 
 #include "core/analysis/HeadAnalysis.h"
-#include "core/model/HeadAblation.h"
 #include "core/run/AttentionSnapshot.h"
 #include "ui/base/ColorMap.h"
 #include "ui/base/ShownAttention.h"
@@ -24,8 +23,9 @@ class AttentionGrid : public QWidget {
 public:
     explicit AttentionGrid(QWidget* parent = nullptr);
 
-    /// What to show: the kind's block of the snapshot, the outlined tile (head may be core::kMeanHead) and
-    /// the colouring. Repaints only what differs from the value shown before.
+    /// What to show: the kind's block of the snapshot, the outlined tile (head may be core::kMeanHead), the
+    /// colouring, and the heads switched off (their tiles of the kind shown crossed out). Repaints only what
+    /// differs from the value shown before.
     void setShown(const ShownAttention& shown);
     const ShownAttention& shown() const { return shown_; }
     /// Pools every layer now, so the next paint draws all tiles. On screen a large block is pooled over
@@ -45,8 +45,6 @@ public:
     /// The model's head scores on random repeated tokens (HeadTable), for the decoder tiles' tooltips;
     /// empty until they are computed.
     void setHeadScores(std::vector<core::HeadScores> scores) { headScores_ = std::move(scores); }
-    /// The heads switched off in the run shown: their tiles (of the kind shown) are crossed out.
-    void setAblation(const core::HeadAblation& ablation);
     /// A query row marked in every tile (the token being produced); -1 for none.
     void setHighlightedQuery(int query);
     /// The token marked in a strip, outlined in every tile: a query row (Horizontal) or a key column
@@ -103,7 +101,6 @@ private:
     QTimer resizeSettle_; // running while the widget's size is still changing
     QString message_;
     std::vector<core::HeadScores> headScores_;
-    core::HeadAblation ablation_;
     // Where things go, recomputed on resize and rebuild only, so painting does no layout work.
     QPoint origin_; // top-left of the first tile
     QSize tileSize_;

@@ -9,8 +9,7 @@
 namespace ui {
 
 QString GridTileTip::text(const ShownAttention& shown, int layer, int head,
-                          const std::vector<core::HeadScores>& headScores, const core::HeadAblation& ablation,
-                          QSize tilePixels) {
+                          const std::vector<core::HeadScores>& headScores, QSize tilePixels) {
     const auto* b = shown.block();
     if (b == nullptr || layer < 0 || layer >= b->layers || head < core::kMeanHead || head >= b->heads)
         return {};
@@ -69,7 +68,7 @@ QString GridTileTip::text(const ShownAttention& shown, int layer, int head,
     }
     if (head != core::kMeanHead)
         tip += QLatin1Char('\n') +
-               (ablation.off({shown.kind, layer, head})
+               (shown.headsOff.off({shown.kind, layer, head})
                     ? tr("Switched off: its output is zeroed (Ctrl+click switches it back on)")
                     : tr("Ctrl+click switches this head off"));
     return tip;

@@ -4,7 +4,6 @@
 // and how to switch the head off. Kept out of the grid widget, which paints.
 
 #include "core/analysis/HeadAnalysis.h"
-#include "core/model/HeadAblation.h"
 #include "ui/base/ShownAttention.h"
 
 #include <QCoreApplication>
@@ -21,8 +20,7 @@ public:
     /// The tooltip of one tile (head may be core::kMeanHead); empty for a tile the shown block lacks.
     /// tilePixels: the device pixels a tile covers, which say whether it was pooled.
     static QString text(const ShownAttention& shown, int layer, int head,
-                        const std::vector<core::HeadScores>& headScores, const core::HeadAblation& ablation,
-                        QSize tilePixels);
+                        const std::vector<core::HeadScores>& headScores, QSize tilePixels);
 };
 
 } // namespace ui

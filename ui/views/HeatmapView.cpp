@@ -1,13 +1,12 @@
 #include "ui/views/HeatmapView.h"
 
-#include "core/analysis/AttentionStats.h"
-#include "core/analysis/MaxPool.h"
 #include "ui/base/AttentionText.h"
 #include "ui/base/HeadNavigation.h"
+#include "ui/base/LatestJob.h"
 #include "ui/base/QCustomPlotInclude.h"
 #include "ui/base/TokenText.h"
-#include "ui/views/AttentionTiles.h"
 #include "ui/views/HeatmapCellTip.h"
+#include "ui/views/HeatmapCells.h"
 #include "ui/views/HeatmapZoom.h"
 
 #include <QKeyEvent>
@@ -40,7 +39,8 @@ QCPRange cellRange(int n, int tokens) {
 
 } // namespace
 
-HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
+HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent), job_(new LatestJob(this)) {
+    connect(job_, &LatestJob::busyChanged, this, &HeatmapView::busyChanged);
     setFocusPolicy(Qt::StrongFocus);
     plot_ = new QCustomPlot(this);
     plot_->setFocusPolicy(Qt::NoFocus);
@@ -123,13 +123,16 @@ void HeatmapView::setShown(const ShownAttention& shown) {
         return;
     shown_ = shown;
     using Change = ShownAttention::Change;
+    if (changes == Change::HeadsOff)
+        return; // the heatmap draws a head's weights whether it is on or off
     if (changes.testAnyFlags(Change::Block | Change::Selection | Change::Scale)) {
         rebuild();
         return;
     }
     // New colours for the same cells.
+    drawn_.colorMap = shown_.colorMap;
     map_->setGradient(shown_.colorMap.gradient());
-    zoom_->setColors(shown_.colorMap, range_, shown_.scale == ScaleMode::Log);
+    zoom_->setColors(shown_.colorMap, range_, drawn_.scale == ScaleMode::Log);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -162,18 +165,22 @@ void HeatmapView::setCurrentQuery(int query) {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+bool HeatmapView::busy() const {
+    return job_->busy();
+}
+
 double HeatmapView::valueAt(int query, int key) const {
     if (query < 0 || query >= queries_ || key < 0 || key >= keys_)
         return std::numeric_limits<double>::quiet_NaN();
     if (weights_ != nullptr)
         return weights_[std::size_t(query) * std::size_t(keys_) + std::size_t(key)];
-    return block()->at(shownLayer_, shownHead_, query, key);
+    return drawnBlock()->at(shownLayer_, shownHead_, query, key);
 }
 
 QString HeatmapView::cellToolTip(int query, int key) const {
     if (query < 0 || query >= queries_ || key < 0 || key >= keys_)
         return {};
-    return HeatmapCellTip::text(shown_, query, key, valueAt(query, key));
+    return HeatmapCellTip::text(drawn_, query, key, valueAt(query, key));
 }
 
 std::pair<double, double> HeatmapView::colorRange() const {
@@ -186,8 +193,9 @@ QString HeatmapView::emptyMessage() const {
 }
 
 void HeatmapView::rebuild() {
-    const auto* b = block();
-    if (b == nullptr) {
+    if (block() == nullptr) {
+        job_->forget();
+        drawn_ = shown_;
         queries_ = keys_ = 0;
         weights_ = nullptr;
         ownWeights_.clear();
@@ -196,82 +204,59 @@ void HeatmapView::rebuild() {
         stack_->setCurrentWidget(message_);
         return;
     }
-    const int layer = std::clamp(shown_.layer, 0, b->layers - 1);
-    const int head = std::clamp(shown_.head, core::kMeanHead, b->heads - 1);
-    queries_ = b->queries;
-    keys_ = b->keys;
+    if (HeatmapCells::work(shown_) <= inPlaceWeights_) {
+        job_->forget();
+        showCells(HeatmapCells::compute(shown_, kMaxMapSide));
+        return;
+    }
+    // A large block (a long text's mean over heads reads every head's weights): on a thread of its own,
+    // the newest only; the map shows the last head until this one is ready.
+    job_->start([shown = shown_] { return HeatmapCells::compute(shown, kMaxMapSide); },
+                [this](HeatmapCells cells, const QString& error) {
+                    if (error.isEmpty())
+                        showCells(std::move(cells));
+                });
+}
 
-    const int cols = core::pooledLength(keys_, kMaxMapSide), rows = core::pooledLength(queries_, kMaxMapSide);
-    const bool pooled = cols < keys_ || rows < queries_;
-    const bool perHead = shown_.scale == ScaleMode::PerHead;
-    // A log scale has no 0: the cells hold at least its floor (the tooltips read the weights themselves).
-    const bool log = shown_.scale == ScaleMode::Log;
-    // The weights shown, whole: the block's own for a dense head, else the mean or an expanded compact
-    // head, kept for the tooltips. A compact head shown pooled at the fixed scale is read a row at a time
-    // instead (16 MB and ~10 ms saved at 2,048 tokens), and its tooltips read the block.
-    shownLayer_ = layer;
-    shownHead_ = head;
-    ownWeights_.clear();
-    if (head == core::kMeanHead) {
-        ownWeights_ = core::meanOverHeads(*b, layer);
+void HeatmapView::showCells(HeatmapCells c) {
+    queries_ = c.queries;
+    keys_ = c.keys;
+    shownLayer_ = c.layer;
+    shownHead_ = c.head;
+    drawn_ = std::move(c.shown);
+    weights_ = c.inBlock ? drawnBlock()->row(c.layer, c.head, 0) : nullptr;
+    ownWeights_ = std::move(c.own);
+    if (!ownWeights_.empty())
         weights_ = ownWeights_.data();
-    } else if (!b->compact())
-        weights_ = b->row(layer, head, 0);
-    else if (!pooled || perHead)
-        weights_ = b->head(layer, head, ownWeights_);
-    else
-        weights_ = nullptr;
-    std::vector<float> scratch;
-    const auto rowOf = [&](int q) {
-        return weights_ != nullptr ? weights_ + std::size_t(q) * std::size_t(keys_)
-                                   : b->row(layer, head, q, scratch);
-    };
-    // Up to kMaxMapSide cells a side the map holds every weight. A longer side is max-pooled to that many
-    // cells with the grid's bins (the strongest weight of each bin stays visible): the map spans the same
-    // token coordinates either way, and colouring 4 M cells of a 2,048-token head cost the window ~80 ms a
-    // change.
-    std::vector<float> values(std::size_t(rows) * std::size_t(cols));
-    core::maxPool(queries_, keys_, rowOf, rows, cols, values.data());
     auto* cells = map_->data();
-    cells->setSize(cols, rows);
-    cells->setRange(cellRange(cols, keys_), cellRange(rows, queries_));
-    // Future keys of causal attention are masked, not weak: NaN, which the gradient paints in the colour
-    // map's masked colour (the grid's rule, AttentionTiles::maskedFrom).
-    const auto masked = shown_.causal() ? AttentionTiles::maskedFrom(rows, cols, queries_, keys_)
-                                        : std::vector<int>(std::size_t(rows), cols);
-    for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c) {
-            const float w = values[std::size_t(r) * std::size_t(cols) + std::size_t(c)];
-            cells->setCell(c, r,
-                           c >= masked[std::size_t(r)] ? std::numeric_limits<double>::quiet_NaN()
-                           : log                       ? std::max(w, kLogScaleFloor)
-                                                       : w);
-        }
-    // Only the per-head scale needs the head's range.
-    const auto [lo, hi] = perHead ? core::informativeRange(weights_, queries_, keys_, shown_.causal())
-                                  : std::pair<float, float>(0.0f, 1.0f);
-    if (shown_.scale == ScaleMode::Fixed) {
+    cells->setSize(c.cols, c.rows);
+    cells->setRange(cellRange(c.cols, keys_), cellRange(c.rows, queries_));
+    for (int r = 0; r < c.rows; ++r)
+        for (int col = 0; col < c.cols; ++col)
+            cells->setCell(col, r, c.cells[std::size_t(r) * std::size_t(c.cols) + std::size_t(col)]);
+    const bool log = drawn_.scale == ScaleMode::Log;
+    if (drawn_.scale == ScaleMode::Fixed) {
         range_ = {0.0, 1.0};
     } else if (log) {
         range_ = {kLogScaleFloor, 1.0};
-    } else if (hi > lo) {
-        range_ = {lo, hi};
+    } else if (c.hi > c.lo) {
+        range_ = {c.lo, c.hi};
     } else {
         // A constant head has no spread to stretch; a tiny range around it keeps the gradient defined.
-        range_ = {lo - 1e-6, hi + 1e-6};
+        range_ = {c.lo - 1e-6, c.hi + 1e-6};
     }
     map_->setGradient(shown_.colorMap.gradient());
     setLogarithmic(log);
     map_->setDataRange(QCPRange(range_.first, range_.second));
 
     zoom_->setShape(keys_, queries_); // a zoom survives a step or another head of the same shape
-    zoom_->setColors(shown_.colorMap, range_, shown_.scale == ScaleMode::Log);
+    zoom_->setColors(shown_.colorMap, range_, log);
 
-    const QString which = head == core::kMeanHead ? tr("mean over heads") : tr("head %1").arg(head);
-    const bool weighted = shown_.showsValueWeighted();
+    const QString which = c.head == core::kMeanHead ? tr("mean over heads") : tr("head %1").arg(c.head);
+    const bool weighted = drawn_.showsValueWeighted();
     title_->setText(tr("%1 \u00b7 layer %2 \u00b7 %3%4")
-                        .arg(AttentionText::kindName(shown_.kind))
-                        .arg(layer)
+                        .arg(AttentionText::kindName(drawn_.kind))
+                        .arg(c.layer)
                         .arg(which, weighted ? tr(" \u00b7 weight \u00d7 value") : QString()));
     scale_->axis()->setLabel(weighted ? tr("weight \u00d7 \u2016v W_O\u2016, share of the row")
                                       : tr("weight"));
@@ -297,7 +282,7 @@ void HeatmapView::updateTicks() {
     auto label = [&fm](const core::Token& t) {
         return fm.elidedText(tokenDisplayText(t), Qt::ElideRight, kMaxLabelWidth);
     };
-    const auto& kt = shown_.keyTokens();
+    const auto& kt = drawn_.keyTokens();
     int widest = 0;
     for (const auto& t : kt)
         widest = std::max(widest, fm.horizontalAdvance(label(t)));
@@ -318,7 +303,7 @@ void HeatmapView::updateTicks() {
     yt->clear();
     for (int k = 0; k < keys_ && k < int(kt.size()); k += xStep)
         xt->addTick(k, label(kt[std::size_t(k)]));
-    const auto& qt = shown_.queryTokens();
+    const auto& qt = drawn_.queryTokens();
     for (int q = 0; q < queries_ && q < int(qt.size()); q += yStep)
         yt->addTick(q, label(qt[std::size_t(q)]));
     plot_->xAxis->setTickLabelRotation(rotated ? -90 : 0);
@@ -341,6 +326,10 @@ bool HeatmapView::isZoomed() const {
 
 QRectF HeatmapView::visibleCells() const {
     return zoom_->visibleCells();
+}
+
+void HeatmapView::setVisibleCells(const QRectF& cells) {
+    zoom_->setVisibleCells(cells);
 }
 
 ZoomOverview* HeatmapView::overview() const {

@@ -9,6 +9,7 @@
 
 #include <QWidget>
 
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -24,6 +25,8 @@ class QRectF;
 namespace ui {
 
 class HeatmapZoom;
+class LatestJob;
+struct HeatmapCells;
 class ZoomOverview;
 
 class HeatmapView : public QWidget {
@@ -37,8 +40,16 @@ public:
     explicit HeatmapView(QWidget* parent = nullptr);
 
     /// What to show: one head of the kind's block (head may be core::kMeanHead: the mean over the layer's
-    /// heads) and its colouring. Recomputes the map only when more than the colours differ from before.
+    /// heads) and its colouring. Recomputes the map only when more than the colours differ from before: at
+    /// once for a block of at most inPlaceWeights() weights read, else on a thread of its own (busy() until
+    /// it is shown).
     void setShown(const ShownAttention& shown);
+    /// 4 M weights (the grid's kPoolInPaintCells) take a few milliseconds; a 2,048-token layer's mean over
+    /// 12 heads reads 50 M. 0 computes every block off the window's thread (tests).
+    void setInPlaceWeights(std::size_t weights) { inPlaceWeights_ = weights; }
+    std::size_t inPlaceWeights() const { return inPlaceWeights_; }
+    static constexpr std::size_t kInPlaceWeights = 4'000'000;
+    bool busy() const;
     const ShownAttention& shown() const { return shown_; }
     /// A token clicked in a strip: Qt::Horizontal marks its row (a query), Qt::Vertical its column (a key);
     /// index -1 clears.
@@ -62,13 +73,15 @@ public:
     void zoomBy(double factor);
     void resetZoom();
     bool isZoomed() const;
-    /// The part of the map in view, in cells (x: keys, y: queries).
+    /// The part of the map in view, in cells (x: keys, y: queries); setting it zooms there, inside the map.
     QRectF visibleCells() const;
+    void setVisibleCells(const QRectF& cells);
     ZoomOverview* overview() const;
 
 Q_SIGNALS:
     /// Keyboard navigation while the view has focus: ←/→ heads, ↑/↓ and PgUp/PgDn layers.
     void navigate(int dLayer, int dHead);
+    void busyChanged(bool busy);
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
@@ -78,16 +91,22 @@ private:
     /// The legend's and the map's scale: logarithmic for ScaleMode::Log.
     void setLogarithmic(bool log);
     void rebuild();
+    void showCells(HeatmapCells cells);
     void updateMarks();
     /// Labels every n-th token so tick labels never overlap; runs after each layout, when the axis rect's
     /// size is known.
     void updateTicks();
     const core::AttentionBlock* block() const { return shown_.block(); }
+    /// The block the cells on screen were computed from (while a new one is computed, the old one).
+    const core::AttentionBlock* drawnBlock() const { return drawn_.block(); }
     /// The cell under a plot pixel: {query, key}, or {-1, -1}.
     std::pair<int, int> cellAt(const QPoint& pos) const;
     bool showCellToolTip(const QPoint& pos, const QPoint& globalPos);
 
     ShownAttention shown_;
+    /// What the cells, the tooltips and the labels show: shown_ once its cells are computed. It holds the
+    /// snapshot weights_ points into.
+    ShownAttention drawn_;
     Qt::Orientation markOrientation_ = Qt::Horizontal;
     int markIndex_ = -1;
     int currentQuery_ = -1;
@@ -110,6 +129,8 @@ private:
     int xStep_ = 0; // tick label thinning now applied; 0 before the first layout
     int yStep_ = 0;
     bool xRotated_ = false;
+    std::size_t inPlaceWeights_ = kInPlaceWeights;
+    LatestJob* job_ = nullptr;
 };
 
 } // namespace ui

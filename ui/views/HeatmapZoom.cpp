@@ -52,6 +52,14 @@ void HeatmapZoom::reset() {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void HeatmapZoom::setVisibleCells(const QRectF& cells) {
+    if (queries_ == 0)
+        return;
+    plot_->xAxis->setRange(cells.x() - 0.5, cells.x() - 0.5 + cells.width());
+    plot_->yAxis->setRange(cells.y() - 0.5, cells.y() - 0.5 + cells.height());
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 bool HeatmapZoom::zoomed() const {
     const auto x = plot_->xAxis->range(), y = plot_->yAxis->range();
     return queries_ > 0 && (x.size() < keys_ - 1e-6 || y.size() < queries_ - 1e-6);

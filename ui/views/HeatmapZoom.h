@@ -30,6 +30,8 @@ public:
 
     void zoomBy(double factor); ///< about the view's centre; < 1 zooms in
     void reset();               ///< the whole map
+    /// Shows these cells (x keys, y queries, as visibleCells gives them), kept inside the map.
+    void setVisibleCells(const QRectF& cells);
     bool zoomed() const;
     QRectF visibleCells() const; ///< in tokens: x keys, y queries
     ZoomOverview* overview() const { return overview_; }

@@ -1,9 +1,8 @@
 #include "ui/window/ViewMenu.h"
 
 #include "ui/attention/AttentionPage.h"
+#include "ui/base/PresentationMode.h"
 #include "ui/base/ViewState.h"
-#include "ui/views/HeatmapView.h"
-#include "ui/window/PresentationMode.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -53,15 +52,14 @@ ViewMenu::ViewMenu(AttentionPage* attention, ViewState* state, QLineEdit* source
         state->setLinesShown(!state->linesShown());
     })->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     // The heatmap's zoom, wherever the focus is (the wheel zooms about the pointer, a drag pans).
-    auto* heat = attention->heatmap();
-    addAction(tr("&Zoom In"), heat, [heat] {
-        heat->zoomBy(0.8);
+    addAction(tr("&Zoom In"), attention, [attention] {
+        attention->zoomBy(0.8);
     })->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal)});
-    addAction(tr("Zoom &Out"), heat, [heat] {
-        heat->zoomBy(1.25);
+    addAction(tr("Zoom &Out"), attention, [attention] {
+        attention->zoomBy(1.25);
     })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Minus));
-    addAction(tr("&Whole Map"), heat, [heat] {
-        heat->resetZoom();
+    addAction(tr("&Whole Map"), attention, [attention] {
+        attention->resetZoom();
     })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     addAction(tr("Edit &Source"), source, [source] {
         source->setFocus();
@@ -101,10 +99,8 @@ ViewMenu::ViewMenu(AttentionPage* attention, ViewState* state, QLineEdit* source
     present->setShortcut(QKeySequence(Qt::Key_F11));
     present->setToolTip(
         tr("Full screen, large fonts, only the views and the step controls (F11 or Esc leaves)"));
-    auto* presentation = presentation_ =
-        new PresentationMode(window, {tabs->tabBar(), attention->controlsRow()});
-    // The grid of every head gets about half the width: its tiles are what a room reads from afar.
-    presentation->setPaneWeights(attention->splitter(), {48, 31, 21});
+    auto* presentation = presentation_ = new PresentationMode(window, {tabs->tabBar()});
+    attention->joinPresentation(presentation);
     connect(present, &QAction::toggled, presentation, &PresentationMode::setActive);
     connect(presentation, &PresentationMode::activeChanged, present, &QAction::setChecked);
     auto* leave = new QAction(tr("Leave Presentation"), window);

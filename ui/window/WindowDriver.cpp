@@ -1,9 +1,10 @@
 #include "ui/window/WindowDriver.h"
 
 #include "core/model/Model.h"
-#include "ui/attention/DecodePanel.h"
+#include "ui/attention/AttentionPage.h"
 #include "ui/base/ViewState.h"
 #include "ui/inside/InsideView.h"
+#include "ui/positional/PositionalView.h"
 #include "ui/research/ComparePage.h"
 #include "ui/research/HeadTable.h"
 #include "ui/run/AnalysisController.h"
@@ -15,6 +16,8 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTimer>
+
+#include <algorithm>
 
 namespace ui {
 
@@ -33,19 +36,55 @@ QString kindName(core::AttentionKind kind) {
     return QString::fromLatin1(core::toString(kind));
 }
 
+using Forced = std::vector<std::pair<int, int64_t>>;
+
+// The tokens a run forced, as a WindowState holds them: {which decoded token, from 0; its id}.
+Forced forcedOf(const RunResult& r) {
+    Forced out;
+    const auto& tgt = r.snapshot->tgtTokens;
+    const int first = static_cast<int>(tgt.size()) - r.step; // where the decoded tokens start
+    for (const int p : r.snapshot->forced)
+        if (p >= first && p < static_cast<int>(tgt.size()))
+            out.emplace_back(p - first, tgt[std::size_t(p)].id);
+    return out;
+}
+
+// The first of the tokens decoded so far (before `step`) that the run and the state force differently,
+// one forcing it and the other not or each another token; −1 when they agree.
+int firstForcedDifference(const Forced& run, const Forced& want, int step) {
+    int first = -1;
+    const auto differs = [&](const Forced& a, const Forced& b) {
+        for (const auto& f : a)
+            if (f.first < step && std::find(b.begin(), b.end(), f) == b.end() &&
+                (first < 0 || f.first < first))
+                first = f.first;
+    };
+    differs(run, want);
+    differs(want, run);
+    return first;
+}
+
 } // namespace
 
 WindowDriver::WindowDriver(WindowParts parts) : QObject(parts.owner), w_(std::move(parts)) {
     auto* c = w_.controller;
     connect(c, &AnalysisController::resultChanged, this, &WindowDriver::schedule);
     connect(c, &AnalysisController::busyChanged, this, &WindowDriver::schedule);
+    connect(c, &AnalysisController::idle, this, &WindowDriver::schedule);
     connect(c, &AnalysisController::insideReady, this, &WindowDriver::schedule);
     connect(c, &AnalysisController::cleared, this, &WindowDriver::schedule);
     connect(c, &AnalysisController::failed, this, [this](const QString& message) {
         if (driving())
             fail(message);
     });
+    // Heads the model does not have (a lesson's, a screenshot's --ablate) are refused where they enter.
+    connect(w_.state, &ViewState::headsOffRefused, this, [this](const QString& message) {
+        if (driving())
+            fail(message);
+    });
     connect(w_.heads, &HeadTable::scoresChanged, this, &WindowDriver::schedule);
+    connect(w_.positional, &PositionalView::busyChanged, this, &WindowDriver::schedule);
+    connect(w_.attention, &AttentionPage::busyChanged, this, &WindowDriver::schedule);
     connect(w_.train, &TrainPage::progressed, this, &WindowDriver::schedule);
     connect(w_.train, &TrainPage::trainingChanged, this, &WindowDriver::schedule);
 }
@@ -59,8 +98,7 @@ void WindowDriver::drive(WindowState target, Options options) {
     requests_ = 0;
     // Heads a user switched off while exploring are no part of the state: its tokens are decoded with every
     // head on, and its own heads switched off after them.
-    if (!w_.controller->ablation().empty())
-        w_.controller->setAblation({});
+    w_.state->setHeadsOff({});
     schedule();
 }
 
@@ -126,13 +164,16 @@ void WindowDriver::reconcile() {
         return schedule();
     }
     // Greedy keeps the sampling settings a user chose for later: greedy decoding ignores them.
-    auto sampling = w_.decode->sampling();
-    if (s.sampling.greedy ? !sampling.greedy : !sameSampling(sampling, s.sampling)) {
+    auto sampling = w_.attention->sampling();
+    if (options_.remembered) {
+        if (!sameSampling(sampling, s.sampling))
+            w_.attention->setSampling(s.sampling); // a temperature kept for later, too
+    } else if (s.sampling.greedy ? !sampling.greedy : !sameSampling(sampling, s.sampling)) {
         if (s.sampling.greedy)
             sampling.greedy = true;
         else
             sampling = s.sampling;
-        w_.decode->setSampling(sampling);
+        w_.attention->setSampling(sampling);
     }
     if (s.pastMaxLen && c->pastMaxLen() != *s.pastMaxLen)
         c->setPastMaxLen(*s.pastMaxLen);
@@ -155,6 +196,17 @@ void WindowDriver::reconcile() {
             w_.compare->pin();
             pinned_ = true;
         }
+        // A token forced otherwise before this step: back to it, and on from there.
+        if (firstForcedDifference(forcedOf(*r), s.forced, r->step) >= 0) {
+            c->back();
+            return;
+        }
+        const auto due = std::find_if(s.forced.begin(), s.forced.end(),
+                                      [&r](const auto& f) { return f.first == r->step; });
+        if (r->step < s.step && due != s.forced.end()) {
+            c->force(due->second); // instead of the model's choice, as a click on the chart does
+            return;
+        }
         const bool ended = r->step < s.step && r->finished;
         if (ended && !options_.stepsAtMost)
             return fail(tr("the model finished \"%1\" after %2 token(s); the step asks for %3")
@@ -169,8 +221,8 @@ void WindowDriver::reconcile() {
             c->back();
             return;
         }
-        if (c->ablation() != s.headsOff) {
-            c->setAblation(s.headsOff); // the tokens decoded are kept and run again
+        if (w_.state->headsOff() != s.headsOff) {
+            w_.state->setHeadsOff(s.headsOff); // the tokens decoded are kept and run again
             return;
         }
     }
@@ -186,6 +238,13 @@ void WindowDriver::reconcile() {
             in->row.query.row != want.row)
             return; // insideReady brings us back
     }
+    if (s.tab == QLatin1String("positional") && w_.positional->busy())
+        return; // busyChanged brings us back
+    if ((s.tab == QLatin1String("attention") || s.zoom) && w_.attention->busy())
+        return; // the detail heatmap of a long text: busyChanged brings us back
+    // Once the heatmap has its cells: a new shape shows the whole map.
+    if (s.zoom && !sameZoom(w_.attention->zoom(), s.zoom))
+        w_.attention->setZoom(*s.zoom);
     if (s.tab == QLatin1String("heads") || options_.headScores) {
         auto* heads = w_.heads;
         heads->ensureScores();
@@ -204,14 +263,15 @@ bool WindowDriver::applyView() {
     auto* state = w_.state;
     if (r) {
         const QString name = QString::fromStdString(r->model->config().name);
-        if (s.kind && !r->snapshot->has(*s.kind)) {
+        const bool hasKind = !s.kind || r->snapshot->has(*s.kind);
+        if (!hasKind && !options_.remembered) {
             fail(tr("%1 has no %2 attention").arg(name, kindName(*s.kind)));
             return false;
         }
-        if (s.kind)
+        if (s.kind && hasKind)
             state->setKind(*s.kind);
-        state->setSelection(s.layer, s.head);
-        if (state->layer() != s.layer || state->head() != s.head) {
+        state->setSelection(s.layer, s.head); // clamped to what the kind has
+        if ((state->layer() != s.layer || state->head() != s.head) && !options_.remembered) {
             const auto& b = r->snapshot->block(state->kind());
             fail(tr("%1's %2 attention has layers 0–%3 and heads 0–%4 (or mean), not layer %5, head %6")
                      .arg(name, kindName(state->kind()))
@@ -279,9 +339,12 @@ WindowState WindowDriver::capture() const {
     const auto* c = w_.controller;
     const auto r = c->current();
     s.step = r ? r->step : 0;
-    s.sampling = w_.decode->sampling();
+    if (r)
+        s.forced = forcedOf(*r);
+    s.zoom = w_.attention->zoom();
+    s.sampling = w_.attention->sampling();
     s.pastMaxLen = c->pastMaxLen();
-    s.headsOff = c->ablation();
+    s.headsOff = w_.state->headsOff();
     s.tab = pageName(w_.currentPage());
     const auto* state = w_.state;
     s.kind = state->kind();

@@ -17,11 +17,12 @@
 namespace ui {
 
 class AnalysisController;
+class AttentionPage;
 class ComparePage;
-class DecodePanel;
 class HeadTable;
 class InsideView;
 class ModelOpener;
+class PositionalView;
 class TrainPage;
 class ViewState;
 
@@ -31,8 +32,9 @@ struct WindowParts {
     ModelOpener* opener = nullptr;
     AnalysisController* controller = nullptr;
     ViewState* state = nullptr;
-    DecodePanel* decode = nullptr; ///< where the sampling settings are chosen
+    AttentionPage* attention = nullptr; ///< where the sampling settings are chosen
     InsideView* inside = nullptr;
+    PositionalView* positional = nullptr;
     HeadTable* heads = nullptr;
     TrainPage* train = nullptr;
     ComparePage* compare = nullptr;
@@ -53,6 +55,9 @@ public:
         /// A model that finishes its output before the state's step stops there (a screenshot's --steps
         /// is "at most"); otherwise that is a failure.
         bool stepsAtMost = false;
+        /// A state the settings remembered (AppSettings::rememberedState): what this model lacks (a kind, a
+        /// layer or head) is left as the window chose, not a failure, and the sampling is taken whole.
+        bool remembered = false;
     };
 
     explicit WindowDriver(WindowParts parts);

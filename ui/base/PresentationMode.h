@@ -21,6 +21,8 @@ public:
     /// `chrome`: the widgets to put out of sight besides the menu and status bars.
     PresentationMode(QMainWindow* window, QList<QWidget*> chrome);
 
+    /// Puts `widget` out of sight too while the mode is on (a page's own controls, which only it knows).
+    void addChrome(QWidget* widget) { chrome_.push_back(widget); }
     /// While the mode is on, `splitter` shares its width by `weights` (one per pane), restored on leaving.
     /// A projector's audience reads the grid's tiles from across a room: the panes a desk screen balances
     /// for one reader leave the tiles small.

@@ -1,4 +1,4 @@
-#include "ui/lesson/LessonSpotlight.h"
+#include "ui/views/LessonSpotlight.h"
 
 #include <QEvent>
 #include <QPainter>

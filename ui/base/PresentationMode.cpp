@@ -1,4 +1,4 @@
-#include "ui/window/PresentationMode.h"
+#include "ui/base/PresentationMode.h"
 
 #include "ui/base/QCustomPlotInclude.h"
 
