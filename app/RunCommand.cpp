@@ -5,14 +5,54 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <new>
+
+#include <unistd.h>
+
+namespace {
+
+// The program's name for a message written when memory may have run out: a fixed buffer, no allocation.
+char gProgram[64] = "attnscope";
+
+void writeError(const char* text) {
+    for (const char* part : {static_cast<const char*>(gProgram), ": ", text, "\n"})
+        if (::write(STDERR_FILENO, part, std::strlen(part)) < 0)
+            return;
+}
+
+// An exception that reaches std::terminate: one thrown in a Qt event handler or slot (Qt lets none pass
+// through its event loop) or on a worker thread. Without this the program aborted with a core dump and
+// libstdc++'s "terminate called after throwing"; now it says what went wrong and exits 2, like the rest.
+[[noreturn]] void reportUncaught() {
+    if (const auto e = std::current_exception()) {
+        try {
+            std::rethrow_exception(e);
+        } catch (const std::bad_alloc&) {
+            writeError("out of memory (an input or setting asks for more than this machine or its limits "
+                       "allow)");
+        } catch (const std::exception& x) {
+            writeError(x.what());
+        } catch (...) {
+            writeError("failed with an error of unknown type");
+        }
+    } else {
+        writeError("ended by an internal error");
+    }
+    std::_Exit(2);
+}
+
+} // namespace
 
 int runCommand(const std::string& name, const char* help, const CommandOptions& options,
                const std::vector<std::string>& argv, const std::function<int(const Args&)>& body) {
     // The window's options have no command name: "attnscope: ...", "see attnscope --help".
     const std::string program = name.empty() ? "attnscope" : "attnscope " + name;
+    std::snprintf(gProgram, sizeof gProgram, "%s", program.c_str());
+    std::set_terminate(reportUncaught);
     const auto fail = [&](const std::string& message) {
         if (options.beforeError)
             options.beforeError();

@@ -8,6 +8,7 @@
 #include "app/gui/StartupProbe.h"
 
 #include "core/base/Errors.h"
+#include "core/base/Memory.h"
 #include "core/model/HeadAblation.h"
 #include "core/model/Model.h"
 #include "ui/MainWindow.h"
@@ -151,6 +152,14 @@ ui::WindowState screenshotState(const GuiOptions& o, const ui::MainWindow& windo
 // Drives the real window offscreen to the options' state, as a user would get there, and writes the picture
 // or the figures asked for.
 int takeScreenshot(const GuiOptions& o, ui::MainWindow& window) {
+    // Under an address-space limit (ulimit -v) a large picture ran out of memory inside the plots' own
+    // painting, where Qt and QCustomPlot carry on with null buffers and crash: asked first instead. The
+    // window's buffers, the picture and the plots' paint buffers hold about three copies of its pixels.
+    const int64_t picture = int64_t{o.width} * o.height * 4, need = 3 * picture + (int64_t{256} << 20);
+    if (const int64_t left = core::addressSpaceLeft(); left >= 0 && left < need)
+        fail("a " + std::to_string(o.width) + "x" + std::to_string(o.height) + " picture needs about " +
+             core::byteText(need) + " more memory, and this process's limit (ulimit -v) leaves " +
+             core::byteText(left) + "; ask for a smaller --size or raise the limit");
     window.resize(o.width, o.height);
     window.show();
     if (!window.controller()->waitUntilIdle())

@@ -2,8 +2,10 @@
 
 #include "core/base/Errors.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace core {
@@ -37,6 +39,21 @@ std::string byteText(int64_t bytes) {
     else
         std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
     return buf;
+}
+
+int64_t addressSpaceLeft() {
+    struct rlimit limit {};
+    if (::getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return -1;
+    // The first field of /proc/self/statm is the mapped size in pages.
+    long pages = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%ld", &pages) != 1)
+            pages = 0;
+        std::fclose(f);
+    }
+    const int64_t mapped = int64_t{pages} * ::sysconf(_SC_PAGESIZE);
+    return std::max<int64_t>(0, static_cast<int64_t>(limit.rlim_cur) - mapped);
 }
 
 } // namespace core

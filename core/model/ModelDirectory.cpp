@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/base/FolderLinks.h"
 #include "core/base/JsonText.h"
 #include "core/model/BertCheckpoint.h"
 #include "core/model/Gpt2Checkpoint.h"
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -26,9 +28,23 @@ namespace {
 
 // One side's tokenizer, held to the size config.json gives it (`sizeField` names that key in messages).
 std::unique_ptr<Tokenizer> readSide(const ModelConfig& c, const std::string& dir, const std::string& file,
-                                    int64_t expected, const char* sizeField) {
+                                    int64_t expected, const char* sizeField, const WeightFiles& weights) {
     auto spec = c.tokenizerSpec();
     spec.rows = expected; // a tokenizer.json may name fewer ids than the model has rows
+    // A tokenizer.json's table is padded to those rows, so they are held to the weights first: the token
+    // embeddings have one row per id, and no tensor has fewer rows than that (vocab_size 16,777,215 on a
+    // 264-row checkpoint built 16.7 million names before any check). Other tokenizers are not padded; their
+    // own count is compared below.
+    if (spec.kind == TokenizerKind::HfJson) {
+        int64_t rows = 0;
+        for (const auto& info : weights.tensors())
+            if (!info.shape.empty())
+                rows = std::max(rows, info.shape.front());
+        if (expected > rows)
+            throw ModelError(weights.path() + ": config.json's " + sizeField + " is " +
+                             std::to_string(expected) + ", but no tensor has more than " +
+                             std::to_string(rows) + " rows, and the token embeddings have one row per token");
+    }
     auto t = readTokenizer(spec, dir, file);
     // Marian's ids are vocab.json's, whichever side's .spm cuts the text.
     const auto counted =
@@ -92,7 +108,7 @@ ConfigFile readConfigFile(const std::string& dirName) {
     f.path = (dir / "config.json").string();
     if (!fs::exists(f.path))
         throw ModelError(dirName + ": missing config.json");
-    f.json = parseJsonObject(readFile(f.path), f.path);
+    f.json = parseJsonObject(readFolderFile(f.path), f.path);
     f.format = ModelDirectory::formatOf(f.json, f.path);
     f.config = f.format == ModelFormat::Gpt2     ? gpt2ConfigFromParsed(f.json, f.path)
                : f.format == ModelFormat::Llama  ? llamaConfigFromParsed(f.json, f.path)
@@ -104,8 +120,25 @@ ConfigFile readConfigFile(const std::string& dirName) {
     return f;
 }
 
+// The tokenizer's files a model directory holds, by name: what writeFiles writes beside the weights and
+// config.json.
+std::vector<std::pair<std::string, std::string>> tokenizerFiles(const ModelConfig& c, const Tokenizer* src,
+                                                                const Tokenizer& tgt) {
+    std::vector<std::pair<std::string, std::string>> files;
+    const bool classes = c.family == Family::AttentionClassifier; // config.json names them
+    if (!classes) {
+        files.emplace_back(c.tgtVocabFile, tgt.fileContents());
+        for (auto& extra : tgt.extraFiles(c.mergesFile))
+            files.emplace_back(std::move(extra));
+    }
+    if (src && (classes || c.srcVocabFile != c.tgtVocabFile))
+        files.emplace_back(c.srcVocabFile, src->fileContents());
+    return files;
+}
+
 // The files of a model directory, into dir (which exists).
-void writeFiles(const fs::path& dir, const ModelConfig& c, const Tokenizer* src, const Tokenizer& tgt,
+void writeFiles(const fs::path& dir, const ModelConfig& c,
+                const std::vector<std::pair<std::string, std::string>>& tokenizer,
                 const torch::nn::Module& net, DType dtype) {
     // Parameters take the dtype asked for. The sinusoidal tables (the only tensors that are not parameters)
     // stay F32: the loader adds a stored table as it is, without comparing it with the formula, so an F16
@@ -124,14 +157,8 @@ void writeFiles(const fs::path& dir, const ModelConfig& c, const Tokenizer* src,
     writeSafetensors((dir / "model.safetensors").string(), out,
                      {{"format", "pt"}, {"producer", "attnscope"}});
     writeFileAtomically((dir / "config.json").string(), c.toJson());
-    const bool classes = c.family == Family::AttentionClassifier; // config.json names them
-    if (!classes) {
-        writeFileAtomically((dir / c.tgtVocabFile).string(), tgt.fileContents());
-        for (const auto& [name, contents] : tgt.extraFiles(c.mergesFile))
-            writeFileAtomically((dir / name).string(), contents);
-    }
-    if (src && (classes || c.srcVocabFile != c.tgtVocabFile))
-        writeFileAtomically((dir / c.srcVocabFile).string(), src->fileContents());
+    for (const auto& [name, contents] : tokenizer)
+        writeFileAtomically((dir / name).string(), contents);
 }
 
 } // namespace
@@ -178,13 +205,13 @@ std::unique_ptr<ModelParts> ModelDirectory::read(const std::string& dirName, Dev
     if (format == ModelFormat::Bert) // the head is there or not by the checkpoint's class, not its config
         parts->config.maskedLmHead = bertHasMaskedLmHead(file, json);
     const auto& c = parts->config;
-    parts->tgtTokenizer =
-        c.family == Family::AttentionClassifier
-            ? classTokenizer(c)
-            : readSide(c, dirName, c.tgtVocabFile, c.tgtVocabSize, hf ? "vocab_size" : "tgt_vocab_size");
+    parts->tgtTokenizer = c.family == Family::AttentionClassifier
+                              ? classTokenizer(c)
+                              : readSide(c, dirName, c.tgtVocabFile, c.tgtVocabSize,
+                                         hf ? "vocab_size" : "tgt_vocab_size", file);
     if (c.twoSided())
         parts->srcTokenizer =
-            readSide(c, dirName, c.srcVocabFile, c.srcVocabSize, hf ? "vocab_size" : "src_vocab_size");
+            readSide(c, dirName, c.srcVocabFile, c.srcVocabSize, hf ? "vocab_size" : "src_vocab_size", file);
     if (format == ModelFormat::Marian)
         checkMarianSpecialIds(json, parts->tgtTokenizer->vocab(), configPath);
     // A config.json whose sizes ask for far more than the weights file holds is refused before anything is
@@ -224,23 +251,27 @@ void ModelDirectory::write(const std::string& dirName, const ModelConfig& c, con
     const fs::path dir = fs::path(dirName).lexically_normal();
     const fs::path target = dir.filename().empty() ? dir.parent_path() : dir;
     std::error_code ec;
-    const bool exists = fs::exists(target, ec);
-    if (exists && !fs::is_directory(target, ec))
-        throw IoError("cannot write " + dirName + ": it exists and is not a folder");
-    if (exists && !fs::is_empty(target, ec) && !fs::exists(target / "config.json", ec))
-        throw IoError("cannot write " + dirName +
-                      ": the folder holds other files and no config.json; a model is saved to a new or empty "
-                      "folder, or over another model");
+    // A folder that is not a model attnscope may replace is refused before anything is written (a user's
+    // project folder that happens to hold a config.json among other things is not one); replaceDirectory
+    // checks again, with the files written, before it touches anything.
+    const auto tokenizer = tokenizerFiles(c, src, tgt);
+    std::set<std::string> names{"config.json", "model.safetensors", kFolderMarker};
+    for (const auto& file : tokenizer)
+        names.insert(file.first);
+    if (const auto refusal = replaceRefusal(target.string(), names); !refusal.empty())
+        throw IoError("cannot write " + dirName + ": " + refusal);
     const auto parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
     fs::create_directories(parent, ec);
     if (ec)
         throw IoError("cannot create " + parent.string() + ": " + ec.message());
     const fs::path fresh(createDirectoryBeside(target.string()));
     try {
-        writeFiles(fresh, c, src, tgt, net, dtype);
-        if (exists) // files of the old folder that a model does not write (a README, a licence) stay
+        writeFiles(fresh, c, tokenizer, net, dtype);
+        // Files of a folder attnscope made that a model does not write (a README, a licence) stay.
+        if (fs::exists(target / kFolderMarker, ec))
             for (const auto& entry : fs::directory_iterator(target))
-                if (entry.is_regular_file() && !fs::exists(fresh / entry.path().filename()))
+                if (entry.symlink_status().type() == fs::file_type::regular &&
+                    !fs::exists(fresh / entry.path().filename()))
                     fs::copy_file(entry.path(), fresh / entry.path().filename());
         replaceDirectory(fresh.string(), target.string());
     } catch (...) {

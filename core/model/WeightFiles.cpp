@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/base/FolderLinks.h"
 #include "core/base/JsonText.h"
 
 #include <nlohmann/json.hpp>
@@ -58,8 +59,10 @@ WeightFiles WeightFiles::open(const std::string& dirName) {
     const fs::path dir(dirName);
     const auto single = dir / "model.safetensors";
     std::error_code ec;
-    if (fs::exists(single, ec))
+    if (fs::exists(single, ec)) {
+        requireWithin(dirName, single.string());
         return WeightFiles(SafetensorsFile::open(single.string()));
+    }
     const auto indexPath = dir / "model.safetensors.index.json";
     if (!fs::exists(indexPath, ec)) {
         const auto other = otherWeights(dir);
@@ -73,7 +76,7 @@ WeightFiles WeightFiles::open(const std::string& dirName) {
                          ": missing model.safetensors (or model.safetensors.index.json and its shards)");
     }
     const auto index = indexPath.string();
-    const auto j = parseJsonObject(readFile(index), index);
+    const auto j = parseJsonObject(readFolderFile(index), index);
     if (!j.contains("weight_map") || !j["weight_map"].is_object() || j["weight_map"].empty())
         throw FormatError(index + ": \"weight_map\" must be an object naming each tensor's file");
     // Each file once, in the order the index first names it; every name checked before any file is opened.
@@ -104,6 +107,7 @@ WeightFiles WeightFiles::open(const std::string& dirName) {
     w.path_ = index;
     for (std::size_t s = 0; s < files.size(); ++s) {
         const auto shardPath = (dir / files[s]).string();
+        requireWithin(dirName, shardPath);
         w.shards_.push_back(SafetensorsFile::open(shardPath));
         for (const auto& t : w.shards_.back().tensors()) {
             const auto it = wanted.find(t.name);

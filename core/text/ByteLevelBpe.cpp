@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/base/FolderLinks.h"
 #include "core/text/Vocabulary.h"
 
 #include <nlohmann/json.hpp>
@@ -307,7 +308,7 @@ ByteLevelBpe ByteLevelBpe::fromText(const std::string& vocabJson, const std::str
 }
 
 ByteLevelBpe ByteLevelBpe::fromFiles(const std::string& vocabPath, const std::string& mergesPath) {
-    return fromText(readFile(vocabPath), readFile(mergesPath), vocabPath, mergesPath);
+    return fromText(readFolderFile(vocabPath), readFolderFile(mergesPath), vocabPath, mergesPath);
 }
 
 std::string ByteLevelBpe::vocabJson() const {

@@ -1,6 +1,7 @@
 #include "core/text/HfNormalizer.h"
 
 #include "core/base/Errors.h"
+#include "core/text/UnicodeText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -43,7 +44,8 @@ void HfNormalizer::parse(const json& j, const std::string& source, std::vector<S
         if (p.is_object() && p.contains("String") && p["String"].is_string())
             s.text = p["String"].get<std::string>();
         else if (p.is_object() && p.contains("Regex") && p["Regex"].is_string())
-            s.regex = std::make_shared<const TextRegex>(libraryRegex(p["Regex"].get<std::string>()), where);
+            s.regex = std::make_shared<const TextRegex>(libraryRegex(p["Regex"].get<std::string>()), where,
+                                                        p["Regex"].get<std::string>());
         else
             throw FormatError(where + ": 'pattern' must be {\"String\": …} or {\"Regex\": …}");
         s.content = stringOf(j, "content", where);

@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/text/ByteLevelBpe.h"
+#include "core/text/UnicodeText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -130,9 +131,14 @@ void HfPreTokenizer::parse(const json& j, const std::string& source, std::vector
         if (p.is_object() && p.contains("String") && p["String"].is_string())
             s.literal = p["String"].get<std::string>();
         else if (p.is_object() && p.contains("Regex") && p["Regex"].is_string())
-            s.regex = std::make_shared<const TextRegex>(libraryRegex(p["Regex"].get<std::string>()), where);
+            s.regex = std::make_shared<const TextRegex>(libraryRegex(p["Regex"].get<std::string>()), where,
+                                                        p["Regex"].get<std::string>());
         else
             throw FormatError(where + ": 'pattern' must be {\"String\": …} or {\"Regex\": …}");
+        // The library compiles a String pattern as an escaped regex: an empty one matches between every
+        // two characters, which is how it splits them.
+        if (s.literal.empty() && !s.regex)
+            s.regex = std::make_shared<const TextRegex>("", where);
         s.behavior = behaviorOf(j, where);
         s.invert = flag("invert", false);
     } else if (type == "Metaspace") {

@@ -2,11 +2,14 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/base/FolderLinks.h"
 #include "core/base/JsonText.h"
 #include "core/text/ByteLevelBpe.h"
+#include "core/text/HfAddedTokens.h"
 #include "core/text/HfBpeModel.h"
 #include "core/text/HfDecoder.h"
 #include "core/text/HfNormalizer.h"
+#include "core/text/HfPostProcessor.h"
 #include "core/text/HfPreTokenizer.h"
 #include "core/text/HfUnigramModel.h"
 #include "core/text/HfWordPieceModel.h"
@@ -30,72 +33,6 @@ namespace {
 // table for them would exhaust memory.
 constexpr int64_t kMaxIds = int64_t{1} << 24;
 
-struct AddedToken {
-    std::string content;
-    int64_t id = 0;
-    bool special = false, lstrip = false, rstrip = false;
-};
-
-// The special ids the post-processor puts before and after one sequence. TemplateProcessing names its special
-// tokens by keys of its special_tokens (whose ids it adds); Bert- and RobertaProcessing give [token, id] for
-// cls and sep; ByteLevel adds none; a Sequence adds what each of its processors adds.
-void readPostProcessor(const json& post, const std::string& name,
-                       const std::function<int64_t(const std::string&)>& idOf, std::vector<int64_t>& prefix,
-                       std::vector<int64_t>& suffix) {
-    if (post.is_null())
-        return;
-    const auto where = name + ": post_processor";
-    if (!post.is_object() || !post.contains("type") || !post["type"].is_string())
-        throw FormatError(where + " must be an object with a \"type\"");
-    const auto type = post["type"].get<std::string>();
-    auto idCheck = [&](const json& v) {
-        if (!v.is_number_unsigned())
-            throw FormatError(where + " " + type + ": a special token's id must be a whole number from 0");
-        return v.get<int64_t>();
-    };
-    if (type == "Sequence") {
-        if (!post.contains("processors") || !post["processors"].is_array())
-            throw FormatError(where + " Sequence: 'processors' must be a list");
-        for (const auto& p : post["processors"])
-            readPostProcessor(p, name, idOf, prefix, suffix);
-    } else if (type == "TemplateProcessing") {
-        if (!post.contains("single") || !post["single"].is_array())
-            throw FormatError(where + " TemplateProcessing: 'single' must be a list");
-        const auto& specials = post.contains("special_tokens") ? post["special_tokens"] : json::object();
-        bool before = true;
-        for (const auto& item : post["single"]) {
-            if (item.is_object() && item.contains("Sequence")) {
-                before = false;
-                continue;
-            }
-            if (!item.is_object() || !item.contains("SpecialToken") || !item["SpecialToken"].is_object() ||
-                !item["SpecialToken"].contains("id") || !item["SpecialToken"]["id"].is_string())
-                throw FormatError(where + " TemplateProcessing: an item of 'single' must be a Sequence or a "
-                                          "SpecialToken with an \"id\"");
-            const auto key = item["SpecialToken"]["id"].get<std::string>();
-            auto& out = before ? prefix : suffix;
-            if (specials.is_object() && specials.contains(key) && specials[key].contains("ids") &&
-                specials[key]["ids"].is_array()) {
-                for (const auto& id : specials[key]["ids"])
-                    out.push_back(idCheck(id));
-            } else {
-                out.push_back(idOf(key));
-            }
-        }
-    } else if (type == "BertProcessing" || type == "RobertaProcessing") {
-        for (const char* part : {"cls", "sep"}) {
-            const auto& v = post.contains(part) ? post[part] : json();
-            if (!v.is_array() || v.size() != 2 || !v[0].is_string())
-                throw FormatError(where + " " + type + ": '" + part + "' must be [token, id]");
-            (std::string(part) == "cls" ? prefix : suffix).push_back(idCheck(v[1]));
-        }
-    } else if (type != "ByteLevel") {
-        throw FormatError(where + " " + type +
-                          " is not supported (attnscope reads TemplateProcessing, BertProcessing, "
-                          "RobertaProcessing, ByteLevel and Sequence)");
-    }
-}
-
 // A special token's name in tokenizer_config.json: "<s>" or {"content": "<s>", …}.
 std::string configToken(const json& config, const char* key) {
     if (!config.is_object() || !config.contains(key))
@@ -116,11 +53,12 @@ struct HfTokenizer::Tables {
     HfNormalizer normalizer;
     HfPreTokenizer preTokenizer;
     std::unique_ptr<HfModel> model;
-    std::vector<AddedToken> added; // longest first, so the longest of two that start alike is found
+    HfAddedTokens added;
     HfDecoder decoder;
     std::vector<std::string> spelling; // by id: the vocabulary's own token strings
     std::unordered_set<int64_t> special;
     std::vector<int64_t> prefix, suffix;
+    int copies = 1; // of the text between prefix and suffix (the post-processor's template)
 };
 
 namespace {
@@ -141,51 +79,49 @@ std::unique_ptr<HfModel> readModel(const json& j, const std::string& name) {
                       " model; attnscope reads tokenizer.json files of BPE, WordPiece and Unigram models");
 }
 
-// The "added_tokens" list into t.added (longest first) and t.special; size grows to hold their ids.
-void readAddedTokens(const json& j, const std::string& name, HfTokenizer::Tables& t, int64_t& size) {
-    if (j.contains("added_tokens") && !j["added_tokens"].is_array())
-        throw FormatError(name + ": 'added_tokens' must be a list");
-    for (const auto& a : j.contains("added_tokens") ? j["added_tokens"] : json::array()) {
-        const auto where =
-            name + ": added token " + (a.is_object() && a.contains("id") ? a["id"].dump() : "?");
-        if (!a.is_object() || !a.contains("id") || !a["id"].is_number_unsigned() || !a.contains("content") ||
-            !a["content"].is_string() || a["id"].get<uint64_t>() >= kMaxIds)
-            throw FormatError(where + ": it needs a whole \"id\" below " + std::to_string(kMaxIds) +
-                              " and a \"content\" string");
-        auto flag = [&](const char* key) {
-            if (!a.contains(key) || a[key].is_null())
-                return false;
-            if (!a[key].is_boolean())
-                throw FormatError(where + ": '" + key + "' must be true or false");
-            return a[key].get<bool>();
-        };
-        AddedToken tok{a["content"].get<std::string>(), a["id"].get<int64_t>(), flag("special"),
-                       flag("lstrip"), flag("rstrip")};
-        if (tok.content.empty())
-            throw FormatError(where + " is empty");
-        size = std::max(size, tok.id + 1);
-        if (tok.special)
-            t.special.insert(tok.id);
-        t.added.push_back(std::move(tok));
-    }
-    std::stable_sort(t.added.begin(), t.added.end(), [](const AddedToken& a, const AddedToken& b) {
-        return a.content.size() > b.content.size();
-    });
+// The largest id the file may give, before a table is sized by it: the model's rows when they are known
+// (checked against the weights), else as far as the file's own tokens reach when numbered densely: the
+// library numbers an added token the model lacks from the model's size on, so its tokens and added tokens
+// end below their sum. A 2 KB file with one added token of id 16,777,215 otherwise built 16.7 million names.
+void checkIds(const std::string& name, int64_t rows, const HfTokenizer::Tables& t) {
+    const auto entries = static_cast<int64_t>(t.model->vocab().size());
+    const auto added = static_cast<int64_t>(t.added.tokens().size());
+    const int64_t limit = std::max(rows, entries + added);
+    const auto why = [&] {
+        return "ids end at " + std::to_string(limit - 1) +
+               (rows >= entries + added ? std::string(", the model's last row")
+                                        : " (its model's " + std::to_string(entries) + " tokens and " +
+                                              std::to_string(added) + " added ones, numbered from 0)");
+    };
+    if (limit > kMaxIds)
+        throw FormatError(name + ": " + std::to_string(limit) +
+                          " ids; attnscope reads vocabularies of at most " + std::to_string(kMaxIds) +
+                          " tokens");
+    for (const auto& [token, id] : t.model->vocab())
+        if (id >= limit)
+            throw FormatError(name + ": the model's token '" + token + "' has the id " + std::to_string(id) +
+                              ", but " + why());
+    for (const auto& a : t.added.tokens())
+        if (a.id >= limit)
+            throw FormatError(name + ": added token " + std::to_string(a.id) + " ('" + a.content +
+                              "') is past the ids the file can number: " + why());
 }
 
 // The id table: the model's vocabulary and the added tokens, gaps named, up to the model's rows.
-void readIdTable(const json& j, const std::string& name, int64_t rows, HfTokenizer::Tables& t) {
+void readIdTable(const std::string& name, int64_t rows, HfTokenizer::Tables& t) {
+    checkIds(name, rows, t);
     int64_t size = rows;
     for (const auto& [token, id] : t.model->vocab())
         size = std::max(size, id + 1);
-    if (size > kMaxIds)
-        throw FormatError(name + ": ids up to " + std::to_string(size - 1) +
-                          "; attnscope reads vocabularies of at most " + std::to_string(kMaxIds) + " tokens");
-    readAddedTokens(j, name, t, size);
+    for (const auto& a : t.added.tokens()) {
+        size = std::max(size, a.id + 1);
+        if (a.special)
+            t.special.insert(a.id);
+    }
     t.spelling.assign(static_cast<std::size_t>(size), std::string());
     for (const auto& [token, id] : t.model->vocab())
         t.spelling[static_cast<std::size_t>(id)] = token;
-    for (const auto& a : t.added)
+    for (const auto& a : t.added.tokens())
         t.spelling[static_cast<std::size_t>(a.id)] = a.content;
 }
 
@@ -219,7 +155,10 @@ void readPostProcessorIds(const json& j, const std::string& name, HfTokenizer::T
                 return static_cast<int64_t>(id);
         throw FormatError(name + ": the post-processor's token '" + token + "' is not in the vocabulary");
     };
-    readPostProcessor(post, name, idOf, t.prefix, t.suffix);
+    const auto processor = HfPostProcessor::fromJson(post, name, idOf);
+    t.prefix = processor.prefix();
+    t.suffix = processor.suffix();
+    t.copies = processor.copies();
     for (const auto id : t.prefix)
         if (id >= static_cast<int64_t>(t.spelling.size()))
             throw FormatError(name + ": the post-processor's id " + std::to_string(id) +
@@ -254,9 +193,9 @@ Vocabulary namedVocabulary(const json& j, const json& config, const std::string&
     if (unk.empty() && t.model->unk() >= 0)
         unk = nameOf(t.model->unk());
     if (bos.empty() && eos.empty()) {
-        for (const auto& a : j.value("added_tokens", json::array()))
-            if (a.value("special", false)) {
-                bos = eos = nameOf(a["id"].get<int64_t>());
+        for (const auto& a : t.added.tokens())
+            if (a.special) {
+                bos = eos = nameOf(a.id);
                 break;
             }
     }
@@ -294,8 +233,9 @@ HfTokenizer::~HfTokenizer() = default;
 std::unique_ptr<HfTokenizer> HfTokenizer::fromFile(const std::string& path, int64_t rows) {
     const auto config = std::filesystem::path(path).parent_path() / "tokenizer_config.json";
     std::error_code ec;
-    const auto configText = std::filesystem::exists(config, ec) ? readFile(config.string()) : std::string();
-    return fromText(readFile(path), configText, path, rows);
+    const auto configText =
+        std::filesystem::exists(config, ec) ? readFolderFile(config.string()) : std::string();
+    return fromText(readFolderFile(path), configText, path, rows);
 }
 
 std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, const std::string& configText,
@@ -306,60 +246,60 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromText(const std::string& text, cons
     auto t = std::make_shared<Tables>();
     t->text = text;
     t->configText = configText;
-    t->model = readModel(j, name);
-    t->normalizer = HfNormalizer::fromJson(j.value("normalizer", json()), name);
-    t->preTokenizer = HfPreTokenizer::fromJson(j.value("pre_tokenizer", json()), name);
-    t->decoder = HfDecoder::fromJson(j.contains("decoder") ? j["decoder"] : json(), name);
-    readIdTable(j, name, rows, *t);
-    const auto shown = shownTokens(*t);
-    readPostProcessorIds(j, name, *t);
-    auto vocab = namedVocabulary(j, config, name, *t, shown);
-    return std::unique_ptr<HfTokenizer>(new HfTokenizer(std::move(vocab), std::move(t)));
+    // The parts check the types they read; a value of a type none expected still names the file.
+    try {
+        t->model = readModel(j, name);
+        t->normalizer = HfNormalizer::fromJson(j.value("normalizer", json()), name);
+        t->preTokenizer = HfPreTokenizer::fromJson(j.value("pre_tokenizer", json()), name);
+        t->decoder = HfDecoder::fromJson(j.contains("decoder") ? j["decoder"] : json(), name);
+        t->added = HfAddedTokens::fromJson(j.value("added_tokens", json()), name);
+        t->added.index(t->normalizer);
+        readIdTable(name, rows, *t);
+        const auto shown = shownTokens(*t);
+        readPostProcessorIds(j, name, *t);
+        auto vocab = namedVocabulary(j, config, name, *t, shown);
+        return std::unique_ptr<HfTokenizer>(new HfTokenizer(std::move(vocab), std::move(t)));
+    } catch (const json::exception& e) {
+        throw FormatError(name + ": " + e.what());
+    }
 }
 
 std::vector<Token> HfTokenizer::tokenize(const std::string& input) const {
     const auto& t = *tables_;
     const auto text = validUtf8(input);
     std::vector<Token> out;
-    auto addWords = [&](const std::string& stretch, bool atStart) {
-        if (stretch.empty())
-            return;
-        for (const auto& piece : t.preTokenizer.apply(t.normalizer.apply(stretch), atStart))
-            for (const auto id : t.model->encode(piece.text)) {
-                Token tok;
-                tok.unknown = id == t.model->unk();
-                tok.id = id;
-                tok.text = vocab().token(id);
-                out.push_back(std::move(tok));
-            }
+    auto add = [&](int64_t id, bool fromModel) {
+        Token tok;
+        tok.unknown = fromModel && id == t.model->unk();
+        tok.id = id;
+        tok.text = vocab().token(id);
+        out.push_back(std::move(tok));
     };
-    // Added tokens are found in the raw text, the longest at the leftmost place first; lstrip and rstrip
-    // take the whitespace beside them along.
-    std::size_t from = 0, i = 0;
-    while (i < text.size()) {
-        const AddedToken* hit = nullptr;
-        for (const auto& a : t.added)
-            if (text.compare(i, a.content.size(), a.content) == 0) {
-                hit = &a;
-                break;
-            }
-        if (!hit) {
-            ++i;
+    // As the library: added tokens found in the raw text first; each stretch between normalized, the
+    // normalized added tokens found in it, and what is left cut into words and split by the model.
+    for (const auto& part : t.added.split(text, false)) {
+        if (part.token) {
+            add(part.token->id, false);
             continue;
         }
-        std::size_t begin = i, end = i + hit->content.size();
-        if (hit->lstrip)
-            begin = skipSpaceBackward(text, from, begin);
-        if (hit->rstrip)
-            end = skipSpaceForward(text, end);
-        addWords(text.substr(from, begin - from), from == 0);
-        Token tok;
-        tok.id = hit->id;
-        tok.text = vocab().token(hit->id);
-        out.push_back(std::move(tok));
-        from = i = end;
+        const auto normal = t.normalizer.apply(text.substr(part.begin, part.end - part.begin));
+        for (const auto& inner : t.added.split(normal, true)) {
+            if (inner.token) {
+                add(inner.token->id, false);
+                continue;
+            }
+            const bool atStart = part.begin == 0 && inner.begin == 0;
+            for (const auto& piece :
+                 t.preTokenizer.apply(normal.substr(inner.begin, inner.end - inner.begin), atStart))
+                for (const auto id : t.model->encode(piece.text))
+                    add(id, true);
+        }
     }
-    addWords(text.substr(from), from == 0);
+    // A template that holds the text twice reads it twice ([CLS] $A $A [SEP]), as the library does with
+    // or without its special tokens.
+    const auto once = out;
+    for (int copy = 1; copy < t.copies; ++copy)
+        out.insert(out.end(), once.begin(), once.end());
     return out;
 }
 

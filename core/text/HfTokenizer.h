@@ -1,9 +1,10 @@
 #pragma once
-// A Hugging Face tokenizer.json as a model side's tokenizer: added tokens found in the raw text first, each
-// stretch between them normalized (HfNormalizer), cut into words (HfPreTokenizer) and split by the model
-// (HfModel: BPE, WordPiece or Unigram); the decoder (HfDecoder) turns ids back into text. The ids agree with
-// the tokenizers library's (checked against its Rust library and npm @huggingface/tokenizers on real models'
-// files).
+// A Hugging Face tokenizer.json as a model side's tokenizer: added tokens found in the raw text first
+// (HfAddedTokens), each stretch between them normalized (HfNormalizer), its normalized added tokens found,
+// the rest cut into words (HfPreTokenizer) and split by the model (HfModel: BPE, WordPiece or Unigram),
+// framed as the post-processor says (HfPostProcessor); the decoder (HfDecoder) turns ids back into text.
+// The ids agree with the tokenizers library's (checked against its Rust library and npm
+// @huggingface/tokenizers on real models' files).
 
 #include "core/text/Tokenizer.h"
 

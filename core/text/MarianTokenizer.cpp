@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/base/FolderLinks.h"
 
 #include <algorithm>
 
@@ -25,7 +26,7 @@ MarianTokenizer::MarianTokenizer(Vocabulary vocab, SpmProcessor sp, std::string 
 
 std::unique_ptr<MarianTokenizer> MarianTokenizer::fromFiles(const std::string& spmPath,
                                                             const std::string& vocabPath) {
-    return fromContents(readFile(spmPath), spmPath, readFile(vocabPath), vocabPath);
+    return fromContents(readFolderFile(spmPath), spmPath, readFolderFile(vocabPath), vocabPath);
 }
 
 std::unique_ptr<MarianTokenizer> MarianTokenizer::fromContents(std::string spmBytes,

@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/base/FolderLinks.h"
 
 namespace core {
 
@@ -11,7 +12,7 @@ SentencePieceTokenizer::SentencePieceTokenizer(Vocabulary vocab, SpmProcessor sp
 SentencePieceTokenizer::~SentencePieceTokenizer() = default;
 
 std::unique_ptr<SentencePieceTokenizer> SentencePieceTokenizer::fromFile(const std::string& path) {
-    return fromBytes(readFile(path), path);
+    return fromBytes(readFolderFile(path), path);
 }
 
 std::unique_ptr<SentencePieceTokenizer> SentencePieceTokenizer::fromBytes(std::string bytes,

@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/base/FolderLinks.h"
 #include "core/text/BpeTokenizer.h"
 #include "core/text/CharTokenizer.h"
 #include "core/text/HfTokenizer.h"
@@ -45,8 +46,8 @@ std::unique_ptr<Tokenizer> readTokenizer(const TokenizerSpec& spec, const std::s
     const auto vocabTxt = dir + "/vocab.txt", config = dir + "/tokenizer_config.json";
     if (spec.kind == TokenizerKind::HfJson && file == "tokenizer.json" &&
         !std::filesystem::exists(path, ec) && std::filesystem::exists(vocabTxt, ec)) {
-        const auto configText = std::filesystem::exists(config, ec) ? readFile(config) : std::string();
-        return HfTokenizer::fromText(wordPieceTokenizerJson(readFile(vocabTxt), configText, vocabTxt),
+        const auto configText = std::filesystem::exists(config, ec) ? readFolderFile(config) : std::string();
+        return HfTokenizer::fromText(wordPieceTokenizerJson(readFolderFile(vocabTxt), configText, vocabTxt),
                                      configText, vocabTxt, spec.rows);
     }
     if (!std::filesystem::exists(path, ec))

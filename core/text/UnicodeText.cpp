@@ -4,7 +4,6 @@
 
 #include <unicode/locid.h>
 #include <unicode/normalizer2.h>
-#include <unicode/regex.h>
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
 #include <unicode/utf8.h>
@@ -221,62 +220,21 @@ bool isUnicodeSpace(char32_t c) {
     return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_WHITE_SPACE);
 }
 
-struct TextRegex::Impl {
-    std::unique_ptr<icu::RegexPattern> pattern;
-};
-
-TextRegex::TextRegex(const std::string& pattern, const std::string& source)
-    : impl_(std::make_unique<Impl>()) {
-    UErrorCode status = U_ZERO_ERROR;
-    UParseError where{};
-    impl_->pattern.reset(icu::RegexPattern::compile(toUnicode(pattern), where, status));
-    if (U_FAILURE(status))
-        throw FormatError(source + ": the pattern " + pattern + " does not compile (" + u_errorName(status) +
-                          " at offset " + std::to_string(where.offset) + ")");
+bool isWordChar(char32_t c) {
+    const auto u = static_cast<UChar32>(c);
+    return u_hasBinaryProperty(u, UCHAR_ALPHABETIC) ||
+           (U_GET_GC_MASK(u) & (U_GC_M_MASK | U_GC_ND_MASK | U_GC_PC_MASK)) ||
+           u_hasBinaryProperty(u, UCHAR_JOIN_CONTROL);
 }
 
-TextRegex::~TextRegex() = default;
-
-std::vector<std::pair<std::size_t, std::size_t>> TextRegex::matches(const std::string& text) const {
-    std::vector<std::pair<std::size_t, std::size_t>> out;
-    const auto u = toUnicode(text);
-    UErrorCode status = U_ZERO_ERROR;
-    std::unique_ptr<icu::RegexMatcher> m(impl_->pattern->matcher(u, status));
-    if (U_FAILURE(status))
-        throw Error(std::string("ICU could not match: ") + u_errorName(status));
-    // UTF-16 offsets to UTF-8 ones, counted as the scan goes.
-    int32_t u16 = 0;
-    std::size_t u8 = 0;
-    auto toByte = [&](int32_t target) {
-        while (u16 < target) {
-            const UChar32 c = u.char32At(u16);
-            u16 += U16_LENGTH(c);
-            u8 += static_cast<std::size_t>(U8_LENGTH(c));
-        }
-        return u8;
-    };
-    while (m->find(status) && U_SUCCESS(status)) {
-        const int32_t b = m->start(status), e = m->end(status);
-        if (e == b)
-            continue;
-        const auto begin = toByte(b);
-        out.emplace_back(begin, toByte(e));
-    }
-    return out;
-}
-
-std::string TextRegex::replaceAll(const std::string& text, const std::string& replacement) const {
-    UErrorCode status = U_ZERO_ERROR;
-    const auto u = toUnicode(text);
-    std::unique_ptr<icu::RegexMatcher> m(impl_->pattern->matcher(u, status));
-    // The replacement is literal text: $ and \ in it are escaped.
-    icu::UnicodeString literal = toUnicode(replacement);
-    literal.findAndReplace(u"\\", u"\\\\");
-    literal.findAndReplace(u"$", u"\\$");
-    const auto out = m->replaceAll(literal, status);
-    if (U_FAILURE(status))
-        throw Error(std::string("ICU could not replace: ") + u_errorName(status));
-    return toUtf8(out);
+char32_t codePointBefore(const std::string& text, std::size_t at) {
+    if (at == 0)
+        return 0;
+    const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+    auto i = static_cast<int32_t>(at);
+    UChar32 c;
+    U8_PREV(s, 0, i, c);
+    return c < 0 ? 0xFFFD : static_cast<char32_t>(c);
 }
 
 } // namespace core

@@ -1,12 +1,10 @@
 #pragma once
 // Unicode operations on UTF-8 text for the tokenizers that need more than bytes: normal forms, case,
-// accents, code points, and regular expressions with Unicode classes (\p{L}, \p{N}) as tokenizer.json's
-// patterns are written. Backed by ICU; invalid UTF-8 is read as U+FFFD.
+// accents, code points, and the spelling of tokenizer.json's patterns for ICU (TextRegex compiles them).
+// Backed by ICU; invalid UTF-8 is read as U+FFFD.
 
 #include <cstddef>
-#include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace core {
@@ -39,30 +37,16 @@ std::size_t skipSpaceBackward(const std::string& text, std::size_t floor, std::s
 std::size_t skipSpaceForward(const std::string& text, std::size_t at);
 /// Whether c is White_Space.
 bool isUnicodeSpace(char32_t c);
+/// Whether c is a word character as the tokenizers library's \w counts them (Rust's regex: Alphabetic, marks,
+/// decimal digits, connector punctuation, Join_Control), which decides an added token's single_word.
+bool isWordChar(char32_t c);
+/// The code point that ends at byte offset `at` (U+FFFD for an invalid sequence, 0 when `at` is 0).
+char32_t codePointBefore(const std::string& text, std::size_t at);
 
 /// A tokenizer.json pattern (the library compiles it with Oniguruma) spelled for ICU with the same meaning:
 /// Oniguruma's \s is White_Space and its \w is letters, marks, numbers and connectors, where ICU's differ.
 std::string libraryRegex(const std::string& pattern);
 /// Every combining mark (categories Mn, Mc, Me) removed.
 std::string removeMarks(const std::string& text);
-
-/// A compiled regular expression (ICU syntax, which reads the patterns of tokenizer.json: \p{L}, (?i:…),
-/// (?!…)). Immutable once made; safe to share between threads (each call makes its own matcher).
-class TextRegex {
-public:
-    /// Throws FormatError naming `source` when the pattern does not compile.
-    TextRegex(const std::string& pattern, const std::string& source);
-    ~TextRegex();
-    TextRegex(const TextRegex&) = delete;
-    TextRegex& operator=(const TextRegex&) = delete;
-
-    /// [begin, end) byte offsets of every non-overlapping match, left to right (empty matches skipped).
-    std::vector<std::pair<std::size_t, std::size_t>> matches(const std::string& text) const;
-    std::string replaceAll(const std::string& text, const std::string& replacement) const;
-
-private:
-    struct Impl;
-    std::unique_ptr<Impl> impl_;
-};
 
 } // namespace core

@@ -2,6 +2,7 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
+#include "core/base/FolderLinks.h"
 #include "core/base/JsonText.h"
 
 #include <nlohmann/json.hpp>
@@ -41,7 +42,7 @@ Vocabulary Vocabulary::fromJson(const std::string& text, const std::string& sour
 }
 
 Vocabulary Vocabulary::fromFile(const std::string& path) {
-    return fromJson(readFile(path), path);
+    return fromJson(readFolderFile(path), path);
 }
 
 Vocabulary Vocabulary::fromTokens(const std::vector<std::string>& tokens) {

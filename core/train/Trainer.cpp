@@ -246,23 +246,29 @@ std::string Trainer::metricName() const {
 
 void Trainer::saveCheckpoint() {
     auto& m = *impl_;
-    const fs::path fresh = m.out / "checkpoint.new";
-    std::error_code ec;
-    fs::remove_all(fresh, ec);
-    m.writeModel(fresh.string());
-    const auto numel = m.optimizer->numel();
-    writeSafetensors((fresh / "optimizer.safetensors").string(),
-                     {{"exp_avg", {numel}, m.optimizer->firstMoment().data_ptr<float>()},
-                      {"exp_avg_sq", {numel}, m.optimizer->secondMoment().data_ptr<float>()}},
-                     {{"producer", "attnscope"}, {"optimizer", "adam"}});
-    CheckpointState state;
-    state.step = m.stats.step;
-    state.optimizerSteps = m.optimizer->steps();
-    state.elapsedSeconds = m.stats.elapsedSeconds;
-    state.loss = m.stats.loss;
-    state.recipe = m.recipe;
-    state.write(fresh.string());
-    CheckpointState::replace(m.out.string(), fresh.string());
+    // Assembled beside checkpoint/ under a name nobody could plant, carrying attnscope's marker: a folder the
+    // user keeps in the run folder under a fixed name is never removed as a leftover.
+    const fs::path fresh(createDirectoryBeside((m.out / "checkpoint").string()));
+    try {
+        m.writeModel(fresh.string());
+        const auto numel = m.optimizer->numel();
+        writeSafetensors((fresh / "optimizer.safetensors").string(),
+                         {{"exp_avg", {numel}, m.optimizer->firstMoment().data_ptr<float>()},
+                          {"exp_avg_sq", {numel}, m.optimizer->secondMoment().data_ptr<float>()}},
+                         {{"producer", "attnscope"}, {"optimizer", "adam"}});
+        CheckpointState state;
+        state.step = m.stats.step;
+        state.optimizerSteps = m.optimizer->steps();
+        state.elapsedSeconds = m.stats.elapsedSeconds;
+        state.loss = m.stats.loss;
+        state.recipe = m.recipe;
+        state.write(fresh.string());
+        CheckpointState::replace(m.out.string(), fresh.string());
+    } catch (...) {
+        std::error_code ec;
+        fs::remove_all(fresh, ec);
+        throw;
+    }
 }
 
 TrainRecipe Trainer::savedRecipe(const std::string& outDir) {

@@ -20,9 +20,13 @@ TranslationData::TranslationData(const TrainRecipe& recipe, const std::string& r
     if (!fs::exists(spmPath) && !recipe.spmModel.empty()) {
         // The pieces of another model (its spm.model), so both read a sentence alike; kept in the run like
         // a learned one, so a resumed run does not depend on the original staying put.
+        // Parsed before it is copied: a file that is not a SentencePiece model (any readable file the
+        // recipe happens to name) must never land in the run folder.
         const auto from = recipe.resolve(recipe.spmModel);
+        const auto bytes = readFile(from);
+        SentencePieceTokenizer::fromBytes(bytes, from);
         fs::create_directories(runDir, ec);
-        writeFileAtomically(spmPath.string(), readFile(from));
+        writeFileAtomically(spmPath.string(), bytes);
     }
     if (!fs::exists(spmPath)) {
         std::vector<std::string> sentences;

@@ -20,6 +20,7 @@ private Q_SLOTS:
     void startupTime();
     void screenshot();
     void screenshotFormats();
+    void screenshotUnderAMemoryLimit();
     void screenshotKeepsTheRememberedRun();
     void figures();
 
@@ -100,6 +101,33 @@ void TestCliWindow::screenshot() {
                   QStringLiteral("--model"), lm_, QStringLiteral("--tab"), QStringLiteral("positional")}),
              0);
     QVERIFY(QFileInfo(tmp_.filePath(QStringLiteral("pe.png"))).size() > 20000);
+}
+
+void TestCliWindow::screenshotUnderAMemoryLimit() {
+    // The largest picture under address-space limits around what it needs: a picture or a message and exit
+    // 2, never an abort (std::bad_alloc thrown in the plots' painting reached std::terminate) or a crash.
+    const auto pdf = tmp_.filePath(QStringLiteral("limited.pdf"));
+    for (const char* limit : {"1000000", "1300000", "1800000", "2600000"}) {
+        QProcess p;
+        p.start(QStringLiteral("/bin/sh"),
+                {QStringLiteral("-c"), QStringLiteral("ulimit -v %1 && exec \"$0\" \"$@\"").arg(limit),
+                 QStringLiteral(ATTNSCOPE_BINARY), QStringLiteral("--screenshot"), pdf,
+                 QStringLiteral("--model"), model_, QStringLiteral("--src"), QStringLiteral("abc"),
+                 QStringLiteral("--size"), QStringLiteral("8000x8000")});
+        QVERIFY(p.waitForFinished(120000));
+        const auto err = p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 0 || p.exitCode() == 2,
+                 qPrintable(QStringLiteral("ulimit -v %1: exit %2: %3")
+                                .arg(limit)
+                                .arg(p.exitCode())
+                                .arg(QString::fromUtf8(err.right(300)))));
+        if (p.exitCode() == 2)
+            QVERIFY2(err.contains("memory"), err.right(300).constData());
+        else
+            QVERIFY2(!err.contains("not active"), "a picture was written with plots left unpainted");
+        qInfo("ulimit -v %s: exit %d, %s", limit, p.exitCode(), err.trimmed().split('\n').last().constData());
+    }
 }
 
 void TestCliWindow::screenshotFormats() {

@@ -3,6 +3,8 @@
 // for a decode step's single query, a short and a long input, a mask per sequence or per query, a batch,
 // an ablated head, and the last row only.
 
+#include "tests/support/SkipReport.h"
+
 #include "core/base/Blas.h"
 #include "core/model/nn/HeadJobs.h"
 
@@ -66,7 +68,8 @@ void TestHeadJobs::bothPathsMatchTheFormula_data() {
 void TestHeadJobs::bothPathsMatchTheFormula() {
     QFETCH(Case, c);
     if (!blas::available())
-        QSKIP("the BLAS in this process has no sgemm_/sgemv_: the raw path never runs here");
+        QSKIP_MISSING("the BLAS in this process has no sgemm_/sgemv_ (scripts/setup-deps.sh installs "
+                      "libopenblas0-openmp): the raw path never runs here");
     torch::NoGradGuard noGrad;
     torch::manual_seed(7);
     const auto n = c.batch * c.heads, rows = c.last ? 1 : c.tq;
@@ -108,5 +111,5 @@ void TestHeadJobs::bothPathsMatchTheFormula() {
     QVERIFY(worst(pRaw, pOps.to(torch::kFloat64)) < 1e-6);
 }
 
-QTEST_GUILESS_MAIN(TestHeadJobs)
+ATTNSCOPE_GUILESS_MAIN(TestHeadJobs)
 #include "test_headjobs.moc"

@@ -5,6 +5,8 @@
 // with packing on and off gives the same greedy tokens and the same attention within 1e-5. W_O's Gram
 // matrices, kept the same way for value norms, follow writes to W_O.
 
+#include "tests/support/SkipReport.h"
+
 #include "core/base/PackedWeights.h"
 #include "core/model/Model.h"
 #include "core/model/nn/Linear.h"
@@ -60,8 +62,8 @@ private Q_SLOTS:
 
 void TestPackedLinear::initTestCase() {
     if (!PackedWeights::supported())
-        QSKIP(
-            "built without oneDNN (libdnnl-dev): every product goes through LibTorch, nothing to test here");
+        QSKIP_MISSING("built without oneDNN (scripts/setup-deps.sh installs libdnnl-dev): every product goes "
+                      "through LibTorch, nothing to test here");
 }
 
 void TestPackedLinear::matchesTheFormula_data() {
@@ -287,5 +289,5 @@ void TestPackedLinear::outputGramFollowsWrites() {
     QVERIFY(worst(attn->outputGram(), direct()) < 1e-5);
 }
 
-QTEST_GUILESS_MAIN(TestPackedLinear)
+ATTNSCOPE_GUILESS_MAIN(TestPackedLinear)
 #include "test_packedlinear.moc"

@@ -121,7 +121,9 @@ void TestTextCorpus::readsCompressed() {
     QProcess xz;
     xz.start(QStringLiteral("xz"), {QStringLiteral("-k"), path});
     if (!xz.waitForFinished() || xz.exitCode() != 0)
-        QSKIP_MISSING("skipped: the xz tool (xz-utils) is not installed");
+        QSKIP_MISSING(
+            "skipped: the xz tool (xz-utils, which scripts/setup-deps.sh brings with build-essential) "
+            "is not installed");
     QFile::remove(path);
     QCOMPARE(core::TextCorpus::readDocuments(path.toStdString()),
              (std::vector<std::string>{"first – ünïcode", "second"}));
@@ -254,5 +256,5 @@ void TestTextCorpus::perplexityNeedsDecoderOnly() {
     QVERIFY_THROWS_EXCEPTION(core::InputError, core::perplexity(*model, corpus));
 }
 
-QTEST_GUILESS_MAIN(TestTextCorpus)
+ATTNSCOPE_GUILESS_MAIN(TestTextCorpus)
 #include "test_textcorpus.moc"

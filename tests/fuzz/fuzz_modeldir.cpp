@@ -7,22 +7,26 @@
 //   === model.safetensors/   a directory under that name (a non-regular file where a file is expected)
 //   === vocab.json -> other  a symbolic link (to a name in the same directory, present or not)
 //
-// Names are one path component of [A-Za-z0-9._-]; other entries are skipped, so the fuzzer never writes
-// outside its scratch directory. A directory the reader refuses must be refused with a core::Error naming
-// what is wrong; anything else that escapes, and every ASan/UBSan report, is a finding. The seeds are
-// tiny complete models of each format (ours encoder-decoder with a char vocabulary, decoder-only with
-// byte-level BPE, Hugging Face GPT-2), and copies with the probe's categories: a weight file that is a
-// directory or a dangling link, a truncated weight file, overlapping offsets, 1e400 sizes in config.json.
+// (FuzzSections.h). Names are one path component of [A-Za-z0-9._-]; other entries are skipped, so the
+// fuzzer never writes outside its scratch directory. A directory the reader refuses must be refused with a
+// core::Error naming what is wrong; anything else that escapes, and every ASan/UBSan report, is a finding.
+// The seeds are tiny complete models of each format (ours encoder-decoder with a char vocabulary,
+// decoder-only with byte-level BPE, Hugging Face GPT-2), and copies with the probe's categories: a weight
+// file that is a directory or a dangling link, a truncated weight file, overlapping offsets, 1e400 sizes in
+// config.json.
 //
 // Two kinds of directory are skipped, each a known problem or a limit of the instrumented build:
 // - configs asking for more than kMaxParameters weights: the reader builds the network before it looks at
 //   model.safetensors, so a config.json asking for billions of weights runs out of memory before any
-//   check (a known problem, being fixed on its own; set ATTNSCOPE_FUZZ_HUGE=1 to fuzz it anyway);
+//   check (a known problem, being fixed on its own; set ATTNSCOPE_FUZZ_HUGE=1 to fuzz it anyway; the replay
+//   tests load every seed);
 // - SentencePiece tokenizers: the SentencePiece module is opened with RTLD_DEEPBIND, which ASan refuses.
 // FIFOs and devices are not made for the same reason as the first: reading one blocks (known, being fixed).
 // ATTNSCOPE_FUZZ_VERBOSE=1 prints why each directory was refused.
 //
 //   build-fuzz/tests/fuzz/fuzz_modeldir tests/fuzz/corpus/fuzz_modeldir   (scripts/fuzz.sh runs it)
+
+#include "FuzzSections.h"
 
 #include "core/base/Errors.h"
 #include "core/base/JsonText.h"
@@ -46,55 +50,15 @@ namespace {
 
 constexpr double kMaxParameters = 1 << 20;
 
-bool plainName(const std::string& name) {
-    if (name.empty() || name.size() > 64 || name == "." || name == "..")
-        return false;
-    for (const char c : name)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'))
-            return false;
-    return true;
-}
-
-// The entries' header lines split the input; a header is "=== " at the start or after a newline.
-void buildDirectory(const std::string& in, const fs::path& dir) {
-    static const std::string mark = "=== ";
-    std::size_t pos = in.rfind(mark, 0) == 0 ? 0 : in.find("\n" + mark);
-    if (pos != 0 && pos != std::string::npos)
-        ++pos;
-    while (pos != std::string::npos) {
-        const auto lineEnd = in.find('\n', pos);
-        const auto header =
-            in.substr(pos + mark.size(),
-                      lineEnd == std::string::npos ? std::string::npos : lineEnd - pos - mark.size());
-        std::size_t next = lineEnd == std::string::npos ? std::string::npos : in.find("\n" + mark, lineEnd);
-        const auto bodyStart = lineEnd == std::string::npos ? in.size() : lineEnd + 1;
-        const auto body =
-            in.substr(bodyStart, next == std::string::npos ? std::string::npos : next - bodyStart);
-        std::error_code ec;
-        const auto arrow = header.find(" -> ");
-        if (arrow != std::string::npos) {
-            const auto name = header.substr(0, arrow), target = header.substr(arrow + 4);
-            if (plainName(name) && plainName(target))
-                fs::create_symlink(target, dir / name, ec);
-        } else if (!header.empty() && header.back() == '/') {
-            const auto name = header.substr(0, header.size() - 1);
-            if (plainName(name))
-                fs::create_directory(dir / name, ec);
-        } else if (plainName(header) && !fs::exists(fs::symlink_status(dir / header))) {
-            std::ofstream(dir / header, std::ios::binary) << body;
-        }
-        pos = next == std::string::npos ? next : next + 1;
-    }
-}
-
 // The config as the reader will see it, when it parses; false when the directory should be skipped.
 bool worthLoading(const fs::path& dir) {
-    static const bool huge = std::getenv("ATTNSCOPE_FUZZ_HUGE") != nullptr;
+    // The replay tests set ATTNSCOPE_FUZZ_OPEN: the corpus's seeds are loaded whatever they ask for.
+    static const bool huge =
+        std::getenv("ATTNSCOPE_FUZZ_HUGE") != nullptr || std::getenv("ATTNSCOPE_FUZZ_OPEN") != nullptr;
     const auto path = dir / "config.json";
     if (fs::symlink_status(path).type() != fs::file_type::regular)
         return true; // missing, a directory or a link: the reader's own checks
-    std::ifstream in(path, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto text = fuzz::fileBytes(path);
     core::ModelConfig c;
     try {
         const auto json = core::parseJsonObject(text, "config.json");
@@ -116,22 +80,10 @@ bool worthLoading(const fs::path& dir) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    static const fs::path dir = [] {
-        auto d = fs::temp_directory_path() / ("attnscope-fuzz-modeldir-" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        // libFuzzer's fork mode starts a process per job: each leaves nothing behind when it ends.
-        std::atexit([] {
-            std::error_code ec;
-            fs::remove_all(
-                fs::temp_directory_path() / ("attnscope-fuzz-modeldir-" + std::to_string(::getpid())), ec);
-        });
-        return d;
-    }();
+    static const fs::path dir = fuzz::scratchFolder("fuzz-modeldir");
     static const bool verbose = std::getenv("ATTNSCOPE_FUZZ_VERBOSE") != nullptr;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(dir))
-        fs::remove_all(entry.path(), ec);
-    buildDirectory(std::string(reinterpret_cast<const char*>(data), size), dir);
+    fuzz::clearFolder(dir);
+    fuzz::buildFolder(fuzz::sections(std::string(reinterpret_cast<const char*>(data), size)), dir);
     if (!worthLoading(dir))
         return 0;
     try {

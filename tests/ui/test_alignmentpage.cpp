@@ -147,5 +147,5 @@ void TestAlignmentPage::huggingFaceMarianOffered() {
           expect.translation.c_str());
 }
 
-QTEST_MAIN(TestAlignmentPage)
+ATTNSCOPE_WIDGETS_MAIN(TestAlignmentPage)
 #include "test_alignmentpage.moc"

@@ -15,6 +15,10 @@
 #include <QThread>
 #include <QtTest>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 namespace {
 
 // Big enough that one analysis takes tens of milliseconds, so requests pile up behind it.
@@ -52,15 +56,30 @@ private Q_SLOTS:
 
 void TestController::workerDropsStaleRequests() {
     qRegisterMetaType<ui::RunResultPtr>();
+    const std::string longText(300, 'a');
+    // The long analysis holds the worker, once its result is out, until the requests behind it are posted:
+    // they are posted while it runs however slow the machine, and it cannot end before they are.
+    std::atomic<bool> holding{false}, posted{false};
     QThread thread;
     auto* worker = new ui::SessionWorker;
     worker->moveToThread(&thread);
     thread.start();
     const auto stop = qScopeGuard([&] {
+        posted = true; // a failed check must not leave the worker held
         thread.quit();
         thread.wait();
         delete worker;
     });
+    connect(
+        worker, &ui::SessionWorker::resultReady, worker,
+        [&](const ui::RunResultPtr& r) {
+            if (r->sourceText != QString::fromStdString(longText))
+                return;
+            holding = true;
+            while (!posted.load())
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        },
+        Qt::DirectConnection);
     QStringList analysed;
     connect(worker, &ui::SessionWorker::resultReady, this,
             [&](const ui::RunResultPtr& r) { analysed << r->sourceText; });
@@ -75,21 +94,23 @@ void TestController::workerDropsStaleRequests() {
         worker->post(std::move(r));
     };
     post(ui::SessionWorker::Op::SetModel);
-    const std::string longText(300, 'a');
     post(ui::SessionWorker::Op::Analyze, longText); // runs while the next ones are posted
-    QTest::qWait(20);
+    QTRY_VERIFY_WITH_TIMEOUT(holding.load(), 60000);
     post(ui::SessionWorker::Op::Analyze, "b");
     post(ui::SessionWorker::Op::Step);
     post(ui::SessionWorker::Op::Analyze, "c"); // replaces "b" and its step, which are still waiting
+    posted = true;
     // The spy hears `processed` on the worker thread; results reach this thread through its event loop.
     QTRY_COMPARE_WITH_TIMEOUT(processed.count(), 3, 60000);
     QCOMPARE(processed.last().at(0).toULongLong(), seq);
-    QTRY_COMPARE(analysed.size(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(analysed.size(), 2, 60000);
     QCOMPARE(analysed, (QStringList{QString::fromStdString(longText), QStringLiteral("c")}));
-    QTest::qWait(50);
+    // The last request is done and the worker posted its results before it said so: what is queued for this
+    // thread is all there is.
+    QCoreApplication::processEvents();
     QCOMPARE(analysed.size(), 2); // and nothing else follows
     QCOMPARE(processed.count(), 3);
-    QVERIFY(!worker->busy());
+    QTRY_VERIFY_WITH_TIMEOUT(!worker->busy(), 60000); // it says it is idle just after its last `processed`
 }
 
 void TestController::controllerShowsOnlyTheLatestText() {

@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 namespace {
 
 QByteArray lessonWith(const QByteArray& steps, const QByteArray& extra = {}) {
@@ -237,6 +239,19 @@ void TestLesson::savesAtomically() {
     // A file that is not there, and one too large to be a lesson.
     QVERIFY(!ui::LessonFile::read(dir.filePath(QStringLiteral("none.json")), &error));
     QVERIFY2(error.contains(QStringLiteral("cannot read the lesson")), qPrintable(error));
+    // A FIFO is refused without waiting for a writer (it blocked File ▸ Open Lesson for good), a device is
+    // not read to the end (/dev/zero filled memory), and 16 MB and more is not a lesson.
+    const QString fifo = dir.filePath(QStringLiteral("fifo.json"));
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    QVERIFY(!ui::LessonFile::read(fifo, &error));
+    QVERIFY2(error.contains(QStringLiteral("a FIFO, not a regular file")), qPrintable(error));
+    QVERIFY(!ui::LessonFile::read(QStringLiteral("/dev/zero"), &error));
+    QVERIFY2(error.contains(QStringLiteral("a device, not a regular file")), qPrintable(error));
+    const QString huge = dir.filePath(QStringLiteral("huge.json"));
+    QVERIFY(QFile(huge).open(QIODevice::WriteOnly));
+    QVERIFY(QFile(huge).resize(qint64(17) << 20));
+    QVERIFY(!ui::LessonFile::read(huge, &error));
+    QVERIFY2(error.contains(QStringLiteral("larger than")), qPrintable(error));
 }
 
 void TestLesson::captions_data() {

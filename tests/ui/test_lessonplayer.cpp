@@ -246,6 +246,35 @@ void TestLessonPlayer::refusesAndReports() {
     QVERIFY2(error.contains(QStringLiteral("step 1: the first step must name")), qPrintable(error));
     QCOMPARE(player->lesson().title, QStringLiteral("T"));
     QCOMPARE(player->count(), 3);
+    // A model folder outside the lesson's folder that the user has not opened: refused, naming it. The same
+    // folder beside the lesson opens.
+    QTemporaryDir elsewhere;
+    const QString copy = elsewhere.filePath(QStringLiteral("reverse"));
+    QVERIFY(QDir().mkpath(copy));
+    for (const auto& name : QDir(kReverse).entryList(QDir::Files))
+        QVERIFY(QFile::copy(QDir(kReverse).filePath(name), QDir(copy).filePath(name)));
+    const auto lessonNaming = [](const QString& path, const QString& model) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral(R"({"format": "attnscope-lesson", "version": 1, "title": "T", "steps": [
+            {"caption": "a", "model": "%1", "text": "abc", "step": 1}]})")
+                       .arg(model)
+                       .toUtf8());
+    };
+    const QString outside = dir.filePath(QStringLiteral("outside.json"));
+    lessonNaming(outside, copy);
+    failure.clear();
+    QVERIFY2(panel->openFile(outside, &error), qPrintable(error));
+    QVERIFY(QTest::qWaitFor([&] { return !failure.isEmpty(); }, 60000));
+    QVERIFY2(failure.contains(QStringLiteral("lies outside the lesson's folder")), qPrintable(failure));
+    QVERIFY(f->window.opener()->directory() != copy);
+    const QString beside = elsewhere.filePath(QStringLiteral("beside.json"));
+    lessonNaming(beside, QStringLiteral("./reverse"));
+    failure.clear();
+    QVERIFY2(panel->openFile(beside, &error), qPrintable(error));
+    QVERIFY2(arrive(player, &failure), qPrintable(failure));
+    QCOMPARE(QFileInfo(f->window.opener()->directory()).canonicalFilePath(),
+             QFileInfo(copy).canonicalFilePath());
 }
 
 void TestLessonPlayer::recordedLessonReplaysIdentically() {

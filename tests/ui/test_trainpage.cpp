@@ -34,6 +34,11 @@ private Q_SLOTS:
 
 namespace {
 
+// How long a wait for what must happen may take before it counts as never happening: a run's first steps,
+// its end, its pause. Generous, because a busy machine stretches them: crashedRunContinues took 43 s on two
+// cores beside a build, and its continued run alone 194 s beside six busy processes. ctest's limit is above.
+constexpr int kLong = 300000;
+
 // Clicks the button named `name` in the message box that is about to open (a modal dialog blocks the test).
 void answerNextBox(const QString& name) {
     auto* poll = new QTimer;
@@ -67,17 +72,26 @@ void TestTrainPage::trainPauseScrubSave() {
     QSignalSpy changed(&page, &ui::TrainPage::trainingChanged);
     page.start();
     QVERIFY(page.training());
-    QTRY_VERIFY_WITH_TIMEOUT(page.lastStep() >= 20, 60000);
-    // Pause holds the run between two steps.
+    QTRY_VERIFY_WITH_TIMEOUT(page.lastStep() >= 20, kLong);
+    // Pause holds the run between two steps: once the step under way ends, the page hears that the loop
+    // waits, after everything that step sent; from then on nothing arrives, however long the pause.
+    QSignalSpy held(&page, &ui::TrainPage::held);
     page.togglePause();
     QVERIFY(page.paused());
-    QTest::qWait(300);
-    const auto held = page.lastStep();
-    QTest::qWait(500);
-    QCOMPARE(page.lastStep(), held);
+    QVERIFY(held.wait(kLong));
+    const auto heldAt = held.first().at(0).value<int64_t>();
+    const auto logged = page.lastStep();
+    const int frames = page.frames();
+    QVERIFY2(logged <= heldAt && heldAt < 80, qPrintable(QStringLiteral("%1 %2").arg(logged).arg(heldAt)));
+    QSignalSpy progressed(&page, &ui::TrainPage::progressed);
+    QTest::qWait(500); // a run that is not held makes several steps, rows and frames in this time
+    QCOMPARE(progressed.count(), 0);
+    QCOMPARE(page.lastStep(), logged);
+    QCOMPARE(page.frames(), frames);
+    QCOMPARE(held.count(), 1);
     page.togglePause();
     QVERIFY(!page.paused());
-    QTRY_VERIFY_WITH_TIMEOUT(!page.training(), 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.training(), kLong);
     QCOMPARE(page.lastStep(), int64_t(80));
     QCOMPARE(changed.count(), 2); // started, finished
     // A row every 10 steps (the command line's cadence: one training loop), plus evaluations.
@@ -132,7 +146,7 @@ void TestTrainPage::recurrentPresets() {
     steps->setValue(run > 0 ? run : 40);
     page.start();
     QVERIFY(page.training());
-    QTRY_VERIFY_WITH_TIMEOUT(!page.training(), 180000);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.training(), kLong);
     QCOMPARE(page.lastStep(), int64_t(steps->value()));
     QVERIFY2(page.lossPoints() >= 4, qPrintable(QString::number(page.lossPoints())));
     QVERIFY2(page.frames() >= 20, qPrintable(QString::number(page.frames())));
@@ -154,7 +168,7 @@ void TestTrainPage::saveMidRunEndsAndSaves() {
     page.findChild<QComboBox*>(QStringLiteral("trainSize"))->setCurrentIndex(1);
     page.findChild<QSpinBox*>(QStringLiteral("trainSteps"))->setValue(100000);
     page.start();
-    QTRY_VERIFY_WITH_TIMEOUT(page.lastStep() >= 10, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(page.lastStep() >= 10, kLong);
     QString error;
     QVERIFY2(page.save(&error), qPrintable(error));
     QVERIFY(!page.training());
@@ -176,10 +190,11 @@ void TestTrainPage::crashedRunContinues() {
         page.findChild<QSpinBox*>(QStringLiteral("trainSteps"))->setValue(400); // checkpoints every 20
         page.start();
         dir = page.runDirectory();
-        QTRY_VERIFY_WITH_TIMEOUT(fs::exists(dir.toStdString() + "/checkpoint/state.json"), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(fs::exists(dir.toStdString() + "/checkpoint/state.json"), kLong);
         QVERIFY(page.training()); // written by the running loop, not by a stop
+        QSignalSpy held(&page, &ui::TrainPage::held);
         page.togglePause();
-        QTest::qWait(300); // between two steps now: no checkpoint is being written
+        QVERIFY(held.wait(kLong)); // between two steps now: no checkpoint is being written
         // Kill the run the hard way: the checkpoint of a step that is not the last one stays behind.
         fs::copy(dir.toStdString() + "/checkpoint", dir.toStdString() + "/kept", fs::copy_options::recursive);
     }
@@ -191,7 +206,7 @@ void TestTrainPage::crashedRunContinues() {
     again.continueRun(dir);
     QVERIFY2(messages.isEmpty(), messages.isEmpty() ? "" : qPrintable(messages.first().first().toString()));
     QVERIFY(again.training());
-    QTRY_VERIFY_WITH_TIMEOUT(!again.training(), 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(!again.training(), kLong);
     QCOMPARE(again.lastStep(), int64_t(400));
     QVERIFY(fs::exists(dir.toStdString() + "/model/model.safetensors"));
     // The curve came back from the log and went on from the checkpoint: steps only rise.
@@ -215,7 +230,7 @@ void TestTrainPage::closingAsksWhileTraining() {
     page.findChild<QComboBox*>(QStringLiteral("trainSize"))->setCurrentIndex(1);
     page.findChild<QSpinBox*>(QStringLiteral("trainSteps"))->setValue(100000);
     page.start();
-    QTRY_VERIFY_WITH_TIMEOUT(page.lastStep() >= 10, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(page.lastStep() >= 10, kLong);
     // Cancel: the window stays, and so does the run.
     answerNextBox(QStringLiteral("cancel"));
     QVERIFY(!page.confirmClose(nullptr));
@@ -252,7 +267,7 @@ void TestTrainPage::inductionPreset() {
     QCOMPARE(page.runSteps(), int64_t(40));
     QVERIFY(!page.startPreset(QStringLiteral("induction"), true, 40, &error)); // one run at a time
     QVERIFY2(error.contains(QStringLiteral("stop it first")), qPrintable(error));
-    QTRY_VERIFY_WITH_TIMEOUT(!page.training(), 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.training(), kLong);
     QCOMPARE(page.lastStep(), int64_t(40));
     QCOMPARE(int(page.grid()->shown().kind), int(core::AttentionKind::Decoder));
     QCOMPARE(page.grid()->layers(), 2);
@@ -280,7 +295,7 @@ void TestTrainPage::inductionPreset() {
     QVERIFY2(page.startPreset(QStringLiteral("induction"), true, 0, &error), qPrintable(error));
     QCOMPARE(page.runSteps(), int64_t(3000));
     page.stop();
-    QTRY_VERIFY_WITH_TIMEOUT(!page.training(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(!page.training(), kLong);
     std::filesystem::remove_all(page.runDirectory().toStdString());
 
     // A preset whose recipe is broken says what is wrong with it.

@@ -79,6 +79,13 @@ QByteArray pictureBytes(QWidget* view, const QString& suffix, double scale, QStr
             return {};
         }
         QImage image(px, QImage::Format_ARGB32_Premultiplied);
+        if (image.isNull()) { // QImage says "out of memory" only on the console and hands back nothing
+            setError(error, QObject::tr("not enough memory for a picture of %1 × %2 pixels (%3 MB)")
+                                .arg(px.width())
+                                .arg(px.height())
+                                .arg(qint64(px.width()) * px.height() * 4 >> 20));
+            return {};
+        }
         image.fill(Qt::white);
         {
             QCPPainter p(&image);

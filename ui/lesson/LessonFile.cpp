@@ -4,6 +4,9 @@
 #include "ui/export/Exporter.h"
 #include "ui/lesson/LessonStepReader.h"
 
+#include "core/base/Errors.h"
+#include "core/base/Files.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -20,20 +23,19 @@ const QString kFormat = QStringLiteral("attnscope-lesson");
 } // namespace
 
 std::optional<Lesson> LessonFile::read(const QString& path, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
+    // Through core's one bounded reader: a FIFO is refused without waiting (File ▸ Open Lesson reads on the
+    // window's thread), a device such as /dev/zero is not a regular file, and a lesson is a few kilobytes,
+    // so anything past a few megabytes is not one and is refused before it is read.
+    constexpr uint64_t kMaxBytes = 16 << 20;
+    std::string bytes;
+    try {
+        bytes = core::readFile(path.toStdString(), kMaxBytes);
+    } catch (const core::IoError& e) {
         if (error)
-            *error = QStringLiteral("cannot read the lesson %1: %2").arg(path, f.errorString());
+            *error = QStringLiteral("cannot read the lesson: %1").arg(QString::fromStdString(e.what()));
         return std::nullopt;
     }
-    // A lesson is a few kilobytes; anything past a few megabytes is not one.
-    constexpr qint64 kMaxBytes = 16 << 20;
-    if (f.size() > kMaxBytes) {
-        if (error)
-            *error = QStringLiteral("%1 is %2 MB: too large to be a lesson").arg(path).arg(f.size() >> 20);
-        return std::nullopt;
-    }
-    return parse(f.readAll(), path, error);
+    return parse(QByteArray::fromStdString(bytes), path, error);
 }
 
 std::optional<Lesson> LessonFile::parse(const QByteArray& json, const QString& path, QString* error) {
@@ -177,6 +179,26 @@ QString LessonFile::modelFolder(const Lesson& lesson, const QString& model, cons
     if (QDir::isAbsolutePath(model) || lesson.path.isEmpty())
         return model;
     return QFileInfo(lesson.path).absoluteDir().filePath(model);
+}
+
+QString LessonFile::modelRefusal(const Lesson& lesson, const QString& dir, const QString& builtinDir,
+                                 const QString& openDir) {
+    // A lesson is a file handed from one person to another: the folders it may open are the built-in
+    // models, those inside its own folder (links followed), and the one the user has open already.
+    const QString real = QFileInfo(dir).canonicalFilePath();
+    const auto inside = [&real](const QString& root) {
+        const QString r = QFileInfo(root).canonicalFilePath();
+        return !r.isEmpty() && (real == r || real.startsWith(r + QLatin1Char('/')));
+    };
+    if (real.isEmpty() || (!builtinDir.isEmpty() && inside(builtinDir)) ||
+        (!openDir.isEmpty() && real == QFileInfo(openDir).canonicalFilePath()) ||
+        (!lesson.path.isEmpty() && inside(QFileInfo(lesson.path).absolutePath())))
+        return {};
+    return QStringLiteral(
+               "the model folder %1 lies outside the lesson's folder; a lesson opens only built-in "
+               "models, folders beside it, and the model already open (File ▸ Open Model "
+               "opens it first)")
+        .arg(QDir::toNativeSeparators(real));
 }
 
 } // namespace ui

@@ -26,6 +26,10 @@ public:
     /// The folder a step's model names: a built-in model's folder under builtinDir, else the path itself
     /// (relative to the lesson's folder).
     static QString modelFolder(const Lesson& lesson, const QString& model, const QString& builtinDir);
+    /// Why a step may not open the model folder dir, or empty when it may: a built-in model, a folder
+    /// inside the lesson's own folder (links followed), or openDir, the model the user has open.
+    static QString modelRefusal(const Lesson& lesson, const QString& dir, const QString& builtinDir,
+                                const QString& openDir);
 };
 
 } // namespace ui

@@ -81,6 +81,13 @@ void LessonPlayer::go(int index) {
                         .arg(index_ + 1)
                         .arg(state.model, QDir::toNativeSeparators(dir)));
     }
+    if (const QString refusal =
+            LessonFile::modelRefusal(lesson_, dir, w_.modelsDir, w_.driver->parts().opener->directory());
+        !refusal.isEmpty()) {
+        if (driving_)
+            w_.driver->stop();
+        return fail(tr("step %1: %2").arg(index_ + 1).arg(refusal));
+    }
     state.model = dir;
     driving_ = true;
     // Lessons decode greedily (the tokens a caption speaks of are the model's most likely ones), with every

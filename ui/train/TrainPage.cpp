@@ -104,6 +104,12 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
         frames_->frameAdded();
         Q_EMIT progressed();
     });
+    connect(session_, &TrainSession::held, this, [this](int64_t step) {
+        if (!paused())
+            return; // resumed before the word came: it is training again
+        status_->setText(tr("Paused after step %1").arg(step));
+        Q_EMIT held(step);
+    });
     connect(session_, &TrainSession::failed, this, &TrainPage::message);
     connect(session_, &TrainSession::finished, this, &TrainPage::onFinished);
     updateButtons();
@@ -197,6 +203,8 @@ void TrainPage::launched(const QString& what) {
 
 void TrainPage::togglePause() {
     session_->togglePause();
+    if (training() && !paused())
+        status_->setText(tr("Resuming…")); // not "Paused after step" until the next row says where it is
     updateButtons();
 }
 

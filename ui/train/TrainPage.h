@@ -85,6 +85,9 @@ Q_SIGNALS:
     void trainingChanged(bool training);
     /// A log row or a frame arrived.
     void progressed();
+    /// Paused, and now really held between two steps, after `step` (Pause takes effect once the step under
+    /// way ends): nothing more arrives until Resume.
+    void held(int64_t step);
     void message(const QString& text);
 
 private:

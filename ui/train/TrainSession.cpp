@@ -30,6 +30,7 @@ TrainSession::TrainSession(QObject* parent) : QObject(parent) {
             });
     connect(run_, &TrainingThread::failed, this, &TrainSession::failed);
     connect(run_, &TrainingThread::finished, this, &TrainSession::onFinished);
+    connect(run_, &TrainingThread::held, this, &TrainSession::held);
 }
 
 TrainSession::~TrainSession() {

@@ -62,6 +62,9 @@ Q_SIGNALS:
     void failed(const QString& message);
     /// The run ended and is saved, unless `error` says why not.
     void finished(bool completed, const QString& error);
+    /// Paused, and now really held: the loop waits between two steps, after `step`; what the steps before
+    /// it recorded has arrived.
+    void held(int64_t step);
 
 private:
     void launch(TrainingWorker* worker, const core::TrainRecipe& recipe);

@@ -42,6 +42,13 @@ void TrainingThread::start(TrainingWorker* worker) {
         },
         Qt::QueuedConnection);
     connect(
+        worker_, &TrainingWorker::held, this,
+        [this, worker](int64_t step) {
+            if (worker == worker_)
+                Q_EMIT held(step);
+        },
+        Qt::QueuedConnection);
+    connect(
         worker_, &TrainingWorker::finished, this,
         [this, worker](bool completed) {
             if (worker == worker_)

@@ -35,6 +35,7 @@ Q_SIGNALS:
     void probed(int64_t step, std::shared_ptr<const core::AttentionSnapshot> snapshot);
     void failed(const QString& message);
     void finished(bool completed);
+    void held(int64_t step);
 
 private:
     QThread* thread_ = nullptr;

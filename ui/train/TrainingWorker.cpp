@@ -33,7 +33,13 @@ void TrainingWorker::run() {
                                               row.accuracy, row.heads.induction, row.heads.previous, metric});
         core::RunCallbacks cb;
         cb.stopRequested = [this] { return stopped_.load(); };
-        cb.pauseRequested = [this] { return paused_.load() && !stopped_.load(); };
+        cb.pauseRequested = [this] {
+            const bool hold = paused_.load() && !stopped_.load();
+            if (hold && !holding_)
+                Q_EMIT held(run_->trainer().stats().step);
+            holding_ = hold;
+            return hold;
+        };
         cb.onLogged = [this, metric](const core::RunProgress& p) {
             const auto& s = p.stats;
             Q_EMIT progress(TrainProgress{s.step, p.total, s.loss, s.tokensPerSecond, s.elapsedSeconds,

@@ -64,6 +64,9 @@ Q_SIGNALS:
     void probed(int64_t step, std::shared_ptr<const core::AttentionSnapshot> snapshot);
     void failed(const QString& message);
     void finished(bool completed);
+    /// Paused: the loop has stopped between two steps, after `step`, and waits. Once per pause, after
+    /// everything the steps before it sent.
+    void held(int64_t step);
 
 private:
     void probe(int64_t step);
@@ -78,6 +81,7 @@ private:
     std::atomic<bool> paused_{false};
     std::atomic<bool> stopped_{false};
     std::atomic<bool> completed_{false};
+    bool holding_ = false; // the loop waits in a pause (read and written on the run's thread only)
 };
 
 } // namespace ui
