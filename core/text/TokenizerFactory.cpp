@@ -5,11 +5,11 @@
 #include "core/base/FolderLinks.h"
 #include "core/text/BpeTokenizer.h"
 #include "core/text/CharTokenizer.h"
-#include "core/text/HfTokenizer.h"
 #include "core/text/MarianTokenizer.h"
 #include "core/text/SentencePieceTokenizer.h"
-#include "core/text/WordPieceVocab.h"
 #include "core/text/WordTokenizer.h"
+#include "core/text/hf/HfTokenizer.h"
+#include "core/text/hf/WordPieceVocab.h"
 
 #include <filesystem>
 

@@ -1,6 +1,7 @@
 #include "core/text/UnicodeText.h"
 
 #include "core/base/Errors.h"
+#include "core/text/IcuStrings.h"
 
 #include <unicode/locid.h>
 #include <unicode/normalizer2.h>
@@ -11,16 +12,6 @@
 namespace core {
 
 namespace {
-
-icu::UnicodeString toUnicode(const std::string& s) {
-    return icu::UnicodeString::fromUTF8(icu::StringPiece(s.data(), static_cast<int32_t>(s.size())));
-}
-
-std::string toUtf8(const icu::UnicodeString& u) {
-    std::string out;
-    u.toUTF8String(out);
-    return out;
-}
 
 // Calls f(c) for every code point of UTF-8 text and collects what it appends.
 template <typename F> std::string mapCodePoints(const std::string& text, F f) {

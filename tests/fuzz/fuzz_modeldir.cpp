@@ -52,9 +52,8 @@ constexpr double kMaxParameters = 1 << 20;
 
 // The config as the reader will see it, when it parses; false when the directory should be skipped.
 bool worthLoading(const fs::path& dir) {
-    // The replay tests set ATTNSCOPE_FUZZ_OPEN: the corpus's seeds are loaded whatever they ask for.
-    static const bool huge =
-        std::getenv("ATTNSCOPE_FUZZ_HUGE") != nullptr || std::getenv("ATTNSCOPE_FUZZ_OPEN") != nullptr;
+    // The replay tests set ATTNSCOPE_FUZZ_HUGE: the corpus's seeds are loaded whatever they ask for.
+    static const bool huge = std::getenv("ATTNSCOPE_FUZZ_HUGE") != nullptr;
     const auto path = dir / "config.json";
     if (fs::symlink_status(path).type() != fs::file_type::regular)
         return true; // missing, a directory or a link: the reader's own checks

@@ -20,17 +20,9 @@ OUT = os.path.join(HERE, "corpus")
 # the corpus: the ordinary suite replays the corpus and must pass, and a campaign that starts on a broken
 # seed stops at once. Each is a finding until its reader is fixed; then it leaves this list, and the next
 # run of this script puts it in the corpus.
-OPEN = {
-    ("fuzz_tokenizer", "added-id-16777215"),  # a 16,777,216-name id table: minutes and gigabytes
-    ("fuzz_tokenizer", "rows-16777215"),  # the same table for a config's vocab_size
-    ("fuzz_tokenizer", "split-nested-quantifiers"),  # ICU backtracks exponentially, no time limit
-    ("fuzz_tokenizer", "replace-nested-quantifiers"),
-    ("fuzz_tokenizer", "special-null"),  # nlohmann's type_error escapes the reader
-    ("fuzz_tokenizer", "added-unk-id-conflict"),  # an unknown piece's id is not the vocabulary's <unk>
-    ("fuzz_vocabtxt", "invalid-utf8"),  # nlohmann's type_error 316 escapes wordPieceTokenizerJson
-    ("fuzz_vocabtxt", "config-lowercase-string"),  # type_error 302 from do_lower_case "yes": found by the fuzzer
-    ("fuzz_lesson", "layer-1e20"),  # 1e20 cast to long long: undefined (UBSan)
-}
+# Every seed that broke its reader when it was written (an id table of 16.7 million names, ICU's exponential
+# backtracking, nlohmann's type errors escaping, two tokens of one id, 1e20 cast to an integer) is fixed now.
+OPEN = set()
 
 
 def write(target, name, data):
@@ -421,7 +413,6 @@ def seeds_tokenizer():
     conflict["added_tokens"][1]["id"] = 0
     write(t, "added-unk-id-conflict", sections(json.dumps(conflict), [
         ("tokenizer_config.json", '{"unk_token": "[UNK]"}'), ("text", "zzz")]))
-    write(t, "rows-16777215", sections(tiny_tokenizer(), [("rows", "16777215")]))
     write(t, "rows-past-ids", sections(tiny_tokenizer(), [("rows", "9")]))
     write(t, "ids-1e400", tiny_tokenizer(added_tokens=[{"id": 0, "content": "<e>", "special": True}])
           .replace('"a": 1', '"a": 1e400'))

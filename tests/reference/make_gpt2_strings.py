@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes tests/data/gpt2_strings.json: the strings tests/core/test_gpt2tokenizer encodes both with our C++
+"""Writes tests/data/gpt2_strings.json: the strings tests/core/text/test_gpt2tokenizer encodes both with our C++
 byte-level BPE and with the npm package gpt-3-encoder, and whose ids must agree.
 
 Seeded and standard library only, so the same script always writes the same bytes:

@@ -8,8 +8,8 @@
 #include "tests/support/WindowFixture.h"
 
 #include "core/model/Model.h"
-#include "core/text/HfTokenizer.h"
-#include "core/text/WordPieceVocab.h"
+#include "core/text/hf/HfTokenizer.h"
+#include "core/text/hf/WordPieceVocab.h"
 #include "ui/attention/AttentionPage.h"
 #include "ui/attention/CandidatesChart.h"
 #include "ui/attention/TokenStrip.h"

@@ -19,6 +19,7 @@
 #include <QSvgGenerator>
 #include <QWidget>
 
+#include <atomic>
 #include <sstream>
 
 namespace ui {
@@ -65,7 +66,49 @@ void paintView(QWidget* view, QCPPainter& p, bool vector) {
             overlay->render(&p, overlay->mapTo(view, QPoint(0, 0)), QRegion(), QWidget::RenderFlags());
 }
 
+// Qt reports an allocation that failed while drawing only on the console ("QImage: out of memory, returning
+// null image", then "Painter not active" for each thing it did not draw) and carries on: the picture comes
+// out with plots missing. Watched while a picture is drawn, so such a picture is refused, not written.
+class PaintFailureWatch {
+public:
+    PaintFailureWatch() {
+        failed() = false;
+        previous() = qInstallMessageHandler(&PaintFailureWatch::handle);
+    }
+    ~PaintFailureWatch() { qInstallMessageHandler(previous()); }
+    PaintFailureWatch(const PaintFailureWatch&) = delete;
+    PaintFailureWatch& operator=(const PaintFailureWatch&) = delete;
+    bool failedToDraw() const { return failed(); }
+
+private:
+    static std::atomic<bool>& failed() {
+        static std::atomic<bool> f{false};
+        return f;
+    }
+    static QtMessageHandler& previous() {
+        static QtMessageHandler h = nullptr;
+        return h;
+    }
+    static void handle(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+        if (message.contains(QLatin1String("out of memory")) ||
+            message.contains(QLatin1String("not active")) ||
+            message.startsWith(QLatin1String("QPainter::begin")))
+            failed() = true;
+        previous()(type, context, message);
+    }
+};
+
 QByteArray pictureBytes(QWidget* view, const QString& suffix, double scale, QString* error) {
+    const PaintFailureWatch watch;
+    const auto drawnWhole = [&] {
+        if (!watch.failedToDraw())
+            return true;
+        const QSize px = (QSizeF(view->size()) * scale).toSize();
+        setError(error, QObject::tr("not enough memory to draw a picture of %1 × %2: nothing was written")
+                            .arg(px.width())
+                            .arg(px.height()));
+        return false;
+    };
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -79,13 +122,6 @@ QByteArray pictureBytes(QWidget* view, const QString& suffix, double scale, QStr
             return {};
         }
         QImage image(px, QImage::Format_ARGB32_Premultiplied);
-        if (image.isNull()) { // QImage says "out of memory" only on the console and hands back nothing
-            setError(error, QObject::tr("not enough memory for a picture of %1 × %2 pixels (%3 MB)")
-                                .arg(px.width())
-                                .arg(px.height())
-                                .arg(qint64(px.width()) * px.height() * 4 >> 20));
-            return {};
-        }
         image.fill(Qt::white);
         {
             QCPPainter p(&image);
@@ -94,6 +130,8 @@ QByteArray pictureBytes(QWidget* view, const QString& suffix, double scale, QStr
             p.scale(scale, scale);
             paintView(view, p, false);
         }
+        if (!drawnWhole())
+            return {};
         if (!image.save(&buffer, "PNG")) {
             setError(error, QObject::tr("could not encode the PNG"));
             return {};
@@ -120,7 +158,7 @@ QByteArray pictureBytes(QWidget* view, const QString& suffix, double scale, QStr
         setError(error, QObject::tr("unknown picture format '%1': use .png, .svg or .pdf").arg(suffix));
         return {};
     }
-    return bytes;
+    return drawnWhole() ? bytes : QByteArray();
 }
 
 bool writeStream(const QString& path, const std::ostringstream& out, QString* error) {

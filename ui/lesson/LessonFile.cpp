@@ -14,6 +14,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cstring>
+
 namespace ui {
 
 namespace {
@@ -32,7 +34,9 @@ std::optional<Lesson> LessonFile::read(const QString& path, QString* error) {
         bytes = core::readFile(path.toStdString(), kMaxBytes);
     } catch (const core::IoError& e) {
         if (error)
-            *error = QStringLiteral("cannot read the lesson: %1").arg(QString::fromStdString(e.what()));
+            // core says "cannot read PATH: why"; here it is the lesson that cannot be read.
+            *error = QString::fromStdString(e.what()).replace(0, int(std::strlen("cannot read ")),
+                                                              QStringLiteral("cannot read the lesson "));
         return std::nullopt;
     }
     return parse(QByteArray::fromStdString(bytes), path, error);

@@ -1,4 +1,4 @@
-#include "core/text/HfUnigramModel.h"
+#include "core/text/hf/HfUnigramModel.h"
 
 #include "core/base/Errors.h"
 

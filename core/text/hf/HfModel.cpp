@@ -1,4 +1,4 @@
-#include "core/text/HfModel.h"
+#include "core/text/hf/HfModel.h"
 
 #include "core/base/Errors.h"
 

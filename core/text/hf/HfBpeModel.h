@@ -3,7 +3,7 @@
 // the pair of lowest rank first and the leftmost of equal ones, as the tokenizers library does; characters
 // missing from the vocabulary become their UTF-8 bytes' <0xXX> tokens (byte_fallback) or the unknown token.
 
-#include "core/text/HfModel.h"
+#include "core/text/hf/HfModel.h"
 
 #include <nlohmann/json_fwd.hpp>
 

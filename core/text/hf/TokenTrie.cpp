@@ -1,4 +1,4 @@
-#include "core/text/TokenTrie.h"
+#include "core/text/hf/TokenTrie.h"
 
 namespace core {
 

@@ -2,7 +2,7 @@
 // The "normalizer" of a Hugging Face tokenizer.json: the text rewritten before it is split, as the
 // tokenizers library does it (Unicode normal forms, lowercasing, SentencePiece's "▁" for spaces, …).
 
-#include "core/text/TextRegex.h"
+#include "core/text/hf/TextRegex.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -1,7 +1,8 @@
-#include "core/text/WordPieceVocab.h"
+#include "core/text/hf/WordPieceVocab.h"
 
 #include "core/base/Errors.h"
 #include "core/base/JsonText.h"
+#include "core/text/UnicodeText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +34,8 @@ std::string wordPieceTokenizerJson(const std::string& vocabText, const std::stri
     while (std::getline(lines, token)) {
         if (!token.empty() && token.back() == '\r')
             token.pop_back();
+        if (validUtf8(token) != token) // JSON holds only UTF-8, as does the library's vocabulary
+            throw FormatError(source + ": line " + std::to_string(id + 1) + " is not UTF-8 text");
         vocab[token] = id++; // a token listed twice keeps its last line, as transformers' load_vocab does
     }
     const auto unk = special("unk_token", "[UNK]"), cls = special("cls_token", "[CLS]"),
@@ -51,7 +54,14 @@ std::string wordPieceTokenizerJson(const std::string& vocabText, const std::stri
                              {"rstrip", false},
                              {"normalized", false},
                              {"special", true}});
-    const bool lowercase = setting("do_lower_case", true).get<bool>();
+    // The flags are true or false (strip_accents may also be null: as lowercase says).
+    const auto flag = [&](const char* key, const json& fallback) {
+        const auto v = setting(key, fallback);
+        if (!v.is_boolean() && !(v.is_null() && fallback.is_null()))
+            throw FormatError(source + ": '" + key + "' in tokenizer_config.json must be true or false");
+        return v;
+    };
+    const bool lowercase = flag("do_lower_case", true).get<bool>();
     const auto piece = [](const std::string& t, int type) {
         return json{{"SpecialToken", {{"id", t}, {"type_id", type}}}};
     };
@@ -61,8 +71,8 @@ std::string wordPieceTokenizerJson(const std::string& vocabText, const std::stri
         {"normalizer",
          {{"type", "BertNormalizer"},
           {"clean_text", true},
-          {"handle_chinese_chars", setting("tokenize_chinese_chars", true)},
-          {"strip_accents", setting("strip_accents", nullptr)},
+          {"handle_chinese_chars", flag("tokenize_chinese_chars", true)},
+          {"strip_accents", flag("strip_accents", nullptr)},
           {"lowercase", lowercase}}},
         {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
         {"post_processor",

@@ -1,4 +1,4 @@
-#include "core/text/HfWordPieceModel.h"
+#include "core/text/hf/HfWordPieceModel.h"
 
 #include "core/base/Errors.h"
 #include "core/text/UnicodeText.h"

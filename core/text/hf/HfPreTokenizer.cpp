@@ -1,4 +1,4 @@
-#include "core/text/HfPreTokenizer.h"
+#include "core/text/hf/HfPreTokenizer.h"
 
 #include "core/base/Errors.h"
 #include "core/text/ByteLevelBpe.h"

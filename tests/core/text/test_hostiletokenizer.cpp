@@ -9,10 +9,10 @@
 
 #include "core/base/Errors.h"
 #include "core/model/Model.h"
-#include "core/text/HfAddedTokens.h"
-#include "core/text/HfNormalizer.h"
-#include "core/text/HfTokenizer.h"
-#include "core/text/TokenTrie.h"
+#include "core/text/hf/HfAddedTokens.h"
+#include "core/text/hf/HfNormalizer.h"
+#include "core/text/hf/HfTokenizer.h"
+#include "core/text/hf/TokenTrie.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>

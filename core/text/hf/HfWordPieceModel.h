@@ -3,7 +3,7 @@
 // into the longest pieces the vocabulary has, those after the first written with the continuing prefix
 // ("##"); a word with a part no piece covers, or longer than max_input_chars_per_word, is one unknown token.
 
-#include "core/text/HfModel.h"
+#include "core/text/hf/HfModel.h"
 
 #include <nlohmann/json_fwd.hpp>
 

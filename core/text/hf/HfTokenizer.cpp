@@ -1,19 +1,19 @@
-#include "core/text/HfTokenizer.h"
+#include "core/text/hf/HfTokenizer.h"
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
 #include "core/base/FolderLinks.h"
 #include "core/base/JsonText.h"
 #include "core/text/ByteLevelBpe.h"
-#include "core/text/HfAddedTokens.h"
-#include "core/text/HfBpeModel.h"
-#include "core/text/HfDecoder.h"
-#include "core/text/HfNormalizer.h"
-#include "core/text/HfPostProcessor.h"
-#include "core/text/HfPreTokenizer.h"
-#include "core/text/HfUnigramModel.h"
-#include "core/text/HfWordPieceModel.h"
 #include "core/text/UnicodeText.h"
+#include "core/text/hf/HfAddedTokens.h"
+#include "core/text/hf/HfBpeModel.h"
+#include "core/text/hf/HfDecoder.h"
+#include "core/text/hf/HfNormalizer.h"
+#include "core/text/hf/HfPostProcessor.h"
+#include "core/text/hf/HfPreTokenizer.h"
+#include "core/text/hf/HfUnigramModel.h"
+#include "core/text/hf/HfWordPieceModel.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace core {
@@ -101,10 +102,22 @@ void checkIds(const std::string& name, int64_t rows, const HfTokenizer::Tables& 
         if (id >= limit)
             throw FormatError(name + ": the model's token '" + token + "' has the id " + std::to_string(id) +
                               ", but " + why());
-    for (const auto& a : t.added.tokens())
+    // One id, one token: the library gives an added token the model already has the model's id, and two
+    // tokens of one id would make the id table (and the unknown token's id) depend on their order.
+    std::unordered_map<int64_t, const std::string*> byId;
+    for (const auto& a : t.added.tokens()) {
         if (a.id >= limit)
             throw FormatError(name + ": added token " + std::to_string(a.id) + " ('" + a.content +
                               "') is past the ids the file can number: " + why());
+        const auto inModel = t.model->vocab().find(a.content);
+        if (inModel != t.model->vocab().end() && inModel->second != a.id)
+            throw FormatError(name + ": added token '" + a.content + "' has the id " + std::to_string(a.id) +
+                              ", but the model numbers it " + std::to_string(inModel->second));
+        const auto [other, fresh] = byId.emplace(a.id, &a.content);
+        if (!fresh && *other->second != a.content)
+            throw FormatError(name + ": added tokens '" + *other->second + "' and '" + a.content +
+                              "' have the same id " + std::to_string(a.id));
+    }
 }
 
 // The id table: the model's vocabulary and the added tokens, gaps named, up to the model's rows.

@@ -4,7 +4,7 @@
 // characters), regex splits (Llama 3's and Qwen2's patterns), SentencePiece's Metaspace, whitespace and
 // punctuation splits (BERT).
 
-#include "core/text/TextRegex.h"
+#include "core/text/hf/TextRegex.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -1,4 +1,4 @@
-#include "core/text/HfPostProcessor.h"
+#include "core/text/hf/HfPostProcessor.h"
 
 #include "core/base/Errors.h"
 

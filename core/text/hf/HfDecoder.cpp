@@ -1,4 +1,4 @@
-#include "core/text/HfDecoder.h"
+#include "core/text/hf/HfDecoder.h"
 
 #include "core/base/Errors.h"
 #include "core/text/ByteLevelBpe.h"

@@ -4,7 +4,7 @@
 // the tokenizers library's optimized encoder does it); a character no piece covers is the unknown token, with
 // runs of them fused into one, or, with byte_fallback, its UTF-8 bytes' <0xXX> tokens.
 
-#include "core/text/HfModel.h"
+#include "core/text/hf/HfModel.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -1,8 +1,8 @@
-#include "core/text/HfAddedTokens.h"
+#include "core/text/hf/HfAddedTokens.h"
 
 #include "core/base/Errors.h"
-#include "core/text/HfNormalizer.h"
 #include "core/text/UnicodeText.h"
+#include "core/text/hf/HfNormalizer.h"
 
 #include <nlohmann/json.hpp>
 

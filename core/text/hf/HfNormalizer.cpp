@@ -1,4 +1,4 @@
-#include "core/text/HfNormalizer.h"
+#include "core/text/hf/HfNormalizer.h"
 
 #include "core/base/Errors.h"
 #include "core/text/UnicodeText.h"

@@ -1,6 +1,7 @@
-#include "core/text/TextRegex.h"
+#include "core/text/hf/TextRegex.h"
 
 #include "core/base/Errors.h"
+#include "core/text/IcuStrings.h"
 
 #include <unicode/regex.h>
 #include <unicode/unistr.h>
@@ -29,16 +30,6 @@ const char* const kProbes[] = {
     "                                        !",
     "The old man walked to the small white house.",
 };
-
-icu::UnicodeString toUnicode(const std::string& s) {
-    return icu::UnicodeString::fromUTF8(icu::StringPiece(s.data(), static_cast<int32_t>(s.size())));
-}
-
-std::string toUtf8(const icu::UnicodeString& u) {
-    std::string out;
-    u.toUTF8String(out);
-    return out;
-}
 
 } // namespace
 

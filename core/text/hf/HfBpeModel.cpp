@@ -1,4 +1,4 @@
-#include "core/text/HfBpeModel.h"
+#include "core/text/hf/HfBpeModel.h"
 
 #include "core/base/Errors.h"
 #include "core/text/UnicodeText.h"

@@ -5,7 +5,7 @@
 // `single_word` token is taken only with no word character beside it; `lstrip` and `rstrip` take the
 // whitespace beside it along.
 
-#include "core/text/TokenTrie.h"
+#include "core/text/hf/TokenTrie.h"
 
 #include <nlohmann/json_fwd.hpp>
 

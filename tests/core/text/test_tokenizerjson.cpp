@@ -14,8 +14,8 @@
 
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
-#include "core/text/HfTokenizer.h"
 #include "core/text/UnicodeText.h"
+#include "core/text/hf/HfTokenizer.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
