@@ -105,6 +105,12 @@ void TestLesson::refusesMalformedLessons_data() {
                                 << "step 2: \"layer\" must be a whole number from 0 to 4095, not \"x\"";
     QTest::newRow("layer fraction") << lessonWith("[" + kFirst + R"(, {"caption": "b", "layer": 1.5}])")
                                     << "not 1.5";
+    // Found by fuzz_lesson: a number beyond long long's range was converted before its range was checked,
+    // undefined behaviour that UBSan reports (scripts/test.sh --sanitize runs this row under it).
+    QTest::newRow("layer 1e20") << lessonWith("[" + kFirst + R"(, {"caption": "b", "layer": 1e20}])")
+                                << "step 2: \"layer\" must be a whole number from 0 to 4095, not 1e+20";
+    QTest::newRow("step -1e300") << lessonWith("[" + kFirst + R"(, {"caption": "b", "step": -1e300}])")
+                                 << "step 2: \"step\" must be a whole number from 0";
     QTest::newRow("step negative") << lessonWith("[" + kFirst + R"(, {"caption": "b", "step": -1}])")
                                    << "step 2: \"step\" must be a whole number from 0";
     QTest::newRow("head word") << lessonWith("[" + kFirst + R"(, {"caption": "b", "head": "avg"}])")

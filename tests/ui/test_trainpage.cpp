@@ -9,6 +9,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QComboBox>
+#include <QLabel>
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -83,6 +84,13 @@ void TestTrainPage::trainPauseScrubSave() {
     const auto logged = page.lastStep();
     const int frames = page.frames();
     QVERIFY2(logged <= heldAt && heldAt < 80, qPrintable(QStringLiteral("%1 %2").arg(logged).arg(heldAt)));
+    // The status line says where the run waits, in the step the loop reported, not the last row's.
+    const auto* status = page.findChild<QLabel*>(QStringLiteral("trainStatus"));
+    QVERIFY(status);
+    QCOMPARE(status->text(), QStringLiteral("Paused after step %1").arg(heldAt));
+    const QByteArray shots = qgetenv("ATTNSCOPE_TEST_SHOTS");
+    if (!shots.isEmpty())
+        QVERIFY(page.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/train-paused.png")));
     QSignalSpy progressed(&page, &ui::TrainPage::progressed);
     QTest::qWait(500); // a run that is not held makes several steps, rows and frames in this time
     QCOMPARE(progressed.count(), 0);

@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QStringList>
 
+#include <cmath>
 #include <limits>
 #include <set>
 
@@ -54,7 +55,8 @@ public:
 
     int wholeOf(const QJsonValue& v, const char* key, int lo, int hi) const {
         const double d = v.toDouble(std::numeric_limits<double>::quiet_NaN());
-        if (!v.isDouble() || d != static_cast<double>(static_cast<long long>(d)) || d < lo || d > hi)
+        // The range first: converting a double outside long long's range (1e20) is undefined behaviour.
+        if (!v.isDouble() || !(d >= lo && d <= hi) || d != std::floor(d))
             fail(QStringLiteral("\"%1\" must be a whole number from %2 to %3, not %4")
                      .arg(QLatin1String(key))
                      .arg(lo)
