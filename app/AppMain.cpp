@@ -41,7 +41,7 @@ usage: attnscope [--model DIR] [--src TEXT]
        attnscope ablate --model DIR --src TEXT (--ablate L:H,… | --sweep)
                                         what switching heads off changes: KL of the next token,
                                         the greedy output with and without; --sweep: each head alone
-       attnscope lesson --file LESSON.json [--play [--shots DIR]]
+       attnscope lesson --file LESSON.json [--play [--order N,N,…] [--shots DIR]]
                                         a lesson's steps as JSON; --play replays them in the window
                                         offscreen, each step's state and caption with live numbers
        attnscope heads --model DIR [--sort COLUMN] [--top N] [--json]

@@ -20,6 +20,7 @@
 #include "ui/window/ModelPicker.h"
 #include "ui/window/RecentMenu.h"
 #include "ui/window/ShortcutPassThrough.h"
+#include "ui/window/ShortcutsDialog.h"
 #include "ui/window/ViewMenu.h"
 #include "ui/window/WindowDriver.h"
 #include "ui/window/WindowMessages.h"
@@ -182,8 +183,8 @@ void MainWindow::buildMenus() {
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this,
                     [this] {
-                        QMessageBox::information(this, tr("Keyboard shortcuts"),
-                                                 HelpText::shortcuts(menuBar()));
+                        ShortcutsDialog dialog(HelpText::shortcuts(menuBar()), this);
+                        dialog.exec();
                     })
         ->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About attnscope"), this,
@@ -221,7 +222,7 @@ void MainWindow::wire() {
         messages_->clearError();
         messages_->showResult(*r->snapshot);
     });
-    connect(controller_, &AnalysisController::cleared, messages_, &WindowMessages::clearError);
+    connect(controller_, &AnalysisController::cleared, messages_, &WindowMessages::clearResult);
     connect(controller_, &AnalysisController::samplingChanged, this, &AppSettings::setSampling);
     connect(controller_, &AnalysisController::failed, messages_, &WindowMessages::showError);
     connect(state_, &ViewState::headsOffRefused, messages_, &WindowMessages::showError);

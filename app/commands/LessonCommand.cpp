@@ -30,7 +30,8 @@
 namespace {
 
 const char* kLessonHelp =
-    R"(usage: attnscope lesson --file LESSON.json [--play [--shots DIR] [--present] [--size WxH] [--runs DIR]]
+    R"(usage: attnscope lesson --file LESSON.json [--play [--order N,N,…] [--shots DIR] [--present] [--size WxH]
+                                           [--runs DIR]]
 
 Reads a lesson and prints it as JSON, every step whole as the player restores it: {"title", "version",
 "steps": [{"caption", "model", "text", "step", "forced", "tab", "kind", "layer", "head", "mark", "zoom",
@@ -43,13 +44,36 @@ step and the field.
                window could not fill), "error", and once a step has started a training run "training":
                {"preset", "folder", "step", "frame_step", "formed"}}; a step that trains waits for its run
                (the induction lesson's 600 steps take seconds); exit 1 when a step could not be reached
-  --shots DIR  with --play: a picture of the window at each step, DIR/step-01.png …
+  --order N,N  with --play: the steps in this order (numbered from 1, any may repeat), each reached from
+               the one before as Page Up, Page Down and a click in the step list reach it: "--order 5,2,9,1"
+               goes back from 5 to 2; a step's line is the same whichever way it was reached
+  --shots DIR  with --play: a picture of the window at each step, DIR/step-01.png … (a step played twice
+               is pictured twice: DIR/step-01.png, then DIR/step-01-2.png)
   --present    with --play: in the presentation mode (full screen, large fonts)
   --size WxH   with --play: the window's size (default 1500x950)
   --runs DIR   with --play: where a lesson's training runs are kept (default: a temporary folder, removed
                when the command ends)
 Exit status: 0 on success, 1 when a step could not be reached, 2 on bad arguments or a malformed lesson.
 )";
+
+// "5,2,9,1" as the 0-based steps 4, 1, 8, 0 of a lesson of `count` steps; empty: every step in order.
+std::vector<int> stepOrder(const std::string& text, int count) {
+    std::vector<int> order;
+    if (text.empty()) {
+        for (int i = 0; i < count; ++i)
+            order.push_back(i);
+        return order;
+    }
+    for (const auto& part : QString::fromStdString(text).split(QLatin1Char(','))) {
+        bool ok = false;
+        const int n = part.trimmed().toInt(&ok);
+        if (!ok || n < 1 || n > count)
+            throw UsageError("--order takes step numbers from 1 to " + std::to_string(count) + ", not \"" +
+                             part.toStdString() + "\"");
+        order.push_back(n - 1);
+    }
+    return order;
+}
 
 int play(const QString& path, const Args& a) {
     int width = 1500, height = 950;
@@ -91,14 +115,17 @@ int play(const QString& path, const Args& a) {
     const QString shots = a.has("--shots") ? QString::fromStdString(a.get("--shots")) : QString();
     if (!shots.isEmpty() && !QDir().mkpath(shots))
         throw std::runtime_error("cannot make the folder " + shots.toStdString());
+    const auto order = stepOrder(a.has("--order") ? a.get("--order") : std::string(), player->count());
+    std::vector<int> pictured(std::size_t(player->count()), 0);
     int unreached = 0;
-    for (int i = 0; i < player->count(); ++i) {
+    for (const int i : order) {
         failure.clear();
         player->go(i);
         QElapsedTimer waited;
         waited.start();
         while (!player->arrived() && waited.elapsed() < 300000)
             QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        const QString awaiting = player->awaiting();
         QCoreApplication::processEvents();
         const bool reached = player->arrived() && failure.isEmpty();
         unreached += reached ? 0 : 1;
@@ -126,11 +153,18 @@ int play(const QString& path, const Args& a) {
                                 {"frame_step", t->frameStep(t->shownFrame())},
                                 {"formed", t->formedStep()}};
         if (!reached)
-            line["error"] = (failure.isEmpty() ? QStringLiteral("the step was not reached in time") : failure)
-                                .toStdString();
+            line["error"] =
+                (failure.isEmpty() ? QStringLiteral("the step was not reached in %1 s, waiting for %2")
+                                         .arg(waited.elapsed() / 1000)
+                                         .arg(awaiting)
+                                   : failure)
+                    .toStdString();
         if (!shots.isEmpty()) {
+            const int times = ++pictured[std::size_t(i)];
             const QString file =
-                QDir(shots).filePath(QStringLiteral("step-%1.png").arg(i + 1, 2, 10, QLatin1Char('0')));
+                QDir(shots).filePath(QStringLiteral("step-%1%2.png")
+                                         .arg(i + 1, 2, 10, QLatin1Char('0'))
+                                         .arg(times > 1 ? QStringLiteral("-%1").arg(times) : QString()));
             QString why;
             if (!ui::Exporter::savePicture(&window, file, 1.0, &why))
                 throw std::runtime_error(why.toStdString());
@@ -144,13 +178,14 @@ int play(const QString& path, const Args& a) {
 } // namespace
 
 int runLesson(const std::vector<std::string>& argv) {
-    CommandOptions options{{"--file", "--shots", "--size", "--runs"}, {"--play", "--present"}};
+    CommandOptions options{{"--file", "--shots", "--size", "--runs", "--order"}, {"--play", "--present"}};
     return runCommand("lesson", kLessonHelp, options, argv, [&](const Args& a) {
         if (!a.has("--file"))
             throw UsageError("--file LESSON.json is required");
-        if ((a.has("--shots") || a.has("--present") || a.has("--size") || a.has("--runs")) &&
+        if ((a.has("--shots") || a.has("--present") || a.has("--size") || a.has("--runs") ||
+             a.has("--order")) &&
             !a.has("--play"))
-            throw UsageError("--shots, --present, --size and --runs go with --play");
+            throw UsageError("--order, --shots, --present, --size and --runs go with --play");
         const QString path = QString::fromStdString(a.get("--file"));
         QString error;
         const auto lesson = ui::LessonFile::read(path, &error);

@@ -33,6 +33,8 @@ HeadStats headStats(const float* weights, int queries, int keys) {
                 s.minWeight = w;
             if (w > s.maxWeight)
                 s.maxWeight = w;
+            if (q > 0 && w > s.maxWeightPastFirstRow)
+                s.maxWeightPastFirstRow = w;
         }
         entropy += h;
         distance += d;

@@ -24,6 +24,9 @@ struct HeadStats {
     double meanRowMax = 0.0;
     float minWeight = 0.0f; ///< smallest weight of the matrix
     float maxWeight = 0.0f; ///< largest weight of the matrix
+    /// Largest weight of query rows 1 and on (0 with one row): in causal attention row 0 sees only key 0, so
+    /// its weight 1 would make every head's maximum 1.
+    float maxWeightPastFirstRow = 0.0f;
     /// Mean over query rows of Σ_k w·|q − k|, in token positions: how far a typical query looks. For
     /// cross-attention q and k index different sequences, so it measures distance from the diagonal.
     double meanDistance = 0.0;

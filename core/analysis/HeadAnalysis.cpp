@@ -35,6 +35,19 @@ HeadScores scoreHead(const AttentionBlock& block, int layer, int head, int repea
     return s;
 }
 
+double inductionChance(int repeatLength) {
+    if (repeatLength <= 0)
+        return 0.0;
+    double sum = 0.0;
+    for (int j = 0; j < repeatLength; ++j)
+        sum += 1.0 / (2.0 + repeatLength + j);
+    return sum / repeatLength;
+}
+
+bool inductionStandsOut(double score, int repeatLength) {
+    return score >= std::max(0.3, 5.0 * inductionChance(repeatLength));
+}
+
 int fittedRepeatLength(const Model& model, const HeadAnalysisSettings& settings) {
     return std::min(settings.repeatLength, (static_cast<int>(model.config().maxLen) - 1) / 2);
 }

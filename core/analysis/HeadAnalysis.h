@@ -50,6 +50,13 @@ std::vector<HeadProbe> headProbes(const Model& model, const HeadAnalysisSettings
 /// at 2 + j, the position after the first copy's j-th token.
 HeadScores scoreHead(const AttentionBlock& block, int layer, int head, int repeatLength);
 
+/// The induction score of a head that spreads each row evenly over the keys it sees (row 1 + R + j over
+/// 2 + R + j keys): what a random head scores, against which an induction head stands out.
+double inductionChance(int repeatLength);
+/// Whether an induction score stands out: at least 0.3 of a row's weight on the induction key, and at least
+/// five times chance.
+bool inductionStandsOut(double score, int repeatLength);
+
 /// Runs the model on settings.sequences random sequences (tokens drawn uniformly from the target vocabulary
 /// without its special tokens) and scores every decoder self-attention head, layer-major. An
 /// encoder–decoder model reads R as its source. Throws InputError when max_len leaves no room for R ≥ 2.

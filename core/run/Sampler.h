@@ -16,6 +16,10 @@ struct SamplingSettings {
     uint64_t seed = 0;        // the same seed gives the same run
 };
 
+/// Why a run decodes no further: it has not ended, it decoded <eos>, its target reached the positions it may
+/// have (max_len), or its model reads the text and decodes nothing (a classifier, an encoder-only model).
+enum class RunEnding { Open, Eos, MaxLength, ReadsOnly };
+
 /// The way from the model's distribution to the next token, stage by stage, as sampleToken takes it.
 struct SamplingPipeline {
     struct Candidate {
@@ -28,14 +32,15 @@ struct SamplingPipeline {
         double kept = 0.0;     ///< the renormalised probability sampleToken draws with; 0 when cut
     };
     SamplingSettings settings;
-    int64_t step = 0;                  ///< the random stream's index (the target length)
-    std::vector<Candidate> candidates; ///< the most likely first (ties by id), at most `shown` of them
-    int64_t vocabulary = 0;            ///< tokens in the distribution
-    int64_t keptCount = 0;             ///< tokens left after both cuts
-    double keptMass = 0.0;             ///< their tempered probability before renormalising
-    int64_t chosen = -1;               ///< the token sampleToken draws (the argmax when greedy)
-    bool finished = false;             ///< the run is over (<eos>, max_len): Step draws nothing (Session)
-    std::string chosenText;            ///< its spelling (filled by Session)
+    int64_t step = 0;                   ///< the random stream's index (the target length)
+    std::vector<Candidate> candidates;  ///< the most likely first (ties by id), at most `shown` of them
+    int64_t vocabulary = 0;             ///< tokens in the distribution
+    int64_t keptCount = 0;              ///< tokens left after both cuts
+    double keptMass = 0.0;              ///< their tempered probability before renormalising
+    int64_t chosen = -1;                ///< the token sampleToken draws (the argmax when greedy)
+    bool finished = false;              ///< the run is over (<eos>, max_len): Step draws nothing (Session)
+    RunEnding ending = RunEnding::Open; ///< and why (Session)
+    std::string chosenText;             ///< its spelling (filled by Session)
 };
 
 /// The pipeline of the next token after a distribution: logits ÷ temperature, the top-k and top-p cuts, the

@@ -129,12 +129,15 @@ int64_t Session::positions() const {
     return model_->config().positions(pastMaxLen_);
 }
 
-bool Session::finished() const {
+RunEnding Session::ending() const {
     if (!decoder_ || !decoder_->generates())
-        return true;
+        return RunEnding::ReadsOnly;
     const auto eos = model_->targetTokenizer().vocab().eos();
-    return (tgt_.size() > initial_ && tgt_.back().id == eos) ||
-           static_cast<int64_t>(tgt_.size()) >= positions();
+    if (tgt_.size() > initial_ && tgt_.back().id == eos)
+        return RunEnding::Eos;
+    if (static_cast<int64_t>(tgt_.size()) >= positions())
+        return RunEnding::MaxLength;
+    return RunEnding::Open;
 }
 
 bool Session::generates() const {
@@ -190,7 +193,8 @@ SamplingPipeline Session::samplingPipeline(int shown) const {
     for (auto& c : p.candidates)
         c.text = vocab.token(c.id);
     p.chosenText = vocab.token(p.chosen);
-    p.finished = finished();
+    p.ending = ending();
+    p.finished = p.ending != RunEnding::Open;
     return p;
 }
 

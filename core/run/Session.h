@@ -44,7 +44,9 @@ public:
     /// Back to the state right after analyze().
     void reset();
     /// True after <eos> or at max_len, and from the start for a family that decodes nothing (a classifier).
-    bool finished() const;
+    bool finished() const { return ending() != RunEnding::Open; }
+    /// Why it decodes no further (RunEnding::Open while it may go on).
+    RunEnding ending() const;
     /// Whether the model decodes at all (false for a classifier and an encoder-only model, which read their
     /// text once; finished() is then true from the start).
     bool generates() const;

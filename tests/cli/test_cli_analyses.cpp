@@ -159,6 +159,23 @@ void TestCliAnalyses::lesson() {
     }
     qInfo("lesson --play, step 6: %s",
           json::parse(lines[5].toStdString())["caption"].get<std::string>().c_str());
+    // Out of order, as Page Up and clicks reach the steps: each step's line is the line it has forwards
+    // (step 2 reached back from step 5, step 1 from step 9).
+    QCOMPARE(run({QStringLiteral("lesson"), QStringLiteral("--file"), file, QStringLiteral("--play"),
+                  QStringLiteral("--order"), QStringLiteral("5,2,9,1,1")},
+                 &out, &err),
+             0);
+    const auto jumbled = out.trimmed().split('\n');
+    QCOMPARE(jumbled.size(), 5);
+    const int order[] = {5, 2, 9, 1, 1};
+    for (int k = 0; k < jumbled.size(); ++k) {
+        const auto line = json::parse(jumbled[k].toStdString());
+        QCOMPARE(line["index"].get<int>(), order[k]);
+        QVERIFY2(line == json::parse(lines[order[k] - 1].toStdString()),
+                 qPrintable(QStringLiteral("%1\nforwards: %2")
+                                .arg(QString::fromUtf8(jumbled[k]), QString::fromUtf8(lines[order[k] - 1]))));
+    }
+    qInfo("lesson --play --order 5,2,9,1,1, step 2: %s", jumbled[1].constData());
 }
 
 void TestCliAnalyses::lessonThatTrains() {
@@ -266,7 +283,16 @@ void TestCliAnalyses::badArguments_data() {
     QTest::newRow("lesson shots without play")
         << QStringList{QStringLiteral("lesson"), QStringLiteral("--file"), QStringLiteral("x.json"),
                        QStringLiteral("--shots"), QStringLiteral("d")}
-        << "--shots, --present, --size and --runs go with --play";
+        << "--order, --shots, --present, --size and --runs go with --play";
+    const QString translation = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/lessons/02-translation.json");
+    QTest::newRow("lesson order past the end")
+        << QStringList{QStringLiteral("lesson"), QStringLiteral("--file"),  translation,
+                       QStringLiteral("--play"), QStringLiteral("--order"), QStringLiteral("2,11")}
+        << "--order takes step numbers from 1 to 10, not \"11\"";
+    QTest::newRow("lesson order not a number")
+        << QStringList{QStringLiteral("lesson"), QStringLiteral("--file"),  translation,
+                       QStringLiteral("--play"), QStringLiteral("--order"), QStringLiteral("1,two")}
+        << "not \"two\"";
 }
 
 void TestCliAnalyses::badArguments() {

@@ -120,6 +120,17 @@ void TestAttentionGrid::tooltip() {
     const QString meanTip = grid.tileToolTip(0, kMeanHead);
     QVERIFY2(meanTip.contains(QLatin1String("mean over 4 heads")), qPrintable(meanTip));
     QVERIFY(grid.tileToolTip(5, 0).isEmpty());
+    // A causal head's first row sees only itself (weight 1): its maximum leaves that row out, and says so.
+    grid.setShown({snap, core::AttentionKind::Decoder});
+    const QString causalTip = grid.tileToolTip(1, 2);
+    const HeadStats d = headStats(snap->decoder, 1, 2);
+    QCOMPARE(d.maxWeight, 1.0f);
+    QVERIFY(d.maxWeightPastFirstRow < 1.0f);
+    QVERIFY2(
+        causalTip.contains(QStringLiteral("Max weight: %1 (the first row, which sees only itself, left out)")
+                               .arg(double(d.maxWeightPastFirstRow), 0, 'f', 3)),
+        qPrintable(causalTip));
+    grid.setShown({snap});
 
     // The hover path shows the same text.
     const QPoint at = grid.tileRect(1, 2).center();

@@ -249,6 +249,8 @@ void TestDecoding::runToEndAndReset() {
     // A random model rarely says <eos>: it runs to max_len (256) or stops at <eos>.
     const auto eos = f->window.model()->targetTokenizer().vocab().eos();
     QVERIFY(r->snapshot->tgtTokens.size() == 256 || r->snapshot->tgtTokens.back().id == eos);
+    QCOMPARE(r->ending,
+             r->snapshot->tgtTokens.back().id == eos ? core::RunEnding::Eos : core::RunEnding::MaxLength);
     QVERIFY(!f->window.findChild<QAction*>(QStringLiteral("stepAction"))->isEnabled());
     f->window.findChild<QAction*>(QStringLiteral("resetAction"))->trigger();
     QCOMPARE(f->controller->current()->step, 0);
@@ -266,6 +268,24 @@ void TestDecoding::enterInSourceRunsToEnd() {
     const auto r = f->controller->current();
     QVERIFY(r->finished);
     QCOMPARE(r->snapshot->tgtTokens.back().id, f->window.model()->targetTokenizer().vocab().eos());
+    QCOMPARE(r->ending, core::RunEnding::Eos);
+    QCoreApplication::processEvents();
+    // The chart shows no next distribution a finished run will not draw from, and says what ended it; so
+    // does the decoding line.
+    auto* chart = f->window.findChild<ui::CandidatesChart*>();
+    QVERIFY(chart->candidates().empty());
+    QCOMPARE(chart->axisText(), QStringLiteral("finished: the model decoded <eos>"));
+    auto* status = f->window.findChild<QLabel*>(QStringLiteral("decodeStatus"));
+    QVERIFY(status);
+    QVERIFY2(status->text().contains(QStringLiteral("(finished: the model decoded <eos>)")),
+             qPrintable(status->text()));
+    // Back one step: the run is open again, and its candidates are back.
+    f->controller->back();
+    QVERIFY(f->controller->waitUntilIdle());
+    QCoreApplication::processEvents();
+    QCOMPARE(f->controller->current()->ending, core::RunEnding::Open);
+    QVERIFY(!chart->candidates().empty());
+    QVERIFY2(!status->text().contains(QStringLiteral("finished")), qPrintable(status->text()));
 }
 
 void TestDecoding::longDecodeKeepsWindowWidth() {

@@ -78,6 +78,19 @@ void TestEncoderOnly::attentionPage() {
     // [CLS] the cat [MASK] on the mat . [SEP]
     auto* source = page->findChild<ui::TokenStrip*>(QStringLiteral("sourceStrip"));
     QCOMPARE(source->count(), 9);
+    // A word the vocabulary lacks shows as typed, marked unknown: not as the unknown token's "[UNK]".
+    f->edit->selectAll();
+    f->edit->insert(QStringLiteral("the \u20ac cat")); // QTest types Latin-1 only
+    QVERIFY(f->controller->waitUntilIdle());
+    QCoreApplication::processEvents();
+    QCOMPARE(source->displayTexts(), (QStringList{QStringLiteral("[CLS]"), QStringLiteral("the"),
+                                                  QStringLiteral("\u27E8?\u20ac\u27E9"),
+                                                  QStringLiteral("cat"), QStringLiteral("[SEP]")}));
+    f->edit->selectAll();
+    QTest::keyClicks(f->edit, QStringLiteral("The cat [MASK] on the mat."));
+    QVERIFY(f->controller->waitUntilIdle());
+    QCoreApplication::processEvents();
+    QCOMPARE(source->count(), 9);
     // Nothing to decode: the target strip and the decoding controls step aside; Step's shortcut, pressed with
     // the focus in the text field, leaves the run as it is.
     QVERIFY(!page->findChild<QWidget*>(QStringLiteral("targetStripScroll"))->isVisible());

@@ -5,6 +5,7 @@
 // kept; a step the model cannot reach says which and why; a recorded lesson, saved and read back, replays
 // to the same states with the same captions.
 
+#include "tests/support/LessonChecks.h"
 #include "tests/support/SkipReport.h"
 #include "tests/support/WindowFixture.h"
 
@@ -23,70 +24,12 @@
 #include "ui/views/LessonSpotlight.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QListWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <filesystem>
-
-namespace {
-
-const QString kLessons = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/lessons");
-const QString kReverse = QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/reverse");
-
-bool arrive(ui::LessonPlayer* player, QString* failure) {
-    return QTest::qWaitFor([&] { return player->arrived(); }, 180000) && failure->isEmpty();
-}
-
-// The window's state against a step's: what a replay must reach.
-QString differs(WindowFixture& f, const ui::WindowState& s) {
-    const auto r = f.controller->current();
-    const auto* state = f.window.viewState();
-    QStringList out;
-    if (!r)
-        return QStringLiteral("nothing analysed");
-    if (QFileInfo(f.window.opener()->directory()).fileName() != QFileInfo(s.model).fileName())
-        out << QStringLiteral("model %1").arg(f.window.opener()->directory());
-    if (r->sourceText != s.text)
-        out << QStringLiteral("text %1").arg(r->sourceText);
-    if (r->step != s.step)
-        out << QStringLiteral("step %1 (want %2)").arg(r->step).arg(s.step);
-    if (ui::pageName(f.window.currentPage()) != s.tab)
-        out << QStringLiteral("page %1").arg(ui::pageName(f.window.currentPage()));
-    if (state->kind() != s.kind)
-        out << QStringLiteral("kind %1").arg(ui::LessonStepReader::kindName(state->kind()));
-    if (state->layer() != s.layer || state->head() != s.head)
-        out << QStringLiteral("layer %1 head %2").arg(state->layer()).arg(state->head());
-    if (state->scaleMode() != s.scale || state->valueWeighted() != s.valueWeighted)
-        out << QStringLiteral("colours");
-    const int markRow = state->markOrientation() == Qt::Horizontal ? state->markIndex() : -1;
-    const int markColumn = state->markOrientation() == Qt::Vertical ? state->markIndex() : -1;
-    if (markRow != s.markRow || markColumn != s.markColumn)
-        out << QStringLiteral("mark %1/%2").arg(markRow).arg(markColumn);
-    if (s.tab == QLatin1String("inside") && f.window.insideView()->stage() != s.insideStage)
-        out << QStringLiteral("stage %1").arg(f.window.insideView()->stage());
-    // A step's training run, and the frame it shows: the first after the induction head formed, or the last
-    // at or before a step.
-    const auto* t = f.window.trainPage();
-    if (s.train.wanted() && (t->runPreset() != s.train.preset || t->runTiny() != s.train.tiny ||
-                             (s.train.steps > 0 && t->runSteps() != s.train.steps)))
-        out << QStringLiteral("training %1 (%2 steps)").arg(t->runPreset()).arg(t->runSteps());
-    if (s.tab == QLatin1String("train")) {
-        const int shown = t->shownFrame();
-        const auto at = t->frameStep(shown);
-        if (s.frame == ui::WindowState::kFormedFrame &&
-            (t->formedStep() < 0 || at < t->formedStep() ||
-             (shown > 0 && t->frameStep(shown - 1) >= t->formedStep())))
-            out << QStringLiteral("frame of step %1 (formed at %2)").arg(at).arg(t->formedStep());
-        if (s.frame >= 0 && (at > s.frame || (shown + 1 < t->frames() && t->frameStep(shown + 1) <= s.frame)))
-            out << QStringLiteral("frame of step %1 (want the last at or before %2)").arg(at).arg(s.frame);
-        if (s.frame == ui::WindowState::kLatestFrame && t->frames() > 0 && shown != t->frames() - 1)
-            out << QStringLiteral("frame %1 of %2 (want the newest)").arg(shown).arg(t->frames());
-    }
-    return out.join(QStringLiteral(", "));
-}
-
-} // namespace
 
 class TestLessonPlayer : public QObject {
     Q_OBJECT
@@ -190,6 +133,18 @@ void TestLessonPlayer::keysTurnTheStepsAndRestore() {
     QTest::keyClick(grid, Qt::Key_Left);
     QVERIFY2(arrive(player, &failure), qPrintable(failure));
     QCOMPARE(player->index(), 1);
+    // On the Model box, where a tab switch leaves the focus, they turn the steps too, and the model stays.
+    auto* models = f->window.findChild<QComboBox*>(QStringLiteral("modelPicker"));
+    QVERIFY(models);
+    models->setFocus();
+    const QString model = f->window.opener()->directory();
+    QTest::keyClick(models, Qt::Key_Right);
+    QVERIFY2(arrive(player, &failure), qPrintable(failure));
+    QCOMPARE(player->index(), 2);
+    QTest::keyClick(models, Qt::Key_Up);
+    QVERIFY2(arrive(player, &failure), qPrintable(failure));
+    QCOMPARE(player->index(), 1);
+    QCOMPARE(f->window.opener()->directory(), model);
     // In the Source field the arrows move the cursor, not the lesson.
     f->edit->setFocus();
     QTest::keyClick(f->edit, Qt::Key_Right);

@@ -11,6 +11,7 @@
 #include "ui/attention/TokenStrip.h"
 #include "ui/run/RunResult.h"
 
+#include <QApplication>
 #include <QLabel>
 #include <QPushButton>
 
@@ -72,11 +73,16 @@ void TestLongText::readPastMaxLenOnRequest() {
     auto f = openWindow(kReverse, QString(40, QLatin1Char('a')));
     QVERIFY(f);
     auto* banner = bannerOf(*f);
+    f->window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&f->window));
+    f->edit->setFocus();
     QTest::mouseClick(banner->button(), Qt::LeftButton);
     QVERIFY(f->controller->waitUntilIdle());
     QCoreApplication::processEvents();
     auto r = f->controller->current();
     QVERIFY(r && r->pastMaxLen);
+    // The click left the focus where the text was typed: Enter decodes to the end at once.
+    QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(f->edit));
     QCOMPARE(int(r->snapshot->srcTokens.size()), 42);
     QCOMPARE(r->snapshot->encoder.keys, 42);
     auto* src = strip(*f, "sourceStrip");
@@ -95,6 +101,10 @@ void TestLongText::readPastMaxLenOnRequest() {
     QVERIFY(r && !r->pastMaxLen);
     QCOMPARE(int(r->snapshot->srcTokens.size()), 32);
     QVERIFY(banner->text().contains(QStringLiteral("42 tokens")));
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+    QVERIFY(f->controller->waitUntilIdle(60000));
+    QVERIFY2(f->controller->current()->finished && f->controller->current()->step > 0,
+             "Enter after the banner's button did not decode to the end");
 }
 
 void TestLongText::decoderOnlyPromptIsCut() {

@@ -3,10 +3,12 @@
 #include "tests/support/TestModels.h"
 #include "ui/base/QCustomPlotInclude.h"
 #include "ui/positional/PositionalView.h"
+#include "ui/positional/RotationPlot.h"
 
 #include <QComboBox>
 #include <QDir>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSet>
 #include <QSpinBox>
@@ -153,19 +155,25 @@ void TestPositionalView::dotDiagonalIsHalfWidth() {
 void TestPositionalView::explanationWithoutTable_data() {
     QTest::addColumn<int>("kind");
     QTest::addColumn<QString>("phrase");
-    QTest::newRow("rope") << int(PositionalEncoding::Rope) << QStringLiteral("queries and keys");
-    QTest::newRow("none") << int(PositionalEncoding::None) << QStringLiteral("no positional encoding");
+    QTest::addColumn<QString>("summary");
+    QTest::newRow("rope") << int(PositionalEncoding::Rope) << QStringLiteral("queries and keys")
+                          << QStringLiteral("rotary (RoPE): rotations inside attention, no table");
+    QTest::newRow("none") << int(PositionalEncoding::None) << QStringLiteral("no positional encoding")
+                          << QStringLiteral("no positional encoding");
 }
 
 void TestPositionalView::explanationWithoutTable() {
     QFETCH(int, kind);
     QFETCH(QString, phrase);
+    QFETCH(QString, summary);
     ui::PositionalView view;
     view.setModel(model(PositionalEncoding::Sinusoidal));
     QVERIFY(!view.showsExplanation());
     view.setModel(model(PositionalEncoding(kind), Architecture::DecoderOnly));
     QVERIFY(view.showsExplanation());
     QVERIFY2(view.explanation().contains(phrase), qPrintable(view.explanation()));
+    // The summary line says what the model has in words, not the config's bare "rope".
+    QCOMPARE(view.findChild<QLabel*>(QStringLiteral("positionalSummary"))->text(), summary);
     QCOMPARE(view.tableCells(), QSize(0, 0));
     QCOMPARE(view.curveCount(), 0);
 }
@@ -240,6 +248,17 @@ void TestPositionalView::offsetChangesThePicture() {
     QVERIFY2(view.offsetText().contains(QStringLiteral("k = 5")) &&
                  view.offsetText().contains(QString::number(expected, 'f', 1)),
              qPrintable(view.offsetText()));
+    // The arc turns clockwise by k·θ, as the text says, past 180° too: 12·θ₂ = 217.4° is drawn as −217.4°,
+    // not as the short way's +142.6°.
+    auto* rotation = view.findChild<ui::RotationPlot*>();
+    QVERIFY(rotation);
+    QVERIFY2(std::abs(rotation->arcDegrees() + expected) < 1e-6,
+             qPrintable(QString::number(rotation->arcDegrees())));
+    view.findChild<QSpinBox*>(QStringLiteral("offsetSpin"))->setValue(12);
+    const double twelve = 12 * std::exp(-4.0 * std::log(10000.0) / 32) * 180 / M_PI;
+    QVERIFY(twelve > 180);
+    QVERIFY2(std::abs(rotation->arcDegrees() + twelve) < 1e-6,
+             qPrintable(QString::number(rotation->arcDegrees())));
 }
 
 void TestPositionalView::defaultDimsAreSmooth() {
@@ -263,11 +282,12 @@ void TestPositionalView::defaultDimsAreSmooth() {
                  view.curveNoteText().contains(QStringLiteral("dim 1")) &&
                  !view.curveNoteText().contains(QStringLiteral("dim 6")),
              qPrintable(view.curveNoteText()));
-    // A learned table has no formula: a column that turns at most positions is called aliased.
+    // A learned table has no formula: a column that turns at most positions is rough, not aliased.
     ui::PositionalView learned;
     learned.setModel(model(PositionalEncoding::Learned));
     learned.setCurveDims(QStringLiteral("0"));
-    QVERIFY2(learned.curveNoteText().contains(QStringLiteral("aliased")),
+    QVERIFY2(learned.curveNoteText().startsWith(QStringLiteral("Rough: dim 0")) &&
+                 !learned.curveNoteText().contains(QStringLiteral("alias")),
              qPrintable(learned.curveNoteText()));
 }
 

@@ -4,6 +4,7 @@
 
 #include "tests/support/WindowFixture.h"
 
+#include "core/run/AttentionSnapshot.h"
 #include "ui/run/RunResult.h"
 
 #include <QLabel>
@@ -16,6 +17,7 @@ private Q_SLOTS:
     void errorGoesWithTheText();
     void unknownPiecesGoWithThem();
     void longOutputKeepsTheWindowsWidth();
+    void timingsGoWithTheText();
 };
 
 namespace {
@@ -62,6 +64,32 @@ void TestStatusMessages::unknownPiecesGoWithThem() {
              qPrintable(bar->currentMessage()));
     retype(*f, QStringLiteral("abc"));
     QVERIFY2(bar->currentMessage().isEmpty(), qPrintable(bar->currentMessage()));
+}
+
+void TestStatusMessages::timingsGoWithTheText() {
+    // The status bar's timings belong to the result on screen: they go when Source is cleared, and a model
+    // that decodes nothing (the spam classifier) shows its one pass, not a "decode" it never did.
+    auto f = openWindow(kReverse, QString());
+    QVERIFY(f);
+    auto* timing = f->window.findChild<QLabel*>(QStringLiteral("timingLabel"));
+    QVERIFY(timing);
+    retype(*f, QStringLiteral("abc"));
+    QVERIFY2(timing->text().startsWith(QStringLiteral("encode ")) &&
+                 timing->text().contains(QStringLiteral(" · decode ")),
+             qPrintable(timing->text()));
+    f->edit->selectAll();
+    QTest::keyClick(f->edit, Qt::Key_Backspace);
+    QVERIFY(f->controller->waitUntilIdle());
+    QCoreApplication::processEvents();
+    QVERIFY(!f->controller->current());
+    QVERIFY2(timing->text().isEmpty(), qPrintable(timing->text()));
+    QVERIFY(f->window.opener()->open(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/spam")));
+    retype(*f, QStringLiteral("Win a free prize now"));
+    QVERIFY(f->controller->current() && !f->controller->current()->snapshot->decodes);
+    QVERIFY2(timing->text().startsWith(QStringLiteral("pass ")) &&
+                 !timing->text().contains(QStringLiteral("decode")),
+             qPrintable(timing->text()));
+    qInfo("spam classifier: %s", qPrintable(timing->text()));
 }
 
 void TestStatusMessages::longOutputKeepsTheWindowsWidth() {

@@ -70,6 +70,9 @@ void TestTrainPage::trainPauseScrubSave() {
     page.findChild<QComboBox*>(QStringLiteral("trainTask"))->setCurrentText(QStringLiteral("reverse"));
     page.findChild<QComboBox*>(QStringLiteral("trainSize"))->setCurrentIndex(1); // tiny
     page.findChild<QSpinBox*>(QStringLiteral("trainSteps"))->setValue(80);
+    // Before a run the grid says where the run's frames will come, not to type a sentence.
+    QVERIFY2(page.grid()->emptyMessage().startsWith(QStringLiteral("No run yet")),
+             qPrintable(page.grid()->emptyMessage()));
     QSignalSpy changed(&page, &ui::TrainPage::trainingChanged);
     page.start();
     QVERIFY(page.training());

@@ -229,7 +229,9 @@ void AttentionPage::showResult(const RunResultPtr& r) {
     updateCurrentQuery();
     updateStrips();
     candidates_->setResult(r);
-    decode_->setState(r->step, r->finished, true, r->decodedText);
+    decode_->setState(r->step,
+                      AttentionText::endingText(r->ending, static_cast<int64_t>(snap->tgtTokens.size())),
+                      true, r->decodedText);
     // Value norms exist only where there are values and an output projection: a Transformer.
     controls_->setValueWeightingAvailable(!snap->encoderNorms.empty() || !snap->decoderNorms.empty());
 }
@@ -248,7 +250,7 @@ void AttentionPage::clear() {
     banner_->hide();
     fitStrips();
     candidates_->setResult(nullptr);
-    decode_->setState(0, false, false, QString());
+    decode_->setState(0, QString(), false, QString());
 }
 
 void AttentionPage::showDetail() {

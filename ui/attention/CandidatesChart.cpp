@@ -1,6 +1,7 @@
 #include "ui/attention/CandidatesChart.h"
 
 #include "core/model/Model.h"
+#include "ui/base/AttentionText.h"
 #include "ui/base/QCustomPlotInclude.h"
 #include "ui/base/TokenText.h"
 
@@ -120,7 +121,10 @@ void CandidatesChart::rebuild() {
     const int maskRow = result_ && result_->snapshot ? result_->snapshot->maskRow : -1;
     const bool mask = maskRow >= 0;
     core::SamplingPipeline pipe;
-    if (result_ && result_->snapshot && !result_->snapshot->nextTokenLogProbs.empty()) {
+    // A finished run draws nothing more: its next distribution would only be a greyed picture of a step
+    // that will not come (a masked-LM head's answer is the exception: it is the result).
+    if (result_ && result_->snapshot && !result_->snapshot->nextTokenLogProbs.empty() &&
+        (!finished_ || mask)) {
         // The same pipeline Step runs, at the same point of its random stream (the target's length).
         const auto& snap = *result_->snapshot;
         // A masked-LM head's answer is not drawn from: its probabilities are shown as the model gives them.
@@ -164,7 +168,9 @@ void CandidatesChart::rebuild() {
     if (mask)
         axis = tr("what the masked-LM head puts at [MASK] (token %1)").arg(maskRow);
     else if (finished_)
-        axis = tr("finished: <eos> or max length");
+        axis = AttentionText::endingText(
+            result_->ending,
+            static_cast<int64_t>(result_->snapshot ? result_->snapshot->tgtTokens.size() : 0));
     else if (sampling_.greedy)
         axis = tr("probability of the next token (greedy)");
     else

@@ -86,21 +86,21 @@ DecodePanel::DecodePanel(QWidget* parent) : QWidget(parent) {
     status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     status_->setToolTip(tr("The current step and the text decoded so far"));
 
-    auto* row = new QHBoxLayout;
-    row->setContentsMargins(0, 0, 0, 0);
+    // The decoding buttons, then the sampling settings beside them, or under them where the page is narrow
+    // (a projector's 1024 px with the lesson dock open): the row must not set the window's minimum.
+    buttons_ = new QHBoxLayout;
+    buttons_->setContentsMargins(0, 0, 0, 0);
     for (auto* a : {back_, step_, run_, reset_})
-        row->addWidget(button(a, this));
-    row->addSpacing(12);
-    row->addWidget(sample_);
-    row->addWidget(temperature_);
-    row->addWidget(topK_);
-    row->addWidget(topP_);
-    row->addWidget(seed_);
-    row->addStretch(1);
+        buttons_->addWidget(button(a, this));
+    buttons_->addStretch(1);
+    samplingRow_ = new QHBoxLayout;
+    samplingRow_->setContentsMargins(0, 0, 0, 0);
     auto* col = new QVBoxLayout(this);
     col->setContentsMargins(0, 0, 0, 0);
-    col->addLayout(row);
+    col->addLayout(buttons_);
+    col->addLayout(samplingRow_);
     col->addWidget(status_);
+    arrange(true);
 
     for (auto* w : {static_cast<QWidget*>(temperature_), static_cast<QWidget*>(topP_)})
         connect(static_cast<QDoubleSpinBox*>(w), &QDoubleSpinBox::valueChanged, this,
@@ -109,7 +109,57 @@ DecodePanel::DecodePanel(QWidget* parent) : QWidget(parent) {
     connect(seed_, &QSpinBox::valueChanged, this, &DecodePanel::emitSampling);
     connect(sample_, &QCheckBox::toggled, this, &DecodePanel::emitSampling);
     emitSampling();
-    setState(0, false, false, QString());
+    setState(0, QString(), false, QString());
+}
+
+void DecodePanel::arrange(bool oneRow) {
+    oneRow_ = oneRow;
+    const QList<QWidget*> settings{sample_, temperature_, topK_, topP_, seed_};
+    for (auto* w : settings) {
+        buttons_->removeWidget(w);
+        samplingRow_->removeWidget(w);
+    }
+    // The buttons' stretch is their row's last item: the settings go before it, or on the row below.
+    const int stretch = buttons_->count() - 1;
+    for (int i = 0; i < settings.size(); ++i) {
+        if (oneRow)
+            buttons_->insertWidget(stretch + i, settings[i]);
+        else
+            samplingRow_->addWidget(settings[i]);
+    }
+    if (!oneRow)
+        samplingRow_->addStretch(1);
+    else
+        while (samplingRow_->count() > 0)
+            delete samplingRow_->takeAt(0);
+}
+
+int DecodePanel::rowWidth(bool buttons, bool settings, bool least) const {
+    const QList<QWidget*> sampling{sample_, temperature_, topK_, topP_, seed_};
+    int width = 0;
+    const auto add = [&](const QWidget* w) {
+        width += (least ? w->minimumSizeHint() : w->sizeHint()).width() + buttons_->spacing();
+    };
+    for (int i = 0; i < buttons_->count(); ++i)
+        if (auto* w = buttons_->itemAt(i)->widget(); w && buttons && !sampling.contains(w))
+            add(w);
+    if (settings)
+        for (const auto* w : sampling)
+            add(w);
+    return width;
+}
+
+QSize DecodePanel::minimumSizeHint() const {
+    // The narrow arrangement's: the buttons on one row, the settings on the next.
+    return {std::max(rowWidth(true, false, true), rowWidth(false, true, true)),
+            QWidget::minimumSizeHint().height()};
+}
+
+void DecodePanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const bool fits = width() >= rowWidth(true, true, false);
+    if (fits != oneRow_)
+        arrange(fits);
 }
 
 core::SamplingSettings DecodePanel::sampling() const {
@@ -151,7 +201,8 @@ void DecodePanel::expectNewRun() {
     reset_->setEnabled(false);
 }
 
-void DecodePanel::setState(int step, bool finished, bool hasRun, const QString& decoded) {
+void DecodePanel::setState(int step, const QString& ending, bool hasRun, const QString& decoded) {
+    const bool finished = !ending.isEmpty();
     step_->setEnabled(hasRun && !finished);
     run_->setEnabled(hasRun && !finished);
     back_->setEnabled(hasRun && step > 0);
@@ -164,7 +215,7 @@ void DecodePanel::setState(int step, bool finished, bool hasRun, const QString& 
                                           : tr("Decoded so far: %1").arg(decoded));
     status_->setText(tr("step %1%2 · decoded: %3")
                          .arg(step)
-                         .arg(finished ? tr(" (finished)") : QString())
+                         .arg(finished ? QStringLiteral(" (%1)").arg(ending) : QString())
                          .arg(decoded.isEmpty() ? tr("(nothing yet)") : decoded));
 }
 

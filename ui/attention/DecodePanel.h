@@ -9,6 +9,7 @@
 class QAction;
 class QCheckBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QSpinBox;
 
@@ -26,16 +27,29 @@ public:
 
     core::SamplingSettings sampling() const;
     void setSampling(const core::SamplingSettings& s);
-    /// Where the run stands: enables the actions that make sense and shows the decoded text.
-    void setState(int step, bool finished, bool hasRun, const QString& decoded);
+    /// Where the run stands: enables the actions that make sense and shows the decoded text; `ending` says
+    /// why a finished run decodes no further (AttentionText::endingText), empty while it may go on.
+    void setState(int step, const QString& ending, bool hasRun, const QString& decoded);
     /// A new text was typed: Step and Run to end act on it before its analysis is shown.
     void expectNewRun();
+
+    /// The buttons' and the settings' least width one above the other: the
+    /// narrow arrangement, which the page falls back to when it is given less than one row takes.
+    QSize minimumSizeHint() const override;
+    /// Whether the sampling settings sit beside the buttons (false: on a row of their own).
+    bool oneRow() const { return oneRow_; }
 
 Q_SIGNALS:
     void samplingChanged(const core::SamplingSettings& s);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void emitSampling();
+    void arrange(bool oneRow);
+    /// What the buttons and/or the sampling settings take on one row, at their least or their wanted sizes.
+    int rowWidth(bool buttons, bool settings, bool least) const;
 
     QAction* step_ = nullptr;
     QAction* back_ = nullptr;
@@ -47,6 +61,9 @@ private:
     QDoubleSpinBox* topP_ = nullptr;
     QSpinBox* seed_ = nullptr;
     QLabel* status_ = nullptr;
+    QHBoxLayout* buttons_ = nullptr;
+    QHBoxLayout* samplingRow_ = nullptr;
+    bool oneRow_ = true;
 };
 
 } // namespace ui

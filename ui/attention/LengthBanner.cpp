@@ -21,6 +21,8 @@ LengthBanner::LengthBanner(QWidget* parent) : QFrame(parent) {
     button_ = new QPushButton(tr("Read past max_len"), this);
     button_->setObjectName(QStringLiteral("pastMaxLenButton"));
     button_->setToolTip(tr("Read the text past max_len, where the model's positions extend by formula"));
+    // A click leaves the focus in the Source field, where Enter decodes to the end; Tab still reaches it.
+    button_->setFocusPolicy(Qt::TabFocus);
     row->addWidget(label_, 1);
     row->addWidget(button_);
     connect(button_, &QPushButton::clicked, this, [this] { Q_EMIT pastMaxLenRequested(!passing_); });

@@ -3,6 +3,7 @@
 // the detail view and the selectors never disagree.
 
 #include "core/run/AttentionSnapshot.h"
+#include "core/run/Sampler.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -38,6 +39,22 @@ public:
             return tr("Cross-attention");
         case core::AttentionKind::Pooling:
             return tr("Attention pooling");
+        }
+        return {};
+    }
+
+    /// Why a run decodes no further, as a caption says it ("finished: <eos>"), `length` the target's tokens
+    /// then; empty while it may go on.
+    static QString endingText(core::RunEnding ending, int64_t length) {
+        switch (ending) {
+        case core::RunEnding::Open:
+            return {};
+        case core::RunEnding::Eos:
+            return tr("finished: the model decoded <eos>");
+        case core::RunEnding::MaxLength:
+            return tr("finished: the target reached max length (%1 tokens)").arg(length);
+        case core::RunEnding::ReadsOnly:
+            return tr("this model reads its text and decodes nothing");
         }
         return {};
     }

@@ -117,11 +117,17 @@ QString SamplingChart::summary() const {
             chosen = tokenText(c);
     if (chosen.isEmpty())
         chosen = tokenDisplayText({p.chosen, p.chosenText, false, false});
-    if (p.finished)
-        return tr("Decoding has finished (<eos> or the model's max_len): Step draws nothing more. The "
-                  "model's "
-                  "most likely next token would be “%1” (%2 of the mass).")
+    if (p.ending == core::RunEnding::ReadsOnly)
+        return tr("This model reads its text and decodes nothing: no token is drawn. What it gives is this "
+                  "distribution (a classifier's classes, a masked-LM head's tokens at [MASK]), “%1” first "
+                  "(%2 of the mass).")
             .arg(chosen, percent(p.candidates.empty() ? 0.0 : p.candidates.front().tempered));
+    if (p.finished)
+        return tr("Decoding has finished (%1): Step draws nothing more. The model's most likely next token "
+                  "would be “%2” (%3 of the mass).")
+            .arg(p.ending == core::RunEnding::Eos ? tr("the model decoded <eos>")
+                                                  : tr("the target reached the model's max length"),
+                 chosen, percent(p.candidates.empty() ? 0.0 : p.candidates.front().tempered));
     if (s.greedy)
         return tr("Next token, greedy: the most likely of %1 tokens, “%2” (%3 of the mass).")
             .arg(p.vocabulary)

@@ -10,7 +10,6 @@
 #include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
-#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -27,6 +26,9 @@
 #include <QTextEdit>
 #include <QVBoxLayout>
 
+#include <optional>
+#include <vector>
+
 namespace ui {
 
 LessonPanel::LessonPanel(LessonPlayer* player, LessonRecorder* recorder, const QString& lessonsDir,
@@ -36,12 +38,23 @@ LessonPanel::LessonPanel(LessonPlayer* player, LessonRecorder* recorder, const Q
     setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     build();
     buildMenu(lessonsDir);
-    connect(player_, &LessonPlayer::lessonChanged, this, &LessonPanel::refresh);
+    connect(player_, &LessonPlayer::lessonChanged, this, [this] {
+        shownLines_.clear(); // steps moved, edited or another lesson: their numbers are to be read again
+        refresh();
+    });
+    // The step's own caption at once, greyed with its numbers left out until the window is there: the
+    // window's numbers still belong to the step before.
     connect(player_, &LessonPlayer::moving, this, [this](int) {
         refresh();
+        caption_->setText(player_->captionHtmlOnTheWay());
+        caption_->setEnabled(false);
         status_->setText(tr("Getting the window there…"));
     });
-    connect(player_, &LessonPlayer::arrivedAt, this, [this](int) {
+    connect(player_, &LessonPlayer::arrivedAt, this, [this](int i) {
+        while (shownLines_.size() < player_->count())
+            shownLines_.append(QString());
+        if (i >= 0 && i < player_->count())
+            shownLines_[i] = player_->captionPlain().section(QLatin1Char('\n'), 0, 0);
         refresh();
         showCaption();
     });
@@ -49,6 +62,7 @@ LessonPanel::LessonPanel(LessonPlayer* player, LessonRecorder* recorder, const Q
             [this](int, const QString& what) { status_->setText(what); });
     connect(player_, &LessonPlayer::failed, this, [this](int, const QString& message) {
         refresh();
+        caption_->setEnabled(true);
         status_->setText(message);
     });
     refresh();
@@ -192,13 +206,18 @@ void LessonPanel::setPresentation(PresentationMode* presentation) {
 }
 
 bool LessonPanel::eventFilter(QObject* watched, QEvent* event) {
-    // While presenting a lesson, a clicker's arrow keys turn the slides, except in a field being typed in.
+    // While presenting a lesson, a clicker's arrow keys turn the slides wherever the focus is (a tab switch
+    // leaves it on the Model box, whose arrows would change the model under the class), except in a field
+    // being typed in, where they move the cursor.
     if (event->type() == QEvent::KeyPress && presentation_ && presentation_->active() &&
         player_->hasLesson() && player_->count() > 0) {
         auto* key = static_cast<QKeyEvent*>(event);
         auto* focus = QApplication::focusWidget();
-        const bool typing = qobject_cast<QLineEdit*>(focus) || qobject_cast<QTextEdit*>(focus) ||
-                            qobject_cast<QAbstractSpinBox*>(focus) || qobject_cast<QComboBox*>(focus);
+        const auto* line = qobject_cast<QLineEdit*>(focus);
+        const auto* text = qobject_cast<QTextEdit*>(focus);
+        const bool typing =
+            (line && !line->isReadOnly() && !qobject_cast<QAbstractSpinBox*>(line->parent())) ||
+            (text && !text->isReadOnly());
         if (!typing && key->modifiers() == Qt::NoModifier && watched == focus) {
             if (key->key() == Qt::Key_Right || key->key() == Qt::Key_Down) {
                 player_->next();
@@ -264,11 +283,9 @@ void LessonPanel::refresh() {
         steps_->clear();
         if (has)
             for (int k = 0; k < n; ++k) {
-                const auto& step = player_->lesson().steps[std::size_t(k)];
-                // The first line, emphasis dropped and the live numbers left out (they belong to the step).
-                const QString line =
-                    LessonCaption::toPlain(step.caption, {}).section(QLatin1Char('\n'), 0, 0);
-                steps_->addItem(QStringLiteral("%1. %2").arg(k + 1).arg(line.left(80)));
+                const QString line = stepLine(k);
+                steps_->addItem(QStringLiteral("%1. %2").arg(k + 1).arg(
+                    line.size() > 80 ? line.left(79) + QChar(0x2026) : line));
             }
         steps_->setCurrentRow(i);
     }
@@ -290,6 +307,7 @@ void LessonPanel::refresh() {
 void LessonPanel::showCaption() {
     QStringList missing;
     caption_->setText(player_->captionHtml(&missing));
+    caption_->setEnabled(true);
     status_->setText(missing.isEmpty()
                          ? QString()
                          : tr("Not on screen now: {%1}").arg(missing.join(QStringLiteral("}, {"))));
@@ -350,6 +368,22 @@ bool LessonPanel::saveAs() {
     }
     status_->setText(tr("Saved to %1").arg(QDir::toNativeSeparators(path)));
     return true;
+}
+
+QString LessonPanel::stepLine(int i) const {
+    if (i < 0 || i >= player_->count())
+        return {};
+    if (i < shownLines_.size() && !shownLines_[i].isEmpty())
+        return shownLines_[i];
+    // Not shown yet: its numbers are unknown, and a line of "…" reads as broken. The line up to its first
+    // number says which step it is.
+    const QString caption = player_->lesson().steps[std::size_t(i)].caption;
+    const QChar mark(0xFFFC); // stands for each number, to find the first
+    const QString line = LessonCaption::toPlain(caption, [mark](const QString&, const std::vector<int>&) {
+                             return std::optional<QString>(QString(mark));
+                         }).section(QLatin1Char('\n'), 0, 0);
+    const int cut = line.indexOf(mark);
+    return cut < 0 ? line : line.left(cut).trimmed() + QStringLiteral(" \u2026");
 }
 
 QString LessonPanel::captionText() const {

@@ -6,6 +6,7 @@
 // A dock on the window's right; it stays in the presentation mode, where its caption is what the room reads.
 
 #include <QDockWidget>
+#include <QStringList>
 
 class QLabel;
 class QListWidget;
@@ -40,6 +41,9 @@ public:
     QString positionText() const;
     QString statusText() const;
     QListWidget* stepList() const { return steps_; }
+    /// What the step list says for step i: its first line, with the numbers it had when last on screen, or
+    /// cut before its first number when it has not been shown yet.
+    QString stepLine(int i) const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -76,6 +80,7 @@ private:
     QPushButton* upButton_ = nullptr;
     QPushButton* downButton_ = nullptr;
     QPushButton* deleteButton_ = nullptr;
+    QStringList shownLines_; // per step, its first line as last shown with live numbers; empty: not yet
 };
 
 } // namespace ui

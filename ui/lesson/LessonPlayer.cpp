@@ -139,6 +139,16 @@ QString LessonPlayer::captionHtml(QStringList* missing) const {
         [&n](const QString& name, const std::vector<int>& args) { return n.value(name, args); }, missing);
 }
 
+QString LessonPlayer::captionHtmlOnTheWay() const {
+    if (!open_ || index_ < 0 || index_ >= count())
+        return {};
+    return LessonCaption::toHtml(lesson_.steps[std::size_t(index_)].caption, {});
+}
+
+QString LessonPlayer::awaiting() const {
+    return driving_ ? w_.driver->awaiting() : QString();
+}
+
 QString LessonPlayer::captionPlain(QStringList* missing) const {
     if (!open_ || index_ < 0 || index_ >= count())
         return {};

@@ -52,6 +52,11 @@ public:
     /// placeholders the window could not fill.
     QString captionHtml(QStringList* missing = nullptr) const;
     QString captionPlain(QStringList* missing = nullptr) const;
+    /// The current step's caption before the window is there: its numbers shown as "…" (the window's numbers
+    /// now belong to the step before).
+    QString captionHtmlOnTheWay() const;
+    /// What the drive to the current step waits for now; empty once arrived or failed.
+    QString awaiting() const;
     /// What the step's placeholders read now.
     LessonNumbers numbers() const;
 

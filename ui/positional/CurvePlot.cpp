@@ -95,12 +95,16 @@ void CurvePlot::showCurves(const std::vector<float>& table, int columns, int pos
         }
         line->setName(name);
     }
-    note_->setText(coarse.isEmpty()
-                       ? QString()
-                       : tr("Too fast for whole positions: %1. The table holds the dots only; %2")
-                             .arg(coarse.join(QStringLiteral(", ")),
-                                  sinusoidal ? tr("the line between them is the formula.")
-                                             : tr("a line through them zig-zags (aliased).")));
+    // A learned column that turns at most positions is rough, not aliased: there is no smooth signal that
+    // whole positions would under-sample, only numbers that go up and down.
+    note_->setText(coarse.isEmpty() ? QString()
+                   : sinusoidal
+                       ? tr("Too fast for whole positions: %1. The table holds the dots only; the line "
+                            "between them is the formula.")
+                             .arg(coarse.join(QStringLiteral(", ")))
+                       : tr("Rough: %1. A learned column has no formula between positions; the line only "
+                            "joins its dots, and its ups and downs are what training left there.")
+                             .arg(coarse.join(QStringLiteral(", "))));
     note_->setVisible(!coarse.isEmpty());
     plot_->xAxis->setRange(0, std::max(1, n - 1));
     plot_->yAxis->rescale();

@@ -44,15 +44,23 @@ PositionalControls::PositionalControls(QWidget* parent) : QWidget(parent) {
     auto* rowLayout = new QVBoxLayout(this);
     rowLayout->setContentsMargins(0, 0, 0, 0);
     rowLayout->setSpacing(2);
+    // The plots' controls on the first line; the side and the range's limit, whose texts are long, on the
+    // second: presenting, one line of them all was wider than a projector.
     controls_ = new QWidget;
-    auto* h = new QHBoxLayout(controls_);
-    h->setContentsMargins(0, 0, 0, 0);
+    auto* lines = new QVBoxLayout(controls_);
+    lines->setContentsMargins(0, 0, 0, 0);
+    lines->setSpacing(2);
+    auto* h = new QHBoxLayout;
+    auto* second = new QHBoxLayout;
+    lines->addLayout(h);
+    lines->addLayout(second);
+    QHBoxLayout* into = second;
     const auto label = [&](const QString& text, QWidget* buddy) {
         auto* l = new QLabel(text);
         l->setBuddy(buddy);
         l->setToolTip(buddy->toolTip());
-        h->addWidget(l);
-        h->addWidget(buddy);
+        into->addWidget(l);
+        into->addWidget(buddy);
         return l;
     };
 
@@ -62,6 +70,7 @@ PositionalControls::PositionalControls(QWidget* parent) : QWidget(parent) {
     sideBox_->setToolTip(tr("Which side's table to show: an encoder–decoder model adds one table to the "
                             "source embeddings and one to the target embeddings (learned tables differ)."));
     sideLabel_ = label(tr("&Side:"), sideBox_);
+    into = h;
     connect(sideBox_, QOverload<int>::of(&QComboBox::currentIndexChanged), this,
             [this](int i) { Q_EMIT sourceSideChosen(i == 0); });
 
@@ -73,7 +82,8 @@ PositionalControls::PositionalControls(QWidget* parent) : QWidget(parent) {
     positionsLimit_ = new QLabel;
     positionsLimit_->setObjectName(QStringLiteral("positionsLimit"));
     positionsLimit_->setForegroundRole(QPalette::PlaceholderText);
-    h->addWidget(positionsLimit_);
+    second->addWidget(positionsLimit_);
+    second->addStretch(1);
     connect(positionsSpin_, QOverload<int>::of(&QSpinBox::valueChanged), this,
             &PositionalControls::positionsChosen);
 
@@ -112,6 +122,7 @@ PositionalControls::PositionalControls(QWidget* parent) : QWidget(parent) {
     h->addStretch(1);
     rowLayout->addWidget(controls_);
     summary_ = new QLabel;
+    summary_->setObjectName(QStringLiteral("positionalSummary"));
     summary_->setToolTip(tr("The model's positional encoding and the size of the table shown."));
     rowLayout->addWidget(summary_);
 }

@@ -155,14 +155,14 @@ void PositionalView::loadTable() {
                    "nθ<sub>i</sub>, so their score depends on the offset m − n, not on where the pair "
                    "sits in the sequence.</p>")
                     .arg(model_->config().ropeBase));
-            controls_->setSummary(tr("rope"));
+            controls_->setSummary(tr("rotary (RoPE): rotations inside attention, no table"));
         } else {
             explanation_->setText(
                 tr("<p><b>This model has no positional encoding.</b></p>"
                    "<p>Self-attention treats its input as an unordered set: without a table added to the "
                    "embeddings (or rotations inside attention), only the decoder's causal mask gives the "
                    "model any sense of order.</p>"));
-            controls_->setSummary(tr("none"));
+            controls_->setSummary(tr("no positional encoding"));
         }
         // Stale cells would otherwise answer the accessors for a model that has no table.
         tableMap_->data()->clear();

@@ -118,8 +118,9 @@ void RotationPlot::setOffset(int offset) {
 }
 
 void RotationPlot::drawOffset() {
-    // k steps: the rays to PE(0) and PE(k) and the arc between them, drawn the short way round, so the
-    // offset the check below measures is the one the picture shows.
+    // k steps: the rays to PE(0) and PE(k) and the arc between them. A sinusoidal pair turns clockwise by θ
+    // a position (the sine first), so its arc goes clockwise by k·θ (less whole turns), past 180° too, as
+    // the text says; a learned pair's has no direction of its own and takes the short way.
     const int k = offset_;
     if (positions_ <= k) {
         stepRays_->data()->clear();
@@ -130,7 +131,9 @@ void RotationPlot::drawOffset() {
     const auto at = [this](int pos, int c) { return double(points_[static_cast<size_t>(pos) * 2 + c]); };
     const double x0 = at(0, 0), y0 = at(0, 1), xk = at(k, 0), yk = at(k, 1);
     const double a0 = std::atan2(y0, x0), ak = std::atan2(yk, xk);
-    const double turn = std::remainder(ak - a0, 2 * kPi);
+    const double turn = sinusoidal_ ? -std::fmod(k * core::sinusoidalFrequency(pair_, dims_), 2 * kPi)
+                                    : std::remainder(ak - a0, 2 * kPi);
+    arcDegrees_ = turn * 180 / kPi;
     stepRays_->setData({0, 1, 2}, {x0, 0, xk}, {y0, 0, yk}, true);
     const double rho = std::max(std::hypot(x0, y0), 1e-12);
     const double ra = 0.35 * rho;

@@ -34,6 +34,9 @@ public:
     QString frequencyText() const;
     /// The label on the red arc: the offset k and the angle it turns.
     QString offsetText() const;
+    /// The red arc's signed turn in degrees, counter-clockwise positive: a sinusoidal pair's is −(k·θ mod
+    /// 360°).
+    double arcDegrees() const { return arcDegrees_; }
     QCustomPlot* plot() const { return plot_; }
 
 private:
@@ -55,6 +58,7 @@ private:
     QCPCurve* unitCircle_ = nullptr;
     QCPCurve* pairPoints_ = nullptr;
     QCPCurve* stepArc_ = nullptr;
+    double arcDegrees_ = 0.0;
     QCPCurve* stepRays_ = nullptr;
     QCPItemText* stepText_ = nullptr;
     QLabel* frequencyLabel_ = nullptr;

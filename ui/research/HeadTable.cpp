@@ -231,15 +231,27 @@ QString HeadTable::statusText() const {
     };
     const auto ind = best(&core::HeadScores::inductionScore);
     const auto prev = best(&core::HeadScores::previousTokenScore);
+    // On random weights every head scores near chance: naming the best of them would name noise.
+    const double chance = core::inductionChance(r);
+    const QString induction =
+        core::inductionStandsOut(ind.inductionScore, r)
+            ? tr("Strongest induction head: layer %1, head %2 (%3; uniform attention scores %4)")
+                  .arg(ind.layer)
+                  .arg(ind.head)
+                  .arg(ind.inductionScore, 0, 'f', 3)
+                  .arg(chance, 0, 'f', 3)
+            : tr("No head stands out as an induction head: the best, layer %1, head %2, scores %3, where "
+                 "uniform attention scores %4 and an induction head 0.3 or more")
+                  .arg(ind.layer)
+                  .arg(ind.head)
+                  .arg(ind.inductionScore, 0, 'f', 3)
+                  .arg(chance, 0, 'f', 3);
     return tr("%1 decoder self-attention heads scored on <bos> R R, R = %2 random tokens, %3 sequences. "
-              "Strongest induction head: layer %4, head %5 (%6); previous-token head: layer %7, head %8 "
-              "(%9).")
+              "%4; previous-token head: layer %5, head %6 (%7).")
         .arg(scores_.size())
         .arg(r)
         .arg(sequences_->value())
-        .arg(ind.layer)
-        .arg(ind.head)
-        .arg(ind.inductionScore, 0, 'f', 3)
+        .arg(induction)
         .arg(prev.layer)
         .arg(prev.head)
         .arg(prev.previousTokenScore, 0, 'f', 3);

@@ -95,7 +95,8 @@ bool ModelOpener::isOpen(const QString& dir) const {
 }
 
 QString ModelOpener::dialogFolder() const {
-    return model_ ? directory() : builtinDir_;
+    // Beside the open model, where the folders to choose from are: inside it there are only its files.
+    return model_ ? QFileInfo(directory()).absolutePath() : builtinDir_;
 }
 
 bool ModelOpener::loading() const {

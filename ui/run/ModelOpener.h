@@ -46,7 +46,8 @@ public:
     bool isBuiltin(const QString& dir) const;
     /// Whether the open model is the one in dir, however the two paths are spelled.
     bool isOpen(const QString& dir) const;
-    /// Where an "open folder" dialog starts: the open model's folder, else the built-in models.
+    /// Where an "open folder" dialog starts: the folder that holds the open model's, else the built-in
+    /// models.
     QString dialogFolder() const;
     bool loading() const;
 

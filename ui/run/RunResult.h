@@ -5,6 +5,7 @@
 #include "core/analysis/AblationEffects.h"
 #include "core/model/HeadAblation.h"
 #include "core/run/AttentionSnapshot.h"
+#include "core/run/Sampler.h"
 
 #include <QMetaType>
 #include <QString>
@@ -31,9 +32,10 @@ struct RunResult {
     std::shared_ptr<const core::Model> model;
     std::shared_ptr<const core::AttentionSnapshot> snapshot;
     QString sourceText;
-    QString decodedText;         ///< the tokens decoded so far, joined as text
-    int step = 0;                ///< tokens decoded since the analysis (0 = just <bos>)
-    bool finished = false;       ///< <eos> was produced or max_len reached
+    QString decodedText;                            ///< the tokens decoded so far, joined as text
+    int step = 0;                                   ///< tokens decoded since the analysis (0 = just <bos>)
+    bool finished = false;                          ///< <eos> was produced or max_len reached
+    core::RunEnding ending = core::RunEnding::Open; ///< which of them (or a model that decodes nothing)
     bool pastMaxLen = false;     ///< the run may go past max_len (asked for, and the positions allow it)
     uint64_t run = 0;            ///< which analysis this belongs to; a newer one makes it stale
     uint64_t request = 0;        ///< the request that produced it

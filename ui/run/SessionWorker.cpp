@@ -196,7 +196,8 @@ void SessionWorker::emitResult(const Request& r) {
     res->sourceText = sourceText_;
     res->decodedText = QString::fromStdString(session_->decodedText());
     res->step = static_cast<int>(session_->decodedCount());
-    res->finished = session_->finished();
+    res->ending = session_->ending();
+    res->finished = res->ending != core::RunEnding::Open;
     res->pastMaxLen = session_->pastMaxLen();
     res->run = r.run;
     res->request = r.seq;

@@ -14,6 +14,9 @@ namespace ui {
 TrainFrames::TrainFrames(const TrainFilm& film, QWidget* parent) : QWidget(parent), film_(film) {
     grid_ = new AttentionGrid(this);
     grid_->setObjectName(QStringLiteral("trainGrid"));
+    grid_->setNothingYetText(
+        tr("No run yet: Start trains the model, and the probe's attention shows here as it "
+           "learns"));
     grid_->setShown({nullptr, core::AttentionKind::Cross});
     grid_->setToolTip(tr("Attention of the probe example, captured while the model learns: cross-attention "
                          "of an encoder–decoder, self-attention of a decoder-only model, a classifier's "

@@ -61,6 +61,12 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     status_->setTextFormat(Qt::PlainText);
     status_->setWordWrap(true); // a long run folder must not widen the window past the screen
 
+    // The boxes' longest entries (a recipe's description) must not set the window's minimum past a
+    // projector's width: they show what fits, and the list drops down whole.
+    for (auto* box : {task_, size_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(14);
+    }
     auto* controls = new QHBoxLayout;
     controls->addWidget(task_);
     controls->addWidget(size_);

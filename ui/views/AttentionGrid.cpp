@@ -22,6 +22,14 @@ namespace {
 constexpr int kMargin = 6;
 // Room between tiles for the selection outline (2 px) and the query marker (3 px) beside each tile.
 constexpr int kGap = 7;
+// Where tiles would be smaller than this, the gaps between them shrink to kNarrowGap to leave them the room.
+constexpr int kNarrowBelow = 12;
+constexpr int kNarrowGap = 2;
+// The grid asks for tiles of kMinTile where heads and layers allow, but never for more than this: a model of
+// many heads (GPT-2's 12 × 12, Llama's 32 × 32) must not push the window past a projector's 1024 × 768. Its
+// tiles shrink instead (a tooltip and the detail view still show each head).
+constexpr int kMostMinimumWidth = 300;
+constexpr int kMostMinimumHeight = 220;
 // The mean column stands apart from the heads it summarises.
 constexpr int kMeanGap = 10;
 // Below this a tile is a smudge; the widget asks for at least this much.
@@ -69,8 +77,8 @@ void AttentionGrid::setShown(const ShownAttention& shown) {
         return;
     }
     // Only the outline moved.
-    update(before.adjusted(-kGap, -kGap, kGap, kGap));
-    update(tileRect(shown_.layer, shown_.head).adjusted(-kGap, -kGap, kGap, kGap));
+    update(before.adjusted(-gap_, -gap_, gap_, gap_));
+    update(tileRect(shown_.layer, shown_.head).adjusted(-gap_, -gap_, gap_, gap_));
 }
 
 void AttentionGrid::setHighlightedQuery(int query) {
@@ -114,8 +122,8 @@ QRect AttentionGrid::tileRect(int layer, int head) const {
     if (layer < 0 || layer >= layers() || head < core::kMeanHead || head >= heads())
         return {};
     const int col = column(head);
-    const int x = origin_.x() + col * (tileSize_.width() + kGap) + (head == core::kMeanHead ? kMeanGap : 0);
-    const int y = origin_.y() + layer * (tileSize_.height() + kGap);
+    const int x = origin_.x() + col * (tileSize_.width() + gap_) + (head == core::kMeanHead ? kMeanGap : 0);
+    const int y = origin_.y() + layer * (tileSize_.height() + gap_);
     return {QPoint(x, y), tileSize_};
 }
 
@@ -142,13 +150,21 @@ QSize AttentionGrid::minimumSizeHint() const {
     if (layers() == 0)
         return {fontMetrics().horizontalAdvance(message_) / 2, fontMetrics().height() * 3};
     const int cols = heads() + 1;
-    return {2 * kMargin + rowLabelWidth_ + cols * (kMinTile + kGap) + kMeanGap,
-            2 * kMargin + colLabelHeight_ + layers() * (kMinTile + kGap)};
+    return {std::min(2 * kMargin + rowLabelWidth_ + cols * (kMinTile + kGap) + kMeanGap, kMostMinimumWidth),
+            std::min(2 * kMargin + colLabelHeight_ + layers() * (kMinTile + kGap), kMostMinimumHeight)};
+}
+
+void AttentionGrid::setNothingYetText(const QString& text) {
+    nothingYet_ = text;
+    blockChanged();
 }
 
 void AttentionGrid::blockChanged() {
     const auto* b = block();
-    message_ = b ? QString() : AttentionText::emptyText(shown_.snapshot.get(), shown_.kind);
+    message_ = b ? QString()
+               : !shown_.snapshot && !nothingYet_.isEmpty()
+                   ? nothingYet_
+                   : AttentionText::emptyText(shown_.snapshot.get(), shown_.kind);
     // The tiles are pooled and coloured when first painted, so a snapshot that is replaced before it is
     // shown costs nothing here.
     tiles_.setBlock(b, shown_.causal());
@@ -168,10 +184,16 @@ void AttentionGrid::updateGeometryCache() {
         origin_ = {};
         return;
     }
-    const int availW = width() - 2 * kMargin - rowLabelWidth_ - kMeanGap - cols * kGap;
-    const int availH = height() - 2 * kMargin - colLabelHeight_ - l * kGap;
-    int tw = std::max(availW / cols, 2);
-    int th = std::max(availH / l, 2);
+    int tw = 0, th = 0;
+    for (const int gap : {kGap, kNarrowGap}) {
+        gap_ = gap;
+        const int availW = width() - 2 * kMargin - rowLabelWidth_ - kMeanGap - cols * gap_;
+        const int availH = height() - 2 * kMargin - colLabelHeight_ - l * gap_;
+        tw = std::max(availW / cols, 2);
+        th = std::max(availH / l, 2);
+        if (std::min(tw, th) >= kNarrowBelow)
+            break;
+    }
     if (std::min(tw, th) >= kMinTile) {
         tw = th = std::min(tw, th);
     } else {
@@ -181,11 +203,11 @@ void AttentionGrid::updateGeometryCache() {
         th = std::min(th, std::max(tw, kMinTile));
     }
     tileSize_ = {tw, th};
-    const int gridW = rowLabelWidth_ + cols * (tw + kGap) + kMeanGap;
-    const int gridH = colLabelHeight_ + l * (th + kGap);
+    const int gridW = rowLabelWidth_ + cols * (tw + gap_) + kMeanGap;
+    const int gridH = colLabelHeight_ + l * (th + gap_);
     const int left = std::max(kMargin, (width() - gridW) / 2);
     const int top = std::max(kMargin, (height() - gridH) / 2);
-    origin_ = {left + rowLabelWidth_ + kGap / 2, top + colLabelHeight_ + kGap / 2};
+    origin_ = {left + rowLabelWidth_ + gap_ / 2, top + colLabelHeight_ + gap_ / 2};
 }
 
 void AttentionGrid::resizeEvent(QResizeEvent* event) {
@@ -216,13 +238,13 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
     p.setPen(palette().color(QPalette::WindowText));
     const int colStep =
         std::max(1, static_cast<int>(std::ceil((fm.horizontalAdvance(QStringLiteral("H00")) + 4.0) /
-                                               (tileSize_.width() + kGap))));
+                                               (tileSize_.width() + gap_))));
     for (int c = 0; c < cols; ++c) {
         const int head = c == b->heads ? core::kMeanHead : c;
         if (head != core::kMeanHead && c % colStep != 0)
             continue;
         const QRect t = tileRect(0, head);
-        const QRect r(t.left() - kGap / 2, t.top() - kGap / 2 - colLabelHeight_, t.width() + kGap,
+        const QRect r(t.left() - gap_ / 2, t.top() - gap_ / 2 - colLabelHeight_, t.width() + gap_,
                       colLabelHeight_);
         p.drawText(r, Qt::AlignHCenter | Qt::AlignBottom,
                    head == core::kMeanHead ? tr("mean") : QStringLiteral("H%1").arg(head));
@@ -232,14 +254,14 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
     if (kv > 0 && shown_.kind == core::AttentionKind::Decoder && b->heads % kv == 0)
         for (int g = 0, r = b->heads / kv; g < kv; ++g) {
             const QRect first = tileRect(0, g * r), last = tileRect(0, g * r + r - 1);
-            p.drawLine(first.left() + 1, first.top() - kGap / 2 - 1, last.right() - 1,
-                       first.top() - kGap / 2 - 1);
+            p.drawLine(first.left() + 1, first.top() - gap_ / 2 - 1, last.right() - 1,
+                       first.top() - gap_ / 2 - 1);
         }
     const int rowStep =
-        std::max(1, static_cast<int>(std::ceil(double(fm.height()) / (tileSize_.height() + kGap))));
+        std::max(1, static_cast<int>(std::ceil(double(fm.height()) / (tileSize_.height() + gap_))));
     for (int l = 0; l < b->layers; l += rowStep) {
         const QRect t = tileRect(l, 0);
-        const QRect r(t.left() - kGap / 2 - rowLabelWidth_, t.top(), rowLabelWidth_ - 4, t.height());
+        const QRect r(t.left() - gap_ / 2 - rowLabelWidth_, t.top(), rowLabelWidth_ - 4, t.height());
         p.drawText(r, Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("L%1").arg(l));
     }
 
@@ -262,7 +284,7 @@ void AttentionGrid::paintEvent(QPaintEvent* event) {
         for (int c = 0; c < cols; ++c) {
             const int head = c == b->heads ? core::kMeanHead : c;
             const QRect t = tileRect(l, head);
-            if (!dirty.intersects(t.adjusted(-kGap, -kGap, kGap, kGap)))
+            if (!dirty.intersects(t.adjusted(-gap_, -gap_, gap_, gap_)))
                 continue;
             if (later) {
                 p.fillRect(t, palette().color(QPalette::Midlight));
@@ -382,7 +404,7 @@ bool AttentionGrid::event(QEvent* event) {
         return true;
     }
     if (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut)
-        update(tileRect(shown_.layer, shown_.head).adjusted(-kGap, -kGap, kGap, kGap));
+        update(tileRect(shown_.layer, shown_.head).adjusted(-gap_, -gap_, gap_, gap_));
     return QWidget::event(event);
 }
 

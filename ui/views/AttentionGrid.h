@@ -62,6 +62,9 @@ public:
     QString tileToolTip(int layer, int head) const;
     /// The text shown instead of tiles when the kind has no attention (empty when there are tiles).
     QString emptyMessage() const { return message_; }
+    /// What the grid says before it has any attention (default: type a sentence); the Train tab's says the
+    /// run's frames come here.
+    void setNothingYetText(const QString& text);
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -100,6 +103,8 @@ private:
     void poolSlice();
     QTimer resizeSettle_; // running while the widget's size is still changing
     QString message_;
+    QString nothingYet_;
+    int gap_ = 7; // between tiles: narrower when the tiles are small (updateGeometryCache)
     std::vector<core::HeadScores> headScores_;
     // Where things go, recomputed on resize and rebuild only, so painting does no layout work.
     QPoint origin_; // top-left of the first tile

@@ -37,13 +37,19 @@ QString GridTileTip::text(const ShownAttention& shown, int layer, int head,
             uniform += std::log2(static_cast<double>(std::min(q + 1, b->keys)));
         uniform /= b->queries;
     }
+    // In causal attention the first row sees only itself: its weight of 1 would be every head's maximum.
+    const QString maxWeight =
+        !shown.causal()  ? tr("Max weight: %1").arg(static_cast<double>(s.maxWeight), 0, 'f', 3)
+        : b->queries > 1 ? tr("Max weight: %1 (the first row, which sees only itself, left out)")
+                               .arg(static_cast<double>(s.maxWeightPastFirstRow), 0, 'f', 3)
+                         : tr("Max weight: 1 (one row, which sees only itself)");
     QString tip = who + group + QLatin1Char('\n') +
                   tr("Entropy: %1 bits (uniform would be %2)")
                       .arg(s.meanEntropyBits, 0, 'f', 2)
                       .arg(uniform, 0, 'f', 2) +
-                  QLatin1Char('\n') + tr("Max weight: %1").arg(static_cast<double>(s.maxWeight), 0, 'f', 3) +
-                  QLatin1Char('\n') + tr("Mean distance: %1 tokens").arg(s.meanDistance, 0, 'f', 2) +
-                  QLatin1Char('\n') + tr("Weight on the first token: %1").arg(s.firstTokenWeight, 0, 'f', 3);
+                  QLatin1Char('\n') + maxWeight + QLatin1Char('\n') +
+                  tr("Mean distance: %1 tokens").arg(s.meanDistance, 0, 'f', 2) + QLatin1Char('\n') +
+                  tr("Weight on the first token: %1").arg(s.firstTokenWeight, 0, 'f', 3);
     // Queries and keys are the same positions only in self-attention.
     if (shown.selfAttention())
         tip += QLatin1Char('\n') + tr("Previous-token score: %1").arg(s.previousTokenScore, 0, 'f', 3);

@@ -43,6 +43,9 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent), job_(new LatestJob(
     connect(job_, &LatestJob::busyChanged, this, &HeatmapView::busyChanged);
     setFocusPolicy(Qt::StrongFocus);
     plot_ = new QCustomPlot(this);
+    // Its axes' labels (larger when presenting) would otherwise ask for more room than a projector has
+    // beside the grid; what does not fit is thinned, as the labels already are.
+    plot_->setMinimumSize(240, 150);
     plot_->setFocusPolicy(Qt::NoFocus);
     plot_->setMouseTracking(true);
     plot_->installEventFilter(this);

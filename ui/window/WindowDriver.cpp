@@ -26,6 +26,10 @@ namespace {
 // A state is reached one request at a time; one that has not settled after this many is one the window
 // cannot reach (a run that keeps changing under it).
 constexpr int kMaxRequests = 4000;
+// A drive that has heard nothing for this long looks at what it waits for: work under way is said to still be
+// under way, and a wait with nothing under way, which no signal will end, is a failure that says what it
+// waited for (rather than a lesson saying "Getting the window there…" for good).
+constexpr int kQuietMs = 10000;
 
 QString canonical(const QString& dir) {
     const QString c = QFileInfo(dir).canonicalFilePath();
@@ -67,6 +71,10 @@ int firstForcedDifference(const Forced& run, const Forced& want, int step) {
 } // namespace
 
 WindowDriver::WindowDriver(WindowParts parts) : QObject(parts.owner), w_(std::move(parts)) {
+    quiet_ = new QTimer(this);
+    quiet_->setSingleShot(true);
+    quiet_->setInterval(kQuietMs);
+    connect(quiet_, &QTimer::timeout, this, &WindowDriver::checkQuiet);
     auto* c = w_.controller;
     connect(c, &AnalysisController::resultChanged, this, &WindowDriver::schedule);
     connect(c, &AnalysisController::busyChanged, this, &WindowDriver::schedule);
@@ -96,6 +104,8 @@ void WindowDriver::drive(WindowState target, Options options) {
     arrived_ = false;
     pinned_ = false;
     requests_ = 0;
+    awaiting_.clear();
+    quietSince_.start();
     // Heads a user switched off while exploring are no part of the state: its tokens are decoded with every
     // head on, and its own heads switched off after them.
     w_.state->setHeadsOff({});
@@ -105,6 +115,26 @@ void WindowDriver::drive(WindowState target, Options options) {
 void WindowDriver::stop() {
     active_ = false;
     arrived_ = false;
+    quiet_->stop();
+}
+
+bool WindowDriver::workUnderWay() const {
+    return w_.controller->busy() || w_.heads->computing() || w_.attention->busy() || w_.positional->busy() ||
+           w_.train->training();
+}
+
+void WindowDriver::checkQuiet() {
+    if (!driving())
+        return;
+    const auto seconds = quietSince_.elapsed() / 1000;
+    if (workUnderWay()) {
+        Q_EMIT waiting(tr("Still waiting for %1 (%2 s)…").arg(awaiting_).arg(seconds));
+        quiet_->start();
+        return;
+    }
+    fail(tr("the window stopped on its way, waiting %1 s for %2 with nothing under way")
+             .arg(seconds)
+             .arg(awaiting_.isEmpty() ? tr("the first request") : awaiting_));
 }
 
 bool WindowDriver::driveAndWait(WindowState target, Options options, QString* error, int timeoutMs) {
@@ -124,7 +154,9 @@ bool WindowDriver::driveAndWait(WindowState target, Options options, QString* er
     disconnect(refused);
     if (!done) {
         stop();
-        failure = tr("the window did not reach the state in %1 s").arg(timeoutMs / 1000);
+        failure = tr("the window did not reach the state in %1 s (waiting for %2)")
+                      .arg(timeoutMs / 1000)
+                      .arg(awaiting_);
     }
     if (!failure.isEmpty()) {
         if (error)
@@ -148,6 +180,7 @@ void WindowDriver::schedule() {
 
 void WindowDriver::fail(const QString& message) {
     active_ = false; // nothing more to wait for; driving again tries again
+    quiet_->stop();
     Q_EMIT failed(message);
 }
 
@@ -156,9 +189,12 @@ void WindowDriver::reconcile() {
         return;
     if (++requests_ > kMaxRequests)
         return fail(tr("the window did not settle on the state"));
+    quietSince_.restart();
+    quiet_->start();
     const auto& s = target_;
     auto* c = w_.controller;
     if (!s.model.isEmpty() && canonical(w_.opener->directory()) != canonical(s.model)) {
+        awaiting_ = tr("the model %1 to open").arg(QFileInfo(s.model).fileName());
         if (!w_.opener->open(s.model))
             return fail(w_.lastError());
         return schedule();
@@ -180,15 +216,20 @@ void WindowDriver::reconcile() {
     if (w_.state->valueWeighted() != s.valueWeighted)
         w_.state->setValueWeighted(s.valueWeighted); // the worker adds value norms to the runs from here on
     if (w_.sourceText() != s.text) {
+        awaiting_ = tr("the analysis of the text");
         w_.setSourceText(s.text);
         c->analyzeNow();
         return;
     }
-    if (c->busy())
-        return; // busyChanged brings us back
     const auto r = c->current();
+    if (c->busy()) {
+        awaiting_ = r ? tr("the decode (at step %1, going to %2)").arg(r->step).arg(s.step)
+                      : tr("the analysis of the text");
+        return; // busyChanged brings us back
+    }
     if (!s.text.isEmpty()) {
         if (!r || r->sourceText != s.text) {
+            awaiting_ = tr("the analysis of the text");
             c->analyzeNow();
             return;
         }
@@ -198,12 +239,14 @@ void WindowDriver::reconcile() {
         }
         // A token forced otherwise before this step: back to it, and on from there.
         if (firstForcedDifference(forcedOf(*r), s.forced, r->step) >= 0) {
+            awaiting_ = tr("Back from step %1, to a token forced otherwise").arg(r->step);
             c->back();
             return;
         }
         const auto due = std::find_if(s.forced.begin(), s.forced.end(),
                                       [&r](const auto& f) { return f.first == r->step; });
         if (r->step < s.step && due != s.forced.end()) {
+            awaiting_ = tr("the forced token of step %1").arg(r->step + 1);
             c->force(due->second); // instead of the model's choice, as a click on the chart does
             return;
         }
@@ -214,45 +257,62 @@ void WindowDriver::reconcile() {
                             .arg(r->step)
                             .arg(s.step));
         if (r->step < s.step && !ended) {
+            awaiting_ = tr("Step from step %1 to %2").arg(r->step).arg(s.step);
             c->step();
             return;
         }
         if (r->step > s.step) {
+            awaiting_ = tr("Back from step %1 to %2").arg(r->step).arg(s.step);
             c->back();
             return;
         }
         if (w_.state->headsOff() != s.headsOff) {
+            awaiting_ = tr("the run again with the step's heads switched off");
             w_.state->setHeadsOff(s.headsOff); // the tokens decoded are kept and run again
             return;
         }
     }
     if (!applyView())
         return;
-    if (c->busy())
+    if (c->busy()) {
+        awaiting_ = tr("the run in the step's colours");
         return; // the colour source asked the worker for another result
+    }
     if (r && s.tab == QLatin1String("inside")) {
         const auto& in = w_.inside->shownInside();
         const auto want = w_.inside->wanted();
         if (!in || in->step != r->step || in->row.query.kind != want.kind ||
             in->row.query.layer != want.layer || in->row.query.head != want.head ||
-            in->row.query.row != want.row)
+            in->row.query.row != want.row) {
+            awaiting_ = tr("the Inside page's row (%1)")
+                            .arg(in ? tr("it shows step %1").arg(in->step) : tr("none shown yet"));
             return; // insideReady brings us back
+        }
     }
-    if (s.tab == QLatin1String("positional") && w_.positional->busy())
+    if (s.tab == QLatin1String("positional") && w_.positional->busy()) {
+        awaiting_ = tr("the positional page");
         return; // busyChanged brings us back
-    if ((s.tab == QLatin1String("attention") || s.zoom) && w_.attention->busy())
+    }
+    if ((s.tab == QLatin1String("attention") || s.zoom) && w_.attention->busy()) {
+        awaiting_ = tr("the detail heatmap");
         return; // the detail heatmap of a long text: busyChanged brings us back
+    }
     // Once the heatmap has its cells: a new shape shows the whole map.
     if (s.zoom && !sameZoom(w_.attention->zoom(), s.zoom))
         w_.attention->setZoom(*s.zoom);
     if (s.tab == QLatin1String("heads") || options_.headScores) {
         auto* heads = w_.heads;
         heads->ensureScores();
-        if (heads->computing() || heads->scores().empty())
+        if (heads->computing() || heads->scores().empty()) {
+            awaiting_ = tr("the head scores");
             return; // scoresChanged brings us back
+        }
     }
+    awaiting_ = tr("the training run");
     if (!reachTraining())
         return;
+    awaiting_.clear();
+    quiet_->stop();
     arrived_ = true;
     Q_EMIT arrivedAtTarget();
 }

@@ -9,10 +9,13 @@
 #include "ui/base/Pages.h"
 #include "ui/base/WindowState.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 
 #include <functional>
+
+class QTimer;
 
 namespace ui {
 
@@ -71,6 +74,8 @@ public:
     /// The window shows the target (until the user changes it or another drive starts).
     bool arrived() const { return active_ && arrived_; }
     const WindowState& target() const { return target_; }
+    /// What the drive waits for now ("Back from step 3 to 2", "the head scores"…); empty once arrived.
+    const QString& awaiting() const { return awaiting_; }
     /// Drives and runs the event loop until the state is reached or cannot be; false with *error set then
     /// (for the screenshot command and tests).
     bool driveAndWait(WindowState target, Options options, QString* error, int timeoutMs = 600000);
@@ -95,6 +100,9 @@ private:
     bool applyView();
     bool reachTraining();
     void fail(const QString& message);
+    /// Heard nothing for a while: still waiting for work under way, or stopped (a failure).
+    void checkQuiet();
+    bool workUnderWay() const;
 
     WindowParts w_;
     WindowState target_;
@@ -104,6 +112,9 @@ private:
     bool scheduled_ = false;
     bool pinned_ = false;
     int requests_ = 0; // requests sent for this drive: a guard against a state that never settles
+    QString awaiting_;
+    QTimer* quiet_ = nullptr; // restarted by every look at the state: fires when nothing came for a while
+    QElapsedTimer quietSince_;
 };
 
 } // namespace ui

@@ -18,6 +18,7 @@ WindowMessages::WindowMessages(QWidget* errorParent, QStatusBar* statusBar, QObj
     message_->setStyleSheet(QStringLiteral("color: #b03a2e;"));
 
     timing_ = new QLabel(statusBar);
+    timing_->setObjectName(QStringLiteral("timingLabel"));
     timing_->setToolTip(tr("Wall time of the last encoder pass and decoder step"));
     busy_ = new QLabel(tr("computing…"), statusBar);
     busy_->setObjectName(QStringLiteral("busyLabel"));
@@ -60,10 +61,19 @@ void WindowMessages::setBusy(bool busy) {
 }
 
 void WindowMessages::showResult(const core::AttentionSnapshot& snap) {
-    timing_->setText(
-        snap.srcTokens.empty()
-            ? tr("decode %1 ms").arg(snap.decodeMs, 0, 'f', 1)
-            : tr("encode %1 ms · decode %2 ms").arg(snap.encodeMs, 0, 'f', 1).arg(snap.decodeMs, 0, 'f', 1));
+    // A model that reads without generating (an encoder, a classifier) makes one pass and decodes nothing.
+    if (!snap.decodes) {
+        timing_->setText(tr("pass %1 ms").arg(snap.encodeMs + snap.decodeMs, 0, 'f', 1));
+        timing_->setToolTip(tr("Wall time of the model's pass over the text"));
+    } else {
+        timing_->setText(snap.srcTokens.empty() ? tr("decode %1 ms").arg(snap.decodeMs, 0, 'f', 1)
+                                                : tr("encode %1 ms · decode %2 ms")
+                                                      .arg(snap.encodeMs, 0, 'f', 1)
+                                                      .arg(snap.decodeMs, 0, 'f', 1));
+        timing_->setToolTip(snap.srcTokens.empty()
+                                ? tr("Wall time of the last decoder step")
+                                : tr("Wall time of the encoder pass and the last decoder step"));
+    }
     int unknown = 0;
     for (const auto* side : {&snap.srcTokens, &snap.tgtTokens})
         for (const auto& t : *side)
@@ -74,6 +84,15 @@ void WindowMessages::showResult(const core::AttentionSnapshot& snap) {
                "<unk> there",
                nullptr, unknown),
             5000);
+}
+
+void WindowMessages::clearResult() {
+    timing_->clear();
+    clearError();
+}
+
+QString WindowMessages::timingText() const {
+    return timing_->text();
 }
 
 } // namespace ui

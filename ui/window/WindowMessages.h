@@ -38,6 +38,10 @@ public:
     /// The encoder's and decoder's times of a result, and a note when pieces of its text are not in the
     /// model's vocabulary.
     void showResult(const core::AttentionSnapshot& snap);
+    /// Nothing shown any more (the text cleared, another model): its timings and messages go, the error too.
+    void clearResult();
+    /// The timings shown in the status bar ("encode 3.1 ms · decode 1.2 ms"), empty without a result.
+    QString timingText() const;
 
 private:
     void clearStateMessage();

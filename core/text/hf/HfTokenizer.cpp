@@ -281,11 +281,13 @@ std::vector<Token> HfTokenizer::tokenize(const std::string& input) const {
     const auto& t = *tables_;
     const auto text = validUtf8(input);
     std::vector<Token> out;
-    auto add = [&](int64_t id, bool fromModel) {
+    // An unknown piece keeps what was typed ("naïve"), as the other tokenizers' do, not the unknown token's
+    // own spelling ("[UNK]"): the id says it is unknown.
+    auto add = [&](int64_t id, bool fromModel, const std::string* typed = nullptr) {
         Token tok;
         tok.unknown = fromModel && id == t.model->unk();
         tok.id = id;
-        tok.text = vocab().token(id);
+        tok.text = tok.unknown && typed ? *typed : vocab().token(id);
         out.push_back(std::move(tok));
     };
     // As the library: added tokens found in the raw text first; each stretch between normalized, the
@@ -303,9 +305,11 @@ std::vector<Token> HfTokenizer::tokenize(const std::string& input) const {
             }
             const bool atStart = part.begin == 0 && inner.begin == 0;
             for (const auto& piece :
-                 t.preTokenizer.apply(normal.substr(inner.begin, inner.end - inner.begin), atStart))
-                for (const auto id : t.model->encode(piece.text))
-                    add(id, true);
+                 t.preTokenizer.apply(normal.substr(inner.begin, inner.end - inner.begin), atStart)) {
+                const auto ids = t.model->encode(piece.text);
+                for (const auto id : ids)
+                    add(id, true, ids.size() == 1 ? &piece.text : nullptr);
+            }
         }
     }
     // A template that holds the text twice reads it twice ([CLS] $A $A [SEP]), as the library does with

@@ -118,7 +118,10 @@ void TestAttentionStats::causalMatrix() {
     QVERIFY(std::abs(s.meanEntropyBits - entropy / n) < 1e-6);
     QVERIFY(std::abs(s.meanDistance - distance / n) < 1e-6);
     QCOMPARE(s.minWeight, 0.0f);
-    QCOMPARE(s.maxWeight, 1.0f);
+    QCOMPARE(s.maxWeight, 1.0f); // row 0, which sees only key 0
+    // Past the first row the largest weight is row 1's 1/2: a maximum that tells heads apart.
+    QCOMPARE(s.maxWeightPastFirstRow, 0.5f);
+    QCOMPARE(headStats(w.data(), 1, n).maxWeightPastFirstRow, 0.0f); // one row: nothing past it
     // Rows 1 … n − 1 give key 0 and key q − 1 each 1 / (q + 1).
     double share = 0.0;
     for (int q = 1; q < n; ++q)

@@ -63,6 +63,10 @@ void TestHeadAnalysis::knownBehaviours() {
     QVERIFY(std::abs(uniform.entropyBits - entropy / (2 * n + 1)) < 1e-5);
     QVERIFY(std::abs(uniform.inductionScore - induction / n) < 1e-6);
     QVERIFY(uniform.inductionScore < 0.1 && uniform.previousTokenScore < 0.2);
+    // Chance is what the uniform head scores, and it does not stand out; the induction head does.
+    QVERIFY(std::abs(inductionChance(n) - uniform.inductionScore) < 1e-6);
+    QVERIFY(!inductionStandsOut(uniform.inductionScore, n));
+    QVERIFY(inductionStandsOut(scoreHead(b, 0, 1, n).inductionScore, n));
 }
 
 void TestHeadAnalysis::randomModels_data() {

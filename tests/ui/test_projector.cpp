@@ -1,0 +1,126 @@
+// The window on a projector's screen: what a class sees at 1024 × 768. No model's shape pushes the window's
+// minimum past 1024 × 700 (a 12-head model made it 1061 × 728), on any page, presenting too; the
+// keyboard-shortcuts dialog (F1) fits the screen it opens on, its table scrolling and its OK button on
+// screen.
+
+#include "tests/support/SkipReport.h"
+#include "tests/support/WindowFixture.h"
+
+#include "ui/base/Pages.h"
+#include "ui/lesson/LessonPanel.h"
+#include "ui/window/ShortcutsDialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QPushButton>
+#include <QScreen>
+#include <QScrollBar>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QtTest>
+
+class TestProjector : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { isolateSettings(); }
+    void anyShapeFitsAProjector_data();
+    void anyShapeFitsAProjector();
+    void shortcutsFitTheScreen();
+};
+
+void TestProjector::anyShapeFitsAProjector_data() {
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<int>("heads");
+    QTest::addColumn<bool>("encoder");
+    QTest::newRow("GPT-2's 12 x 12") << 12 << 12 << false;
+    QTest::newRow("BART's 6 x 16, encoder-decoder") << 6 << 16 << true;
+    QTest::newRow("Llama's 32 x 32") << 32 << 32 << false;
+    QTest::newRow("one head, one layer") << 1 << 1 << true;
+}
+
+void TestProjector::anyShapeFitsAProjector() {
+    QFETCH(int, layers);
+    QFETCH(int, heads);
+    QFETCH(bool, encoder);
+    auto c = smallConfig(encoder ? core::Architecture::EncoderDecoder : core::Architecture::DecoderOnly,
+                         core::PositionalEncoding::Sinusoidal);
+    c.encoderLayers = encoder ? layers : 0;
+    c.decoderLayers = layers;
+    c.heads = heads;
+    c.dModel = 2 * heads;
+    c.dFf = 4 * heads;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("shape"));
+    randomModel(c, 3)->save(path.toStdString());
+    auto f = openWindow(path, QStringLiteral("the cat sat on the mat"));
+    QVERIFY(f);
+    f->window.resize(1024, 700);
+    const auto fits = [&](const char* how) {
+        QCoreApplication::processEvents();
+        const QSize min = f->window.minimumSizeHint().expandedTo(f->window.minimumSize());
+        qInfo("%d layers x %d heads, %s: minimum %dx%d", layers, heads, how, min.width(), min.height());
+        return min.width() <= 1024 && min.height() <= 700;
+    };
+    for (const auto page : {ui::Page::Attention, ui::Page::Inside, ui::Page::Positional, ui::Page::Heads}) {
+        f->window.showPage(page);
+        QVERIFY2(fits(qPrintable(ui::pageName(page))), qPrintable(ui::pageName(page)));
+    }
+    f->window.showPage(ui::Page::Attention);
+    const QByteArray shots = qgetenv("ATTNSCOPE_TEST_SHOTS");
+    if (!shots.isEmpty()) {
+        f->window.resize(1024, 700);
+        QCoreApplication::processEvents();
+        QVERIFY(f->window.grab().save(QString::fromLocal8Bit(shots) +
+                                      QStringLiteral("/projector-%1x%2.png").arg(layers).arg(heads)));
+    }
+    // Presenting: larger fonts, the same room.
+    f->window.findChild<QAction*>(QStringLiteral("presentationAction"))->setChecked(true);
+    QVERIFY(fits("presenting"));
+    f->window.findChild<QAction*>(QStringLiteral("presentationAction"))->setChecked(false);
+}
+
+void TestProjector::shortcutsFitTheScreen() {
+    auto f = openWindow(kDemoModel, QString());
+    QVERIFY(f);
+    f->window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&f->window));
+    f->edit->setFocus();
+    QRect frame, ok, screen;
+    int scrollRange = -1;
+    bool seen = false;
+    // F1 opens the dialog modally: it is looked at, pictured and closed with its OK button from inside.
+    QTimer poll;
+    connect(&poll, &QTimer::timeout, this, [&] {
+        auto* dialog = qobject_cast<ui::ShortcutsDialog*>(QApplication::activeModalWidget());
+        if (!dialog || !dialog->isVisible())
+            return;
+        poll.stop();
+        seen = true;
+        QTest::qWait(50);
+        frame = dialog->frameGeometry();
+        screen = dialog->screen()->availableGeometry();
+        auto* button = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+        ok = QRect(button->mapToGlobal(QPoint(0, 0)), button->size());
+        scrollRange = dialog->browser()->verticalScrollBar()->maximum();
+        const QByteArray shots = qgetenv("ATTNSCOPE_TEST_SHOTS");
+        if (!shots.isEmpty())
+            dialog->grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/shortcuts-dialog.png"));
+        QTest::mouseClick(button, Qt::LeftButton);
+    });
+    poll.start(20);
+    QTest::keyClick(f->edit, Qt::Key_F1);
+    QVERIFY(QTest::qWaitFor([&] { return seen && !QApplication::activeModalWidget(); }, 10000));
+    qInfo("F1 on a %dx%d screen: the dialog %dx%d at %d,%d, OK at %d,%d, the table scrolls %d px",
+          screen.width(), screen.height(), frame.width(), frame.height(), frame.x(), frame.y(), ok.x(),
+          ok.y(), scrollRange);
+    QVERIFY2(frame.height() <= screen.height(), "the dialog is taller than the screen");
+    QVERIFY2(screen.contains(ok), "the OK button is off the screen");
+    // The table is longer than the room: it scrolls rather than being cut off.
+    QVERIFY(scrollRange > 0);
+}
+
+ATTNSCOPE_WIDGETS_MAIN(TestProjector)
+
+#include "test_projector.moc"
