@@ -10,11 +10,15 @@
 #include "ui/attention/AttentionPage.h"
 #include "ui/base/ViewState.h"
 #include "ui/base/WindowState.h"
+#include "ui/positional/PositionalView.h"
+#include "ui/research/HeadTable.h"
 #include "ui/window/WindowDriver.h"
 
 #include <QCheckBox>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QRectF>
+#include <QSignalBlocker>
 #include <QTabWidget>
 #include <QtTest>
 
@@ -70,7 +74,32 @@ private Q_SLOTS:
     void refusesWhatTheModelLacks();
     void displayTogglesAreTheViewStates();
     void forcedTokensAndZoom();
+    void aMissedSignalDoesNotStallTheDrive();
 };
+
+void TestWindowDriver::aMissedSignalDoesNotStallTheDrive() {
+    // The controller's signals never reach the driver (as if one were lost): it looks at the window again
+    // itself after a quiet while, steps on, and arrives, rather than waiting for good.
+    auto f = openWindow(kModels + QStringLiteral("/en-es"), kText);
+    QVERIFY(f);
+    auto* driver = f->window.driver();
+    auto target = driver->capture();
+    target.step = 1;
+    QStringList waited;
+    connect(driver, &ui::WindowDriver::waiting, this, [&waited](const QString& what) { waited << what; });
+    QElapsedTimer took;
+    took.start();
+    // Everything that wakes the driver: the analysis, the pages' busy flags, the head scores.
+    const QSignalBlocker deaf(f->controller), deafPage(f->window.attentionPage()),
+        deafHeads(f->window.findChild<ui::HeadTable*>()),
+        deafPositions(f->window.findChild<ui::PositionalView*>());
+    QString error;
+    QVERIFY2(driver->driveAndWait(target, {}, &error, 30000), qPrintable(error));
+    QCOMPARE(f->controller->current()->step, 1);
+    qInfo("arrived at step 1 in %lld ms without a signal from the analysis; said: %s",
+          static_cast<long long>(took.elapsed()), qPrintable(waited.join(QStringLiteral(" | "))));
+    QVERIFY(took.elapsed() >= 2000); // the looks did it, not a signal (which comes within 0.1 s)
+}
 
 void TestWindowDriver::forwardsAndBack() {
     auto f = openWindow(kModels + QStringLiteral("/en-es"), QString());

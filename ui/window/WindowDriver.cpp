@@ -26,10 +26,12 @@ namespace {
 // A state is reached one request at a time; one that has not settled after this many is one the window
 // cannot reach (a run that keeps changing under it).
 constexpr int kMaxRequests = 4000;
-// A drive that has heard nothing for this long looks at what it waits for: work under way is said to still be
-// under way, and a wait with nothing under way, which no signal will end, is a failure that says what it
-// waited for (rather than a lesson saying "Getting the window there…" for good).
-constexpr int kQuietMs = 10000;
+// A drive that has heard nothing for this long looks at what it waits for. Work under way is said to be under
+// way still. With nothing under way no signal will come: it looks at the window again itself, a few times
+// (what it waited for may have happened without the signal it listens to), and then fails, saying what it
+// waited for, rather than a lesson saying "Getting the window there…" for good.
+constexpr int kQuietMs = 3000;
+constexpr int kQuietLooks = 3;
 
 QString canonical(const QString& dir) {
     const QString c = QFileInfo(dir).canonicalFilePath();
@@ -105,6 +107,7 @@ void WindowDriver::drive(WindowState target, Options options) {
     pinned_ = false;
     requests_ = 0;
     awaiting_.clear();
+    quietLooks_ = 0;
     quietSince_.start();
     // Heads a user switched off while exploring are no part of the state: its tokens are decoded with every
     // head on, and its own heads switched off after them.
@@ -126,10 +129,18 @@ bool WindowDriver::workUnderWay() const {
 void WindowDriver::checkQuiet() {
     if (!driving())
         return;
-    const auto seconds = quietSince_.elapsed() / 1000;
+    const auto seconds = (quietSince_.elapsed() + 500) / 1000;
     if (workUnderWay()) {
         Q_EMIT waiting(tr("Still waiting for %1 (%2 s)…").arg(awaiting_).arg(seconds));
         quiet_->start();
+        return;
+    }
+    if (quietLooks_ < kQuietLooks) {
+        ++quietLooks_;
+        qWarning(
+            "attnscope: the window's driver heard nothing for %lld s while waiting for %s; looking again",
+            static_cast<long long>(seconds), qPrintable(awaiting_));
+        reconcile();
         return;
     }
     fail(tr("the window stopped on its way, waiting %1 s for %2 with nothing under way")
@@ -174,6 +185,8 @@ void WindowDriver::schedule() {
     // After the signal that called this has been handled everywhere: the window is consistent then.
     QTimer::singleShot(0, this, [this] {
         scheduled_ = false;
+        quietLooks_ = 0; // a signal came
+        quietSince_.restart();
         reconcile();
     });
 }
@@ -189,7 +202,6 @@ void WindowDriver::reconcile() {
         return;
     if (++requests_ > kMaxRequests)
         return fail(tr("the window did not settle on the state"));
-    quietSince_.restart();
     quiet_->start();
     const auto& s = target_;
     auto* c = w_.controller;

@@ -100,7 +100,7 @@ private:
     bool applyView();
     bool reachTraining();
     void fail(const QString& message);
-    /// Heard nothing for a while: still waiting for work under way, or stopped (a failure).
+    /// Heard nothing for a while: still waiting for work under way, a look again, or stopped (a failure).
     void checkQuiet();
     bool workUnderWay() const;
 
@@ -113,8 +113,9 @@ private:
     bool pinned_ = false;
     int requests_ = 0; // requests sent for this drive: a guard against a state that never settles
     QString awaiting_;
-    QTimer* quiet_ = nullptr; // restarted by every look at the state: fires when nothing came for a while
-    QElapsedTimer quietSince_;
+    QTimer* quiet_ = nullptr;  // restarted by every look at the state: fires when nothing came for a while
+    QElapsedTimer quietSince_; // since the last signal that woke the drive
+    int quietLooks_ = 0;       // looks taken since then without one
 };
 
 } // namespace ui
