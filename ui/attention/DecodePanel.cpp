@@ -100,6 +100,7 @@ DecodePanel::DecodePanel(QWidget* parent) : QWidget(parent) {
     col->addLayout(buttons_);
     col->addLayout(samplingRow_);
     col->addWidget(status_);
+    settings_ = {sample_, temperature_, topK_, topP_, seed_};
     arrange(true);
 
     for (auto* w : {static_cast<QWidget*>(temperature_), static_cast<QWidget*>(topP_)})
@@ -114,18 +115,17 @@ DecodePanel::DecodePanel(QWidget* parent) : QWidget(parent) {
 
 void DecodePanel::arrange(bool oneRow) {
     oneRow_ = oneRow;
-    const QList<QWidget*> settings{sample_, temperature_, topK_, topP_, seed_};
-    for (auto* w : settings) {
+    for (auto* w : settings_) {
         buttons_->removeWidget(w);
         samplingRow_->removeWidget(w);
     }
     // The buttons' stretch is their row's last item: the settings go before it, or on the row below.
     const int stretch = buttons_->count() - 1;
-    for (int i = 0; i < settings.size(); ++i) {
+    for (int i = 0; i < settings_.size(); ++i) {
         if (oneRow)
-            buttons_->insertWidget(stretch + i, settings[i]);
+            buttons_->insertWidget(stretch + i, settings_[i]);
         else
-            samplingRow_->addWidget(settings[i]);
+            samplingRow_->addWidget(settings_[i]);
     }
     if (!oneRow)
         samplingRow_->addStretch(1);
@@ -135,16 +135,15 @@ void DecodePanel::arrange(bool oneRow) {
 }
 
 int DecodePanel::rowWidth(bool buttons, bool settings, bool least) const {
-    const QList<QWidget*> sampling{sample_, temperature_, topK_, topP_, seed_};
     int width = 0;
     const auto add = [&](const QWidget* w) {
         width += (least ? w->minimumSizeHint() : w->sizeHint()).width() + buttons_->spacing();
     };
     for (int i = 0; i < buttons_->count(); ++i)
-        if (auto* w = buttons_->itemAt(i)->widget(); w && buttons && !sampling.contains(w))
+        if (auto* w = buttons_->itemAt(i)->widget(); w && buttons && !settings_.contains(w))
             add(w);
     if (settings)
-        for (const auto* w : sampling)
+        for (const auto* w : settings_)
             add(w);
     return width;
 }

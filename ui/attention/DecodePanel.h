@@ -4,6 +4,7 @@
 
 #include "core/run/Sampler.h"
 
+#include <QList>
 #include <QWidget>
 
 class QAction;
@@ -63,6 +64,7 @@ private:
     QLabel* status_ = nullptr;
     QHBoxLayout* buttons_ = nullptr;
     QHBoxLayout* samplingRow_ = nullptr;
+    QList<QWidget*> settings_; // the sampling settings, which move between the two rows
     bool oneRow_ = true;
 };
 
