@@ -15,6 +15,7 @@
 #include "ui/research/ResearchPages.h"
 #include "ui/run/AnalysisController.h"
 #include "ui/run/ModelOpener.h"
+#include "ui/train/RunFolders.h"
 #include "ui/train/TrainPage.h"
 #include "ui/window/HelpText.h"
 #include "ui/window/ModelPicker.h"
@@ -101,6 +102,8 @@ void MainWindow::buildWidgets() {
 
     picker_ = new ModelPicker(central);
     picker_->setBuiltinDirectory(modelsDir_);
+    picker_->addFolders(AppSettings::recentModels()); // what File ▸ Open Recent lists
+    picker_->addFolders(RunFolders::trainedModels(), &RunFolders::modelName);
     source_ = new QLineEdit(central);
     source_->setObjectName(QStringLiteral("sourceEdit"));
     source_->setPlaceholderText(tr("Type a sentence…"));
@@ -199,8 +202,13 @@ void MainWindow::wire() {
         if (!text.isEmpty())
             attention_->expectNewRun();
     });
-    // Enter in the source field translates the sentence as typed.
+    // Enter in the source field translates the sentence as typed; in the empty field it takes the example the
+    // field offers (its analysis follows; decoding waits for the next Enter).
     connect(source_, &QLineEdit::returnPressed, controller_, &AnalysisController::runToEnd);
+    connect(source_, &QLineEdit::returnPressed, this, [this] {
+        if (source_->text().isEmpty() && model())
+            source_->setText(HelpText::examplePrompt(model()->config()));
+    });
     connect(picker_, &ModelPicker::modelChosen, this, &MainWindow::openInBackground);
     connect(picker_, &ModelPicker::openFolderRequested, this, &MainWindow::openFolderDialog);
     // The decoding and export keys work from the Source field too, where a user is after typing.
@@ -243,6 +251,11 @@ void MainWindow::wire() {
         return attention_->candidatesPlot();
     });
     connect(train_, &TrainPage::message, this, [this](const QString& t) { messages_->showMessage(t, 8000); });
+    // A run that ends leaves a model (model/ in its folder): the Model list offers it.
+    connect(train_, &TrainPage::trainingChanged, picker_, [this](bool training) {
+        if (!training)
+            picker_->addFolders(RunFolders::trainedModels(), &RunFolders::modelName);
+    });
     connect(attention_, &AttentionPage::hint, this,
             [this](const QString& t) { messages_->showMessage(t, 3000); });
     connect(heads_, &HeadTable::scoresChanged, attention_, &AttentionPage::setHeadScores);

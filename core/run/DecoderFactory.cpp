@@ -8,7 +8,8 @@
 namespace core {
 
 std::unique_ptr<StepDecoder> startDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
-                                          bool capture, int64_t positions, const HeadAblation& ablation) {
+                                          bool capture, int64_t positions, const HeadAblation& ablation,
+                                          const LayerDone& layerDone) {
     checkAblation(ablation, model->config());
     // A recurrent family always captures: one row of S weights a step costs nothing worth saving.
     switch (model->config().family) {
@@ -19,7 +20,8 @@ std::unique_ptr<StepDecoder> startDecoder(std::shared_ptr<const Model> model, co
     case Family::Transformer:
         break;
     }
-    return std::make_unique<IncrementalDecoder>(std::move(model), src, capture, positions, ablation);
+    return std::make_unique<IncrementalDecoder>(std::move(model), src, capture, positions, ablation,
+                                                layerDone);
 }
 
 } // namespace core

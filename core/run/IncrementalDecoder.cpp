@@ -27,6 +27,7 @@ struct IncrementalDecoder::Impl {
     std::vector<torch::Tensor> encoderInputs; // [L] (1, S, C), with capture: what the Inside view reads
     double encodeMs = 0.0;
     HeadAblation ablation;
+    LayerDone layerDone; // with capture: after each layer of a pass
     // Value norms as valueNorms() made them, [L] (H, keys): the source's values never change once encoded,
     // and the decoder's change only where a rewind drops keys, so each key's norm is computed once.
     std::vector<torch::Tensor> encoderNorms, crossNorms, selfNorms;
@@ -64,12 +65,14 @@ struct IncrementalDecoder::Impl {
 };
 
 IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
-                                       bool capture, int64_t positions, const HeadAblation& ablation)
+                                       bool capture, int64_t positions, const HeadAblation& ablation,
+                                       LayerDone layerDone)
     : impl_(std::make_unique<Impl>()) {
     checkAblation(ablation, model->config());
     impl_->model = std::move(model);
     impl_->capture = capture;
     impl_->ablation = ablation;
+    impl_->layerDone = std::move(layerDone);
     impl_->cache.keepInputs = capture;
     const auto& m = parts(*impl_->model);
     impl_->positions = positions > 0 ? positions : m.config.maxLen;
@@ -82,6 +85,7 @@ IncrementalDecoder::IncrementalDecoder(std::shared_ptr<const Model> model, const
     impl_->srcMask = nn::sourceMask(s, m.srcPad());
     nn::Capture cap;
     cap.keepInputs = capture;
+    cap.layerDone = impl_->layerDone;
     impl_->memory = m.encode(s, impl_->srcMask, capture ? &cap : nullptr, impl_->ablated()); // (1, S, C)
     impl_->encoder = std::move(cap.encoderSelf);
     impl_->encoderInputs = std::move(cap.encoderInputs);
@@ -148,6 +152,7 @@ IncrementalDecoder::Step IncrementalDecoder::push(const std::vector<int64_t>& to
     torch::NoGradGuard noGrad;
     const auto t0 = std::chrono::steady_clock::now();
     nn::Capture cap;
+    cap.layerDone = impl_->layerDone;
     const auto h = impl_->feed(torch::tensor(tokens, torch::kLong).unsqueeze(0),                 // (1, n)
                                impl_->capture ? &cap : nullptr);                                 // (1, 1, C)
     const auto logp = m.logProbs(h).reshape({-1}).to(torch::kCPU, torch::kFloat32).contiguous(); // (V)

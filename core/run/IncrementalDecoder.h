@@ -14,9 +14,11 @@ class IncrementalDecoder : public StepDecoder {
 public:
     /// Encodes src once (ignored for decoder-only). Each side may hold `positions` tokens (max_len when 0;
     /// see ModelConfig::positions). The heads of `ablation` are switched off in every pass. Throws InputError
-    /// as core::analyze does, and as checkAblation.
+    /// as core::analyze does, and as checkAblation. With capture, `layerDone` is called after each layer of
+    /// the encoder's pass and of every push.
     IncrementalDecoder(std::shared_ptr<const Model> model, const std::vector<int64_t>& src,
-                       bool capture = true, int64_t positions = 0, const HeadAblation& ablation = {});
+                       bool capture = true, int64_t positions = 0, const HeadAblation& ablation = {},
+                       LayerDone layerDone = {});
     /// Many rows decoded side by side, without capture (batched evaluation): the sources are padded to
     /// the longest and masked, so each row's answer is the one it would get alone. For decoder-only
     /// models `rows` gives the number of rows and the sources are ignored.

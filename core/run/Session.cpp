@@ -7,11 +7,22 @@
 
 namespace core {
 
+namespace {
+
+// Ends the counting of layers however the passes end: a decoder kept from before must not report its steps.
+struct PassesOver {
+    AnalysisProgress& passes;
+    ~PassesOver() { passes = {}; }
+};
+
+} // namespace
+
 Session::Session(std::shared_ptr<const Model> model)
-    : Session(std::move(model), [](std::shared_ptr<const Model> m, const std::vector<int64_t>& src,
-                                   int64_t positions, const HeadAblation& ablation) {
-          return startDecoder(std::move(m), src, true, positions, ablation);
-      }) {}
+    : Session(std::move(model),
+              [](std::shared_ptr<const Model> m, const std::vector<int64_t>& src, int64_t positions,
+                 const HeadAblation& ablation, const LayerDone& layerDone) {
+                  return startDecoder(std::move(m), src, true, positions, ablation, layerDone);
+              }) {}
 
 Session::Session(std::shared_ptr<const Model> model, StepDecoderFactory start)
     : model_(std::move(model)), start_(std::move(start)) {}
@@ -58,7 +69,8 @@ void Session::start(std::vector<Token> src, std::vector<Token> tgtPrefix) {
         throw InputError("the text has " + std::to_string(tgtPrefix.size()) +
                          " tokens; this model takes at most " + std::to_string(positions()));
     // Build everything first, so a failure leaves the previous run intact.
-    auto decoder = start_(model_, srcIds, positions(), ablation_);
+    const PassesOver over{passes_};
+    auto decoder = startPasses(srcIds, model_->config().hasEncoder() ? src.size() : tgtPrefix.size());
     std::vector<int64_t> prefixIds;
     for (const auto& t : tgtPrefix)
         prefixIds.push_back(t.id);
@@ -89,11 +101,31 @@ void Session::setAblation(const HeadAblation& ablation) {
     }
 }
 
+std::unique_ptr<StepDecoder> Session::startPasses(const std::vector<int64_t>& srcIds, std::size_t tokens) {
+    const auto& c = model_->config();
+    passes_ = {};
+    passes_.tokens = tokens;
+    // The encoder's pass and the prefix's: the layers a Transformer reports (the recurrent families report
+    // none, and their passes are short).
+    if (c.family == Family::Transformer)
+        passes_.layers = (c.hasEncoder() ? c.encoderLayers : 0) + (c.hasDecoder() ? c.decoderLayers : 0);
+    if (progress_)
+        progress_(passes_);
+    return start_(model_, srcIds, positions(), ablation_, [this] {
+        if (passes_.layers == 0 || !progress_)
+            return; // a step after the analysis: nothing to report
+        passes_.layersDone = std::min(passes_.layersDone + 1, passes_.layers);
+        progress_(passes_);
+    });
+}
+
 void Session::replay() {
-    auto decoder = start_(model_, sourceIds(), positions(), ablation_);
+    const PassesOver over{passes_};
+    auto decoder = startPasses(sourceIds(), model_->config().hasEncoder() ? src_.size() : tgt_.size());
     const auto prefix = prefixIds();
     std::vector<StepDecoder::Step> steps;
     steps.push_back(decoder->push(prefix));
+    passes_ = {}; // the steps replayed after the prefix are short
     for (std::size_t i = initial_; i < tgt_.size(); ++i)
         steps.push_back(decoder->push({tgt_[i].id}));
     decoder_ = std::move(decoder);

@@ -12,11 +12,19 @@
 #include "core/run/Sampler.h"
 #include "core/run/StepDecoder.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace core {
+
+/// How far the passes over a text have got: a long text takes seconds (1,000 tokens of GPT-2's shape).
+struct AnalysisProgress {
+    std::size_t tokens = 0; ///< the tokens read (source or prompt)
+    int layersDone = 0;
+    int layers = 0; ///< of the passes made; 0 when the family has no layers to count
+};
 
 class Session {
 public:
@@ -67,6 +75,12 @@ public:
     void setAblation(const HeadAblation& ablation);
     const HeadAblation& ablation() const { return ablation_; }
 
+    /// Called on the thread running analyze(), analyzeIds() and setAblation()'s run again: first with no
+    /// layer done, then after each layer of their passes (not during step()).
+    void setProgress(std::function<void(const AnalysisProgress&)> progress) {
+        progress_ = std::move(progress);
+    }
+
     void setSampling(const SamplingSettings& s) { sampling_ = s; }
     const SamplingSettings& sampling() const { return sampling_; }
 
@@ -107,6 +121,8 @@ private:
     // The passes of the current state run again on a fresh decoder (after the ablation changed).
     void replay();
     void push(int64_t token);
+    // A fresh decoder for the current source, counting its layers in progress_ while a start or replay runs.
+    std::unique_ptr<StepDecoder> startPasses(const std::vector<int64_t>& srcIds, std::size_t tokens);
     int64_t samplingStep() const; // the random stream of the next draw: step() and the pipeline agree
     std::vector<float> capturedRow(const InsideQuery& query) const; // checked by decoder_->inside first
 
@@ -122,6 +138,8 @@ private:
     std::size_t textTokens_ = 0;           // the text's tokens before the cut (see textTokens())
     bool pastMaxLen_ = false;
     HeadAblation ablation_;
+    std::function<void(const AnalysisProgress&)> progress_;
+    AnalysisProgress passes_; // layers > 0 only while start() or replay() runs its passes
 };
 
 } // namespace core

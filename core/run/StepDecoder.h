@@ -63,11 +63,15 @@ public:
     virtual KeyNorms valueNorms(AttentionKind kind) const;
 };
 
+/// Called after each layer of a pass (the encoder's and the decoder's), on the thread running it: how a long
+/// analysis reports how far it has got. A family without layers to count never calls it.
+using LayerDone = std::function<void()>;
+
 /// How a Session starts decoding a source, with each side limited to `positions` tokens and the heads of
-/// `ablation` switched off; startDecoder unless a caller brings its own (a family run/ has no module for
-/// yet, or a hand-built model in a test).
+/// `ablation` switched off, calling `layerDone` after each layer of every pass; startDecoder unless a caller
+/// brings its own (a family run/ has no module for yet, or a hand-built model in a test).
 using StepDecoderFactory = std::function<std::unique_ptr<StepDecoder>(
     std::shared_ptr<const Model> model, const std::vector<int64_t>& src, int64_t positions,
-    const HeadAblation& ablation)>;
+    const HeadAblation& ablation, const LayerDone& layerDone)>;
 
 } // namespace core

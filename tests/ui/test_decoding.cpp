@@ -18,6 +18,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFontMetrics>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -299,9 +300,21 @@ void TestDecoding::longDecodeKeepsWindowWidth() {
     QVERIFY(f->controller->waitUntilIdle(60000));
     QVERIFY(f->controller->current()->snapshot->tgtTokens.size() > 60);
     QCoreApplication::processEvents();
-    // The decoded text wraps in its label instead of asking for a window wider than the screen.
+    // The decoded text is cut in its label instead of asking for a window wider than the screen.
     QVERIFY2(f->window.minimumSizeHint().width() < 1400,
              qPrintable(QString::number(f->window.minimumSizeHint().width())));
+    // One line, cut at a character's edge with "…", the latest tokens kept; the tooltip has it all.
+    auto* status = f->window.findChild<QLabel*>(QStringLiteral("decodeStatus"));
+    const QString decoded = f->controller->current()->decodedText;
+    const QString shown = status->text();
+    qInfo("%lld characters decoded; the line shows %lld: %s", static_cast<long long>(decoded.size()),
+          static_cast<long long>(shown.size()), qPrintable(shown));
+    QVERIFY2(shown.startsWith(QStringLiteral("step ")) && shown.contains(QStringLiteral("decoded: \u2026")),
+             qPrintable(shown));
+    const QString kept = shown.mid(shown.indexOf(QChar(0x2026)) + 1);
+    QVERIFY(!kept.isEmpty() && decoded.endsWith(kept));
+    QVERIFY(QFontMetrics(status->font()).horizontalAdvance(shown) <= status->contentsRect().width());
+    QVERIFY(status->toolTip().contains(decoded));
 }
 
 void TestDecoding::languageModelContinuesThePrompt() {

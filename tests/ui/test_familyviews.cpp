@@ -99,7 +99,8 @@ private:
 
 std::unique_ptr<core::StepDecoder> startCopy(std::shared_ptr<const core::Model> model,
                                              const std::vector<int64_t>& src, int64_t /*positions*/,
-                                             const core::HeadAblation& /*ablation*/) {
+                                             const core::HeadAblation& /*ablation*/,
+                                             const core::LayerDone& /*layerDone: no layers to count*/) {
     return std::make_unique<CopyDecoder>(src, model->config().tgtVocabSize, model->config().maxLen);
 }
 

@@ -18,6 +18,7 @@
 #include <QComboBox>
 #include <QTabWidget>
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -132,6 +133,25 @@ void TestInsideView::hoverLinksTheCharts() {
     QVERIFY(view->formulaLine(4).contains(QString::number(r.captured[2], 'g', 4)));
     QCOMPARE(view->chart("products")->cellText(2, 5).contains(QString::number(r.products.at(2, 5), 'g', 6)),
              true);
+    // A lesson's step framing a stage reads the row's telling key (the most weight), not the one the mouse
+    // was on before the step.
+    const int telling =
+        static_cast<int>(std::max_element(r.weights.begin(), r.weights.end()) - r.weights.begin());
+    const QString tellingKey = QString::fromStdString(r.keyTokens[std::size_t(telling)].text);
+    int other = 0;
+    while (other < int(r.keyTokens.size()) &&
+           QString::fromStdString(r.keyTokens[std::size_t(other)].text) == tellingKey)
+        ++other;
+    QVERIFY(other < int(r.keyTokens.size()));
+    const QString otherKey = QString::fromStdString(r.keyTokens[std::size_t(other)].text);
+    QTest::mouseMove(k->plot(), k->plot()->mapFrom(k, k->cellCenter(other, 5)));
+    QCoreApplication::processEvents();
+    QVERIFY2(view->formulaLine(4).contains(otherKey), qPrintable(view->formulaLine(4)));
+    view->setStage(4);
+    qInfo("hovered \"%s\"; after the step: %s", qPrintable(otherKey), qPrintable(view->formulaLine(4)));
+    QVERIFY2(view->formulaLine(4).contains(tellingKey) && !view->formulaLine(4).contains(otherKey),
+             qPrintable(view->formulaLine(4)));
+    view->setStage(0);
 }
 
 void TestInsideView::rowHeadAndMean() {

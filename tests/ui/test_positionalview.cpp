@@ -259,6 +259,30 @@ void TestPositionalView::offsetChangesThePicture() {
     QVERIFY(twelve > 180);
     QVERIFY2(std::abs(rotation->arcDegrees() + twelve) < 1e-6,
              qPrintable(QString::number(rotation->arcDegrees())));
+    // The circle's points say which position each is: a colour from dark to light, and numbers on the first
+    // turn from 0, at least 30° apart (θ₂ = 18.1°: every 2nd position, up to 18 · 18.1° = 326°).
+    const auto numbered = rotation->numberedPositions();
+    qInfo("numbered positions: %s", qPrintable([&] {
+              QStringList s;
+              for (int p : numbered)
+                  s << QString::number(p);
+              return s.join(QLatin1Char(' '));
+          }()));
+    QVERIFY(!numbered.isEmpty() && numbered.size() <= 12);
+    QCOMPARE(numbered.front(), 0);
+    const double theta2 = std::exp(-4.0 * std::log(10000.0) / 32) * 180 / M_PI;
+    QVERIFY((numbered.at(1) - numbered.at(0)) * theta2 >= 30.0);
+    QVERIFY(numbered.back() * theta2 < 360.0 - 30.0 + 1e-9);
+    int points = 0;
+    QSet<QRgb> colours;
+    for (int i = 0; i < rotation->plot()->plottableCount(); ++i)
+        if (auto* c = qobject_cast<QCPCurve*>(rotation->plot()->plottable(i));
+            c && c->lineStyle() == QCPCurve::lsNone) {
+            points += c->dataCount();
+            colours.insert(c->scatterStyle().pen().color().rgb());
+        }
+    QCOMPARE(points, 64);
+    QVERIFY2(colours.size() >= 8, qPrintable(QString::number(colours.size())));
 }
 
 void TestPositionalView::defaultDimsAreSmooth() {

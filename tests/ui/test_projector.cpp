@@ -6,8 +6,12 @@
 #include "tests/support/SkipReport.h"
 #include "tests/support/WindowFixture.h"
 
+#include "ui/attention/CandidatesChart.h"
 #include "ui/base/Pages.h"
+#include "ui/inside/InsideStages.h"
+#include "ui/inside/InsideView.h"
 #include "ui/lesson/LessonPanel.h"
+#include "ui/lesson/LessonPlayer.h"
 #include "ui/window/ShortcutsDialog.h"
 
 #include <QAction>
@@ -15,7 +19,9 @@
 #include <QDialogButtonBox>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTimer>
@@ -28,6 +34,7 @@ private Q_SLOTS:
     void anyShapeFitsAProjector_data();
     void anyShapeFitsAProjector();
     void shortcutsFitTheScreen();
+    void lessonStepsGetTheRoom();
 };
 
 void TestProjector::anyShapeFitsAProjector_data() {
@@ -119,6 +126,73 @@ void TestProjector::shortcutsFitTheScreen() {
     QVERIFY2(screen.contains(ok), "the OK button is off the screen");
     // The table is longer than the room: it scrolls rather than being cut off.
     QVERIFY(scrollRange > 0);
+}
+
+void TestProjector::lessonStepsGetTheRoom() {
+    // Lesson 1 on a projector, presenting, the lesson dock open: its step 8 is about the softmax column of
+    // the Inside page's stage 4, which must be in sight, not behind a sideways scrollbar; its step 1 rings
+    // a cell of the detail heatmap, which gets the room to show its keys.
+    auto f = openWindow(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/en-es"), QString());
+    QVERIFY(f);
+    f->window.findChild<QAction*>(QStringLiteral("presentationAction"))->setChecked(true);
+    f->window.showNormal();
+    f->window.resize(1024, 700);
+    auto* panel = f->window.lessonPanel();
+    QString error;
+    QVERIFY2(
+        panel->openFile(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/lessons/01-one-weight.json"), &error),
+        qPrintable(error));
+    auto* player = panel->player();
+    const QByteArray shots = qgetenv("ATTNSCOPE_TEST_SHOTS");
+    const auto reach = [&](int index) {
+        player->go(index);
+        return QTest::qWaitFor([&] { return player->arrived(); }, 60000);
+    };
+    QVERIFY(reach(7));
+    QCoreApplication::processEvents();
+    auto* stages = f->window.findChild<ui::InsideStages*>();
+    auto* scroll = f->window.insideView()->findChild<QScrollArea*>();
+    QVERIFY(stages && scroll);
+    auto* four = f->window.insideView()->findChild<QWidget*>(QStringLiteral("insideLine4"))->parentWidget();
+    const QRect box(four->mapTo(scroll->viewport(), QPoint(0, 0)), four->size());
+    qInfo("step 8: the Inside page %d px wide, stages in %s (two need %d px), stage 4 at x %d..%d of %d, "
+          "sideways scroll %d px",
+          scroll->viewport()->width(), stages->twoColumns() ? "two columns" : "one column",
+          stages->twoColumnWidth(), box.left(), box.right(), scroll->viewport()->width(),
+          scroll->horizontalScrollBar()->maximum());
+    QVERIFY(!stages->twoColumns());
+    QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+    QVERIFY(box.left() >= 0 && box.right() < scroll->viewport()->width());
+    // Scrolled down to it: its top at the top, so as much of it as fits is in sight.
+    QVERIFY2(box.top() >= 0 && box.top() < 20, qPrintable(QString::number(box.top())));
+    if (!shots.isEmpty())
+        QVERIFY(f->window.grab().save(QString::fromLocal8Bit(shots) +
+                                      QStringLiteral("/projector-inside-step8.png")));
+    // Wide enough, the stages stand in two columns again.
+    f->window.findChild<QAction*>(QStringLiteral("presentationAction"))->setChecked(false);
+    panel->hide();
+    f->window.resize(1600, 900);
+    QTRY_VERIFY(stages->twoColumns());
+    f->window.findChild<QAction*>(QStringLiteral("presentationAction"))->setChecked(true);
+    f->window.showNormal();
+    f->window.resize(1024, 700);
+    panel->show();
+    QVERIFY(reach(0));
+    QCoreApplication::processEvents();
+    auto* splitter = f->window.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
+    const auto sizes = splitter->sizes();
+    qInfo("step 1: panes %d | %d | %d px", sizes[0], sizes[1], sizes[2]);
+    // Half the width, or all the grid and the chart can give: both at their least.
+    const int total = sizes[0] + sizes[1] + sizes[2];
+    const int gridLeast =
+        f->window.findChild<QWidget*>(QStringLiteral("attentionGrid"))->minimumSizeHint().width();
+    const int chartLeast = f->window.findChild<ui::CandidatesChart*>()->minimumWidth();
+    qInfo("half is %d px; the grid's least %d, the chart's %d", total / 2, gridLeast, chartLeast);
+    QVERIFY(sizes[1] * 2 >= total - 4 || (sizes[0] <= gridLeast + 4 && sizes[2] <= chartLeast + 4));
+    QVERIFY(f->window.findChild<ui::CandidatesChart*>()->width() >= 150);
+    if (!shots.isEmpty())
+        QVERIFY(
+            f->window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/projector-step1.png")));
 }
 
 ATTNSCOPE_WIDGETS_MAIN(TestProjector)

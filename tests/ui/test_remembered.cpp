@@ -5,9 +5,14 @@
 #include "tests/support/WindowFixture.h"
 
 #include "ui/attention/DecodePanel.h"
+#include "ui/base/AppSettings.h"
 #include "ui/base/ViewState.h"
+#include "ui/train/RunFolders.h"
+#include "ui/window/ModelPicker.h"
 #include "ui/window/WindowDriver.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QMenu>
 #include <QSettings>
 
@@ -19,6 +24,7 @@ private Q_SLOTS:
         QSettings().clear();
     }
     void selectionSamplingAndRecentFolders();
+    void modelListHasRecentFoldersAndTrainedRuns();
 };
 
 void TestRemembered::selectionSamplingAndRecentFolders() {
@@ -76,6 +82,44 @@ void TestRemembered::selectionSamplingAndRecentFolders() {
     QVERIFY(!recent->actions().isEmpty());
     QCOMPARE(recent->actions().front()->toolTip(), QDir::toNativeSeparators(QDir(wide).absolutePath()));
     QVERIFY(recent->actions().front()->text().contains(QStringLiteral("wide")));
+}
+
+void TestRemembered::modelListHasRecentFoldersAndTrainedRuns() {
+    // The Model list offers what File ▸ Open Recent lists, and the models runs of the Train tab left, named
+    // by their run; runs go to …/attnscope/runs, the program's name once.
+    QTemporaryDir dir;
+    const auto wide = saveWideModel(dir.path());
+    ui::AppSettings::addRecentModel(wide);
+    const QString runs = ui::RunFolders::defaultFolder();
+    qInfo("runs folder: %s", qPrintable(runs));
+    QVERIFY2(runs.endsWith(QStringLiteral("/attnscope/runs")) &&
+                 !runs.contains(QStringLiteral("attnscope/attnscope")),
+             qPrintable(runs));
+    const QString run = QDir(runs).filePath(QStringLiteral("reverse-20261203-101500"));
+    QVERIFY(QDir().mkpath(run));
+    QVERIFY(QDir().mkpath(run + QStringLiteral("/model")));
+    for (const auto& name : QDir(wide).entryList(QDir::Files))
+        QVERIFY(QFile::copy(wide + QLatin1Char('/') + name, run + QStringLiteral("/model/") + name));
+    WindowFixture f;
+    auto* picker = f.window.findChild<ui::ModelPicker*>(QStringLiteral("modelPicker"));
+    QVERIFY(picker);
+    QStringList items;
+    for (int i = 0; i < picker->count(); ++i)
+        items << picker->itemText(i);
+    qInfo("Model list: %s", qPrintable(items.join(QStringLiteral(" | "))));
+    const auto dirs = picker->modelDirectories();
+    QVERIFY2(dirs.contains(QFileInfo(wide).canonicalFilePath()), qPrintable(dirs.join(QLatin1Char(' '))));
+    const int trained = picker->findData(QFileInfo(run + QStringLiteral("/model")).canonicalFilePath());
+    QVERIFY(trained >= 0);
+    QCOMPARE(picker->itemText(trained), QStringLiteral("trained: reverse-20261203-101500"));
+    QVERIFY(picker->findData(QFileInfo(run).canonicalFilePath()) < 0); // the run's model/ is the model
+    // Chosen there, it opens.
+    picker->setCurrentIndex(trained);
+    Q_EMIT picker->activated(trained);
+    QTRY_VERIFY_WITH_TIMEOUT(f.window.model() != nullptr, 30000);
+    QCOMPARE(QFileInfo(f.window.opener()->directory()).canonicalFilePath(),
+             QFileInfo(run + QStringLiteral("/model")).canonicalFilePath());
+    QDir(run).removeRecursively();
 }
 
 QTEST_MAIN(TestRemembered)

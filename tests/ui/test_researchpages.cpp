@@ -14,6 +14,7 @@
 #include "core/analysis/ValueWeighting.h"
 #include "core/run/Session.h"
 #include "ui/attention/AttentionPage.h"
+#include "ui/base/QCustomPlotInclude.h"
 #include "ui/base/ViewState.h"
 #include "ui/export/AttentionFigure.h"
 #include "ui/research/AblationPage.h"
@@ -52,6 +53,7 @@ private Q_SLOTS:
     void sweepAndChoose();
     void rolloutAndFlow();
     void pinAndCompare();
+    void compareFollowsTheAttentionPage();
 };
 
 void TestResearchPages::valueWeightedFromTheKeyboard() {
@@ -283,6 +285,83 @@ void TestResearchPages::pinAndCompare() {
     f->window.showPage(ui::MainWindow::Page::Compare);
     QCOMPARE(page->chart(1)->rows(), f->controller->current()->snapshot->cross.queries);
     QVERIFY(differenceMatches());
+}
+
+void TestResearchPages::compareFollowsTheAttentionPage() {
+    // What the Attention page shows is what Compare shows: masked future cells, the scale and colour map
+    // chosen there; a long text's header stays a line; no empty plot stands in for a run not pinned.
+    auto f = openWindow(kLanguageModel, QString());
+    QVERIFY(f);
+    f->window.showPage(ui::MainWindow::Page::Compare);
+    auto* page = f->window.findChild<ui::ComparePage*>();
+    QVERIFY(page->isVisible());
+    const auto visible = [&] {
+        return QString::fromLatin1("%1%2%3")
+            .arg(page->chart(0)->isVisible() ? 'A' : '-')
+            .arg(page->chart(1)->isVisible() ? 'B' : '-')
+            .arg(page->chart(2)->isVisible() ? 'D' : '-');
+    };
+    qInfo("nothing typed: plots %s, \"%s\"", qPrintable(visible()), qPrintable(page->statusText()));
+    QCOMPARE(visible(), QStringLiteral("---"));
+    QString text;
+    while (text.size() < 4351)
+        text += QStringLiteral("the cat sat on the mat and ");
+    text.truncate(4351);
+    f->edit->setFocus();
+    f->edit->insert(text);
+    QVERIFY(f->controller->waitUntilIdle());
+    QVERIFY(f->controller->current());
+    qInfo("typed, nothing pinned: plots %s, \"%s\"", qPrintable(visible()), qPrintable(page->statusText()));
+    QCOMPARE(visible(), QStringLiteral("-B-"));
+    auto* state = f->window.viewState();
+    state->setKind(core::AttentionKind::Decoder);
+    state->setSelection(0, 1);
+    QTest::keyClick(f->edit, Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(page->pinned());
+    f->controller->step();
+    QVERIFY(f->controller->waitUntilIdle());
+    QCOMPARE(visible(), QStringLiteral("ABD"));
+    qInfo("header of a %lld-character text: %lld characters: %s", static_cast<long long>(text.size()),
+          static_cast<long long>(page->bText().size()), qPrintable(page->bText()));
+    QVERIFY(page->bText().size() < 120);
+    QVERIFY(page->bText().contains(QChar(0x2026)));
+    // Masked: a key after the query is no weight 0 but NaN, drawn in the masked colour, in A, B and B − A.
+    for (int which = 0; which < 3; ++which) {
+        QVERIFY2(std::isnan(page->chart(which)->valueAt(0, 1)), qPrintable(QString::number(which)));
+        QVERIFY(std::isfinite(page->chart(which)->valueAt(1, 0)));
+    }
+    const auto mapOf = [&](int which) {
+        return qobject_cast<QCPColorMap*>(page->chart(which)->plot()->plottable(0));
+    };
+    QCOMPARE(mapOf(0)->dataRange().lower, 0.0);
+    QCOMPARE(mapOf(0)->dataRange().upper, 1.0);
+    // Per head: both on one range, the informative range of both heads (core's), as the heatmap has it.
+    state->setScaleMode(ui::ScaleMode::PerHead);
+    const auto* heat = f->window.findChild<ui::HeatmapView*>();
+    const auto range = mapOf(1)->dataRange();
+    qInfo("per head: A %g..%g, B %g..%g; the heatmap %g..%g", mapOf(0)->dataRange().lower,
+          mapOf(0)->dataRange().upper, range.lower, range.upper, heat->colorRange().first,
+          heat->colorRange().second);
+    QVERIFY(range.upper < 1.0 && range.lower > 0.0);
+    QCOMPARE(mapOf(0)->dataRange().lower, range.lower);
+    QCOMPARE(mapOf(0)->dataRange().upper, range.upper);
+    // Log: the scale of orders of magnitude, from its floor.
+    state->setScaleMode(ui::ScaleMode::Log);
+    QCOMPARE(mapOf(1)->dataScaleType(), QCPAxis::stLogarithmic);
+    QCOMPARE(mapOf(1)->dataRange().lower, double(ui::kLogScaleFloor));
+    QCOMPARE(mapOf(2)->dataScaleType(), QCPAxis::stLinear); // B − A is signed
+    state->setScaleMode(ui::ScaleMode::Fixed);
+    QCOMPARE(mapOf(1)->dataScaleType(), QCPAxis::stLinear);
+    // Another colour map: A and B take it, the masked colour with it.
+    state->setColorMap(QStringLiteral("magma"));
+    const auto magma = ui::ColorMap::byName(QStringLiteral("magma"));
+    QCOMPARE(mapOf(0)->gradient().color(1.0, QCPRange(0, 1)), magma.gradient().color(1.0, QCPRange(0, 1)));
+    const QByteArray shots = qgetenv("ATTNSCOPE_TEST_SHOTS");
+    if (!shots.isEmpty()) {
+        f->window.resize(1024, 700);
+        QCoreApplication::processEvents();
+        QVERIFY(f->window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/compare-masked.png")));
+    }
 }
 
 ATTNSCOPE_WIDGETS_MAIN(TestResearchPages)

@@ -3,6 +3,7 @@
 // cursor moves), Ctrl+E exports, and Enter pressed right after the last keystroke, inside the typing
 // debounce, decodes the text as typed.
 
+#include "tests/support/TestModels.h"
 #include "tests/support/WindowFixture.h"
 
 #include "ui/attention/DecodePanel.h"
@@ -10,6 +11,7 @@
 #include "ui/window/WindowDriver.h"
 
 #include <QApplication>
+#include <QTemporaryDir>
 #include <QTimer>
 
 class TestSourceKeys : public QObject {
@@ -20,6 +22,7 @@ private Q_SLOTS:
     void exportKeyFromTheField();
     void enterRightAfterTyping();
     void fieldSaysWhatTheModelTakes();
+    void emptyFieldOffersAnExample();
 };
 
 namespace {
@@ -118,13 +121,41 @@ void TestSourceKeys::fieldSaysWhatTheModelTakes() {
     // A task model takes only its alphabet: the field shows its example and, in the tooltip, what it does.
     auto f = openWindow(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/addition"), QString());
     QVERIFY(f);
-    QCOMPARE(f->edit->placeholderText(), QStringLiteral("e.g. 321+54"));
+    QCOMPARE(f->edit->placeholderText(), QStringLiteral("e.g. 321+54 (Enter takes it)"));
     QVERIFY2(f->edit->toolTip().contains(QStringLiteral("Adds two numbers")), qPrintable(f->edit->toolTip()));
     QVERIFY(f->edit->toolTip().contains(QStringLiteral("Example input: 321+54")));
     // On a first start the window opens on that example (no text of a last run in the test's settings).
     f->window.restoreRemembered(QStringLiteral("fallback"));
     QTRY_VERIFY(f->window.driver()->arrived());
     QCOMPARE(f->edit->text(), QStringLiteral("321+54"));
+}
+
+void TestSourceKeys::emptyFieldOffersAnExample() {
+    // A checkpoint without an example of its own (as one brought from Hugging Face): the empty field
+    // offers a prompt for its kind, and Enter there takes it, analysed and not yet decoded.
+    auto c = smallConfig(core::Architecture::DecoderOnly, core::PositionalEncoding::Sinusoidal);
+    c.tgtVocabSize = 100; // the printable characters: the example's letters are in the vocabulary
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("prompted"));
+    randomModel(c, 2)->save(path.toStdString());
+    auto f = openWindow(path, QString());
+    QVERIFY(f);
+    qInfo("placeholder: %s", qPrintable(f->edit->placeholderText()));
+    QCOMPARE(f->edit->placeholderText(), QStringLiteral("e.g. The capital of France is (Enter takes it)"));
+    f->window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&f->window));
+    f->edit->setFocus();
+    QTest::keyClick(f->edit, Qt::Key_Return);
+    QVERIFY(f->controller->waitUntilIdle());
+    QCOMPARE(f->edit->text(), QStringLiteral("The capital of France is"));
+    QVERIFY(f->controller->current());
+    QCOMPARE(f->controller->current()->sourceText, QStringLiteral("The capital of France is"));
+    QCOMPARE(f->controller->current()->step, 0);
+    // A field with text is left alone: Enter decodes it.
+    QTest::keyClick(f->edit, Qt::Key_Return);
+    QVERIFY(f->controller->waitUntilIdle(60000));
+    QCOMPARE(f->edit->text(), QStringLiteral("The capital of France is"));
+    QVERIFY(f->controller->current()->step > 0);
 }
 
 QTEST_MAIN(TestSourceKeys)

@@ -40,6 +40,10 @@ private Q_SLOTS:
         QCOMPARE(ui::elided(QStringLiteral("exactly14chars"), 14), QStringLiteral("exactly14chars"));
         QCOMPARE(ui::elided(QString(60, QLatin1Char('-')), 14),
                  QString(13, QLatin1Char('-')) + QChar(0x2026));
+        // A cut that would fall inside an emoji (two UTF-16 units) keeps it out whole.
+        const QString emoji = QStringLiteral("abcd\U0001F600efgh"); // a b c d 😀 e f g h: 😀 at 4–5
+        QCOMPARE(ui::elided(emoji, 6), QStringLiteral("abcd") + QChar(0x2026));
+        QCOMPARE(ui::elided(emoji, 7), QStringLiteral("abcd\U0001F600") + QChar(0x2026));
     }
 };
 

@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -212,13 +213,23 @@ void TestTrainPage::crashedRunContinues() {
     fs::remove_all(dir.toStdString() + "/checkpoint");
     fs::remove_all(dir.toStdString() + "/model");
     fs::rename(dir.toStdString() + "/kept", dir.toStdString() + "/checkpoint");
+    // Opened again, the tab offers the run where it stopped, and its button continues it.
     ui::TrainPage again(QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/recipes"));
     QSignalSpy messages(&again, &ui::TrainPage::message);
-    again.continueRun(dir);
+    QCOMPARE(again.offeredRun(), dir);
+    const auto offer = again.findChild<QLabel*>(QStringLiteral("trainOfferText"))->text();
+    qInfo("offered: %s", qPrintable(offer));
+    QVERIFY2(offer.contains(QStringLiteral("stopped at step ")) && offer.contains(QStringLiteral(" of 400")),
+             qPrintable(offer));
+    QVERIFY2(!again.runsFolder().contains(QStringLiteral("attnscope/attnscope")),
+             qPrintable(again.runsFolder()));
+    again.findChild<QPushButton*>(QStringLiteral("trainOfferContinue"))->click();
+    QVERIFY(again.offeredRun().isEmpty()); // training: nothing to offer
     QVERIFY2(messages.isEmpty(), messages.isEmpty() ? "" : qPrintable(messages.first().first().toString()));
     QVERIFY(again.training());
     QTRY_VERIFY_WITH_TIMEOUT(!again.training(), kLong);
     QCOMPARE(again.lastStep(), int64_t(400));
+    QVERIFY(again.offeredRun().isEmpty()); // finished: nothing to continue
     QVERIFY(fs::exists(dir.toStdString() + "/model/model.safetensors"));
     // The curve came back from the log and went on from the checkpoint: steps only rise.
     QVERIFY(again.lossPoints() >= 400 / 10);

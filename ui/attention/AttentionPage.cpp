@@ -17,6 +17,7 @@
 #include "ui/views/LessonSpotlight.h"
 #include "ui/views/LinesView.h"
 
+#include <QFontMetrics>
 #include <QScrollArea>
 #include <QScrollBar>
 
@@ -24,6 +25,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <numeric>
 #include <utility>
 
 namespace ui {
@@ -98,6 +100,10 @@ QScrollArea* AttentionPage::stripScroll(TokenStrip* strip) {
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // The side's name moves with the lines in sight (TokenStrip::titleRect): a scroll repaints it whole
+    // rather than moving the old pixels along.
+    QObject::connect(scroll->verticalScrollBar(), &QScrollBar::valueChanged, strip,
+                     [strip] { strip->update(); });
     scroll->viewport()->setAutoFillBackground(false);
     strip->setAutoFillBackground(false);
     return scroll;
@@ -167,6 +173,10 @@ void AttentionPage::follow() {
 
 void AttentionPage::setModelKinds(const std::vector<AttentionKind>& kinds) {
     modelKinds_ = kinds;
+    // A decoder-only model has no source: no row saying so, the prompt is the target.
+    const bool source =
+        std::any_of(kinds.begin(), kinds.end(), [](AttentionKind k) { return k != AttentionKind::Decoder; });
+    srcScroll_->setVisible(source || kinds.empty());
     offerKinds(kinds);
 }
 
@@ -238,6 +248,8 @@ void AttentionPage::showResult(const RunResultPtr& r) {
 
 void AttentionPage::clear() {
     result_.reset();
+    grid_->setNothingYetText(QString());
+    heatmap_->setNothingYetText(QString());
     state_->setSnapshot(nullptr);
     classifier_->setSnapshot(nullptr);
     showDetail();
@@ -289,6 +301,12 @@ void AttentionPage::updateStrips() {
 void AttentionPage::attach(AnalysisController* c) {
     connect(c, &AnalysisController::resultChanged, this, &AttentionPage::showResult);
     connect(c, &AnalysisController::cleared, this, &AttentionPage::clear);
+    connect(c, &AnalysisController::analysing, this, [this](qulonglong tokens, int done, int layers) {
+        const auto text = AttentionText::analysingText(tokens, done, layers);
+        decode_->setAnalysing(text);
+        grid_->setNothingYetText(text); // said where the tiles and the cells will be, while there are none
+        heatmap_->setNothingYetText(text);
+    });
     connect(decode_->stepAction(), &QAction::triggered, c, &AnalysisController::step);
     connect(decode_->backAction(), &QAction::triggered, c, &AnalysisController::back);
     connect(decode_->runAction(), &QAction::triggered, c, &AnalysisController::runToEnd);
@@ -334,6 +352,31 @@ void AttentionPage::setZoom(const QRectF& cells) {
         heatmap_->setVisibleCells(cells);
 }
 
+void AttentionPage::giveRoomToDetail() {
+    // A step about a cell needs the cells, their key labels and the candidates they lead to: where the
+    // detail has less than half the width or the chart no room for its bars (presenting, the lesson dock
+    // open), the grid gives way, down to its least.
+    const auto sizes = splitter_->sizes();
+    const int total = std::accumulate(sizes.begin(), sizes.end(), 0);
+    if (sizes.size() != 3 || total <= 0)
+        return;
+    // Half for the detail; the chart room for its tokens, numbers and some bar (30 characters of its font,
+    // at most a quarter); the grid the rest.
+    const bool chartShown = candidates_->isVisible();
+    const int wantChart =
+        chartShown
+            ? std::min(QFontMetrics(candidates_->plot()->yAxis->tickLabelFont()).averageCharWidth() * 30,
+                       total / 4)
+            : 0;
+    if (sizes[1] * 2 >= total && sizes[2] >= wantChart - 8)
+        return;
+    const int detail = std::max(total / 2, sizes[1] * 2 >= total ? sizes[1] - (wantChart - sizes[2]) : 0);
+    const int grid =
+        grid_->isVisible() ? std::max(grid_->minimumSizeHint().width(), total - detail - wantChart) : 0;
+    const int chart = chartShown ? std::max(candidates_->minimumWidth(), total - detail - grid) : 0;
+    splitter_->setSizes({grid, total - grid - chart, chart});
+}
+
 void AttentionPage::spotlightTile(int layer, int head) {
     if (layer < 0)
         return tileSpot_->clear();
@@ -343,6 +386,7 @@ void AttentionPage::spotlightTile(int layer, int head) {
 void AttentionPage::spotlightCell(int row, int column) {
     if (row < 0)
         return cellSpot_->clear();
+    giveRoomToDetail();
     auto* plot = heatmap_->plot();
     cellSpot_->show([plot, row, column] {
         const double x0 = plot->xAxis->coordToPixel(column - 0.5);

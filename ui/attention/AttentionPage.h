@@ -76,7 +76,7 @@ public:
     QRectF zoom() const;
     void setZoom(const QRectF& cells);
     /// A lesson's frame around a tile of the grid or a cell of the heatmap, following zooms and resizes; a
-    /// negative layer or row takes it away.
+    /// negative layer or row takes it away. A framed cell gets the detail pane the room first.
     void spotlightTile(int layer, int head);
     void spotlightCell(int row, int column);
     /// While the projector mode is on, the kind and colour controls are out of sight and the grid gets
@@ -101,6 +101,8 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    /// At least half the panes' width for the detail heatmap, when it has less.
+    void giveRoomToDetail();
     void build();
     void fitStrips();
     QScrollArea* stripScroll(TokenStrip* strip);

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -79,10 +80,9 @@ DecodePanel::DecodePanel(QWidget* parent) : QWidget(parent) {
     status_->setObjectName(QStringLiteral("decodeStatus"));
     status_->setTextFormat(Qt::PlainText);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // A long decoded text wraps: on one line it would widen the window past the screen.
-    status_->setWordWrap(true);
-    // A decoded text without spaces cannot wrap; its width must not become the window's minimum (255
-    // characters of demo-random's output pushed the window past the screen's edge). The tooltip has it all.
+    // One line, whatever the decoded text's length: its width must not become the window's minimum (255
+    // characters of demo-random's output pushed the window past the screen's edge), so what does not fit
+    // is cut with "…" at a character's edge, keeping the latest tokens (fitStatus). The tooltip has it all.
     status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     status_->setToolTip(tr("The current step and the text decoded so far"));
 
@@ -159,6 +159,25 @@ void DecodePanel::resizeEvent(QResizeEvent* event) {
     const bool fits = width() >= rowWidth(true, true, false);
     if (fits != oneRow_)
         arrange(fits);
+    fitStatus();
+}
+
+void DecodePanel::setStatus(const QString& head, const QString& tail) {
+    statusHead_ = head;
+    statusTail_ = tail;
+    fitStatus();
+}
+
+void DecodePanel::fitStatus() {
+    // The step and the ending stay whole where they can; the decoded text gives way from its start, where
+    // the oldest tokens are. QFontMetrics cuts between whole characters and marks the cut with "…".
+    const QFontMetrics fm(status_->font());
+    const int room = (status_->contentsRect().width() > 0 ? status_->contentsRect().width() : width()) - 2;
+    const int headWidth = fm.horizontalAdvance(statusHead_);
+    if (headWidth >= room || statusTail_.isEmpty())
+        status_->setText(fm.elidedText(statusHead_ + statusTail_, Qt::ElideRight, room));
+    else
+        status_->setText(statusHead_ + fm.elidedText(statusTail_, Qt::ElideLeft, room - headWidth));
 }
 
 core::SamplingSettings DecodePanel::sampling() const {
@@ -200,6 +219,13 @@ void DecodePanel::expectNewRun() {
     reset_->setEnabled(false);
 }
 
+void DecodePanel::setAnalysing(const QString& text) {
+    for (auto* a : {step_, run_, back_, reset_})
+        a->setEnabled(false);
+    setStatus(text, QString());
+    status_->setToolTip(tr("The model is reading the text; the decoding controls come back with its result"));
+}
+
 void DecodePanel::setState(int step, const QString& ending, bool hasRun, const QString& decoded) {
     const bool finished = !ending.isEmpty();
     step_->setEnabled(hasRun && !finished);
@@ -207,15 +233,15 @@ void DecodePanel::setState(int step, const QString& ending, bool hasRun, const Q
     back_->setEnabled(hasRun && step > 0);
     reset_->setEnabled(hasRun && step > 0);
     if (!hasRun) {
-        status_->setText(tr("Type a sentence to start."));
+        setStatus(tr("Type a sentence to start."), QString());
+        status_->setToolTip(tr("The current step and the text decoded so far"));
         return;
     }
     status_->setToolTip(decoded.isEmpty() ? tr("The current step and the text decoded so far")
                                           : tr("Decoded so far: %1").arg(decoded));
-    status_->setText(tr("step %1%2 · decoded: %3")
-                         .arg(step)
-                         .arg(finished ? QStringLiteral(" (%1)").arg(ending) : QString())
-                         .arg(decoded.isEmpty() ? tr("(nothing yet)") : decoded));
+    setStatus(
+        tr("step %1%2 · decoded: ").arg(step).arg(finished ? QStringLiteral(" (%1)").arg(ending) : QString()),
+        decoded.isEmpty() ? tr("(nothing yet)") : decoded);
 }
 
 } // namespace ui

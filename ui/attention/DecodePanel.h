@@ -33,6 +33,9 @@ public:
     void setState(int step, const QString& ending, bool hasRun, const QString& decoded);
     /// A new text was typed: Step and Run to end act on it before its analysis is shown.
     void expectNewRun();
+    /// A long analysis under way (AttentionText::analysingText): said in the status line, and nothing can be
+    /// decoded until its result comes (setState then).
+    void setAnalysing(const QString& text);
 
     /// The buttons' and the settings' least width one above the other: the
     /// narrow arrangement, which the page falls back to when it is given less than one row takes.
@@ -48,6 +51,9 @@ protected:
 
 private:
     void emitSampling();
+    /// The status line: `head` (the step, the ending) and `tail` (the decoded text), cut to one line.
+    void setStatus(const QString& head, const QString& tail);
+    void fitStatus();
     void arrange(bool oneRow);
     /// What the buttons and/or the sampling settings take on one row, at their least or their wanted sizes.
     int rowWidth(bool buttons, bool settings, bool least) const;
@@ -62,6 +68,7 @@ private:
     QDoubleSpinBox* topP_ = nullptr;
     QSpinBox* seed_ = nullptr;
     QLabel* status_ = nullptr;
+    QString statusHead_, statusTail_;
     QHBoxLayout* buttons_ = nullptr;
     QHBoxLayout* samplingRow_ = nullptr;
     QList<QWidget*> settings_; // the sampling settings, which move between the two rows

@@ -116,6 +116,20 @@ std::vector<QRect> TokenStrip::layoutChips(int width) const {
     return out;
 }
 
+QRect TokenStrip::titleRect() const {
+    const int line = QFontMetrics(font()).height() + 2 * kPadY;
+    const int pitch = line + kGap;
+    // The first line wholly in sight (a scroll area shows part of the strip), the first line when none is.
+    const QRect seen = visibleRegion().boundingRect();
+    int y = kGap;
+    if (!seen.isEmpty() && seen.top() > kGap) {
+        y = kGap + ((seen.top() - kGap + pitch - 1) / pitch) * pitch;
+        if (y + line > height())
+            y = std::max(kGap, y - pitch);
+    }
+    return {0, y, kTitleWidth - kGap, line};
+}
+
 int TokenStrip::heightForWidth(int width) const {
     const auto chips = layoutChips(width);
     const int line = QFontMetrics(font()).height() + 2 * kPadY;
@@ -146,7 +160,7 @@ void TokenStrip::paintEvent(QPaintEvent* event) {
     const auto pal = palette();
     const int line = QFontMetrics(font()).height() + 2 * kPadY;
     p.setPen(pal.color(QPalette::PlaceholderText));
-    p.drawText(QRect(0, kGap, kTitleWidth - kGap, line), Qt::AlignVCenter | Qt::AlignLeft, title_);
+    p.drawText(titleRect(), Qt::AlignVCenter | Qt::AlignLeft, title_);
     if (tokens_.empty()) {
         p.drawText(QRect(kTitleWidth, kGap, width() - kTitleWidth, line), Qt::AlignVCenter | Qt::AlignLeft,
                    emptyText_);

@@ -40,6 +40,10 @@ public:
     /// The texts as shown, in order.
     QStringList displayTexts() const;
 
+    /// Where the side's name ("source", "target") is drawn: beside the first line in sight, so a strip
+    /// scrolled to its newest tokens still says which side it is.
+    QRect titleRect() const;
+
     /// The height of a few wrapped lines: beyond it the strip should scroll.
     int maximumVisibleHeight(int lines = 3) const;
 

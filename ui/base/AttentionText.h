@@ -6,6 +6,7 @@
 #include "core/run/Sampler.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <QString>
 
 namespace ui {
@@ -59,10 +60,20 @@ public:
         return {};
     }
 
-    /// Why a view of this kind has nothing to draw.
-    static QString emptyText(const core::AttentionSnapshot* snap, core::AttentionKind kind) {
+    /// What a long analysis says while it runs: "Analysing 1,001 tokens… (layer 3 of 12)".
+    static QString analysingText(qulonglong tokens, int layersDone, int layers) {
+        const QString count = QLocale(QLocale::English).toString(tokens);
+        const QString what =
+            tokens == 1 ? tr("Analysing 1 token\u2026") : tr("Analysing %1 tokens\u2026").arg(count);
+        return layers > 0 ? tr("%1 (layer %2 of %3)").arg(what).arg(layersDone).arg(layers) : what;
+    }
+
+    /// Why a view of this kind has nothing to draw; `before` instead of the default before a first snapshot
+    /// (what the view waits for: an analysis under way, a training run).
+    static QString emptyText(const core::AttentionSnapshot* snap, core::AttentionKind kind,
+                             const QString& before = QString()) {
         if (snap == nullptr)
-            return tr("No attention yet: type a sentence to analyse");
+            return before.isEmpty() ? tr("No attention yet: type a sentence to analyse") : before;
         if ((kind == core::AttentionKind::Encoder || kind == core::AttentionKind::Cross) &&
             snap->srcTokens.empty())
             return kind == core::AttentionKind::Cross

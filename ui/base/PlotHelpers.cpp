@@ -2,6 +2,11 @@
 
 #include "ui/base/QCustomPlotInclude.h"
 
+#include <QFontMetrics>
+
+#include <algorithm>
+#include <cmath>
+
 namespace ui {
 
 QString subscript(int n) {
@@ -44,6 +49,69 @@ QCPColorMap* makeHeatmap(QCustomPlot* plot, QCPColorScale*& scale) {
     scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     plot->yAxis->setRangeReversed(true); // position 0 at the top, as a table is read
     return map;
+}
+
+void setLogScale(QCPColorScale* scale, bool log) {
+    const auto type = log ? QCPAxis::stLogarithmic : QCPAxis::stLinear;
+    if (scale->dataScaleType() == type)
+        return;
+    scale->setDataScaleType(type); // also the map's
+    if (log)
+        scale->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    else
+        scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    // "10⁻³" on a log scale; QCPAxis's own defaults on a linear one.
+    scale->axis()->setNumberFormat(log ? QStringLiteral("eb") : QStringLiteral("gb"));
+    scale->axis()->setNumberPrecision(log ? 0 : 6);
+}
+
+LabelFit fitLabels(const QFontMetrics& fm, int widestX, double colPx, double rowPx) {
+    LabelFit fit;
+    colPx = std::max(colPx, 1e-3);
+    rowPx = std::max(rowPx, 1e-3);
+    fit.rotated = widestX + 4 > colPx; // upright labels read best: turned only when they would collide
+    const double xNeed = fit.rotated ? fm.height() + 1 : widestX + 4;
+    fit.xStep = std::max(1, int(std::ceil(xNeed / colPx)));
+    fit.yStep = std::max(1, int(std::ceil((fm.height() + 1) / rowPx)));
+    return fit;
+}
+
+bool setTokenTicks(QCustomPlot* plot, const QStringList& x, const QStringList& y) {
+    const QFontMetrics fm(plot->xAxis->tickLabelFont());
+    const QRect area = plot->axisRect()->rect();
+    const double colPx = area.width() / std::max(plot->xAxis->range().size(), 1.0);
+    const double rowPx = area.height() / std::max(plot->yAxis->range().size(), 1.0);
+    int widest = 0;
+    for (const auto& l : x)
+        widest = std::max(widest, fm.horizontalAdvance(l));
+    const auto fit = fitLabels(fm, widest, colPx, rowPx);
+    bool changed = false;
+    const auto apply = [&changed](QCPAxis* axis, const QStringList& labels, int step) {
+        if (labels.isEmpty())
+            return;
+        auto ticker = axis->ticker().dynamicCast<QCPAxisTickerText>();
+        if (!ticker) {
+            ticker = QSharedPointer<QCPAxisTickerText>::create();
+            ticker->setSubTickCount(0);
+            axis->setTicker(ticker);
+            changed = true;
+        }
+        QMap<double, QString> want;
+        for (int i = 0; i < labels.size(); i += step)
+            want.insert(i, labels[i]);
+        if (ticker->ticks() != want) {
+            ticker->setTicks(want);
+            changed = true;
+        }
+    };
+    apply(plot->xAxis, x, fit.xStep);
+    apply(plot->yAxis, y, fit.yStep);
+    const double rotation = fit.rotated ? -90.0 : 0.0;
+    if (!x.isEmpty() && plot->xAxis->tickLabelRotation() != rotation) {
+        plot->xAxis->setTickLabelRotation(rotation);
+        changed = true;
+    }
+    return changed;
 }
 
 } // namespace ui

@@ -3,6 +3,9 @@
 // and subscript digits.
 
 #include <QString>
+#include <QStringList>
+
+class QFontMetrics;
 
 class QCPColorMap;
 class QCPColorScale;
@@ -21,5 +24,22 @@ void setPlotTitle(QCustomPlot* plot, const QString& title);
 /// A cell heatmap on plot's axes with a colour bar at its right, read like a table (row 0 at the top).
 /// The plot must come from makePlot; `scale` receives the colour bar.
 QCPColorMap* makeHeatmap(QCustomPlot* plot, QCPColorScale*& scale);
+/// How token labels fit a pair of axes without overlapping, thinned only where there is no room: the
+/// bottom (x) labels stay upright while the widest of them fits its cell and turn a quarter turn when it
+/// does not; every xStep-th or yStep-th label is kept where even that is too dense.
+struct LabelFit {
+    int xStep = 1;
+    int yStep = 1;
+    bool rotated = false;
+};
+/// widestX: the widest bottom label in pixels; colPx, rowPx: pixels per cell across and down.
+LabelFit fitLabels(const QFontMetrics& fm, int widestX, double colPx, double rowPx);
+/// Labels the plot's bottom and left axes at 0, 1, … with `x` and `y` (an empty list leaves that axis
+/// alone), thinned and turned by fitLabels for the axis rect and ranges as they are now. Returns whether
+/// anything changed: called after a layout, the caller replots only then (the next layout settles).
+bool setTokenTicks(QCustomPlot* plot, const QStringList& x, const QStringList& y);
+
+/// The colour bar's (and its map's) scale: logarithmic with "10⁻³" ticks, or linear with QCPAxis's own.
+void setLogScale(QCPColorScale* scale, bool log);
 
 } // namespace ui

@@ -48,7 +48,13 @@ inline QString utf8WithByteMarks(const std::string& bytes) {
 /// At most maxChars characters, the last of them "…" when some were cut: a 50,000-token vocabulary has
 /// tokens of 60 dashes, which would take a chart's width from its bars.
 inline QString elided(const QString& s, int maxChars) {
-    return s.size() <= maxChars ? s : s.left(maxChars - 1) + QChar(0x2026);
+    if (s.size() <= maxChars)
+        return s;
+    // Never half a character: an emoji is two UTF-16 units, and the cut must not fall between them.
+    int keep = std::max(maxChars - 1, 0);
+    if (keep > 0 && s.at(keep - 1).isHighSurrogate())
+        --keep;
+    return s.left(keep) + QChar(0x2026);
 }
 
 inline QString tokenDisplayText(const core::Token& t) {

@@ -1,14 +1,15 @@
 #include "ui/inside/InsideView.h"
 
+#include "ui/base/AttentionText.h"
 #include "ui/base/TokenText.h"
 #include "ui/base/ViewState.h"
+#include "ui/inside/InsideStages.h"
 #include "ui/inside/InsideText.h"
 #include "ui/inside/SamplingChart.h"
 #include "ui/run/AnalysisController.h"
 #include "ui/views/MatrixChart.h"
 
 #include <QComboBox>
-#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -77,21 +78,21 @@ void InsideView::build() {
     status_->setVisible(false);
     col->addWidget(status_);
 
-    auto* scroll = scroll_ = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    auto* body = new QWidget(scroll);
-    auto* grid = new QGridLayout(body);
-    const auto stage = [&](int row, int column, const QString& title, std::initializer_list<QWidget*> charts,
+    scroll_ = new QScrollArea(this);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    stages_ = new InsideStages(scroll_);
+    auto* body = stages_;
+    const auto stage = [&](const QString& title, const QString& tip, std::initializer_list<QWidget*> charts,
                            int n) {
         auto* box = new QGroupBox(title, body);
+        box->setToolTip(tip);
         auto* v = new QVBoxLayout(box);
         auto* h = new QHBoxLayout;
         for (auto* c : charts)
             h->addWidget(c, 1);
         v->addLayout(h, 1);
         if (n > 0) {
-            stages_[std::size_t(n - 1)] = box;
+            stageBoxes_[std::size_t(n - 1)] = box;
             auto* line = new QLabel(box);
             line->setObjectName(QStringLiteral("insideLine%1").arg(n));
             line->setWordWrap(true);
@@ -101,7 +102,7 @@ void InsideView::build() {
             v->addWidget(line);
             lines_[std::size_t(n - 1)] = line;
         }
-        grid->addWidget(box, row, column);
+        stages_->addStage(box);
     };
     x_ = new MatrixChart(tr("x: query side after the norm"), body);
     memory_ = new MatrixChart(tr("memory: encoder output"), body);
@@ -121,23 +122,22 @@ void InsideView::build() {
         {z_, "z"}, {vectors_, "vectors"}};
     for (const auto& [c, n] : names)
         c->setObjectName(QStringLiteral("inside_%1").arg(QLatin1String(n)));
-    stage(0, 0, tr("1 · The layer's input x (what the projections multiply)"), {x_, memory_}, 1);
-    stage(0, 1,
-          tr("2 · Q, K, V of this head (x times its slice of W_Q, W_K, W_V, plus biases where the model has "
-             "them)"),
+    // Short titles: a group box is at least as wide as its title, and two stages side by side must fit a
+    // projector; the whole sentence is each box's tooltip.
+    stage(tr("1 · The layer's input x"), tr("The layer's input x: what the projections multiply"),
+          {x_, memory_}, 1);
+    stage(tr("2 · Q, K, V of this head"),
+          tr("x times this head's slice of W_Q, W_K, W_V, plus biases where the model has them"),
           {q_, k_, v_}, 2);
-    stage(1, 0, tr("3 · The query against every key: q_i ⊙ k_j, one column per dimension"), {products_}, 3);
-    stage(1, 1, tr("4 · Scores q_i·k_j, ÷ √d_k, the mask (−∞ grey), softmax → the weights"), {scores_}, 4);
-    stage(2, 0, tr("5 · The weighted sum of the values, then all heads through W_O into the residual"),
+    stage(tr("3 · The query against every key"), tr("q_i ⊙ k_j, one column per dimension"), {products_}, 3);
+    stage(tr("4 · Scores, ÷ √d_k, mask, softmax"),
+          tr("Scores q_i·k_j, ÷ √d_k, the mask (−∞ grey), softmax → the weights"), {scores_}, 4);
+    stage(tr("5 · Weighted values, W_O, residual"),
+          tr("The weighted sum of the values, then all heads through W_O into the residual"),
           {weighted_, z_, vectors_}, 5);
-    stage(2, 1, tr("The next token: temperature, top-k, top-p, the draw"), {sampling_}, 0);
+    stage(tr("The next token"), tr("The next token: temperature, top-k, top-p, the draw"), {sampling_}, 0);
     samplingBox_ = sampling_->parentWidget();
-    grid->setColumnStretch(0, 1);
-    grid->setColumnStretch(1, 1);
-    for (int r = 0; r < 3; ++r)
-        grid->setRowMinimumHeight(r, 270);
-    scroll->setWidget(body);
-    col->addWidget(scroll, 1);
+    col->addWidget(scroll_, 1);
 
     // Hovering a key (a row of K, V, the products, the scores or the weighted values) or a dimension of the
     // head marks it everywhere and rewrites the lines.
@@ -170,6 +170,10 @@ void InsideView::setResult(const RunResultPtr& result) {
         inside_.reset();
         drawnInputs_.reset();
         heading_->setText(tr("Type a sentence to open the computation behind its attention."));
+    } else if (!inside_) {
+        // A first result: the row is asked for (when the page is in sight); the heading says so until it
+        // comes.
+        heading_->setText(tr("Opening the computation behind the selected row\u2026"));
     }
     fillRowCombo();
     maybeRequest();
@@ -236,6 +240,10 @@ void InsideView::maybeRequest() {
 void InsideView::attach(AnalysisController* c) {
     connect(c, &AnalysisController::resultChanged, this, &InsideView::setResult);
     connect(c, &AnalysisController::cleared, this, [this] { setResult(nullptr); });
+    connect(c, &AnalysisController::analysing, this, [this](qulonglong tokens, int done, int layers) {
+        if (!result_) // a first text: the heading says what the page waits for
+            heading_->setText(AttentionText::analysingText(tokens, done, layers));
+    });
     connect(this, &InsideView::requested, c, &AnalysisController::requestInside);
     connect(c, &AnalysisController::insideReady, this, &InsideView::setInside);
     connect(c, &AnalysisController::insideFailed, this, &InsideView::setFailed);
@@ -265,14 +273,17 @@ void InsideView::setInside(const InsideResultPtr& r) {
     const bool sameRow = inside_ && inside_->row.query.kind == q.kind && inside_->row.query.row == q.row;
     inside_ = r;
     status_->setVisible(false);
-    if (!sameRow || key_ >= r->row.k.rows || dim_ >= r->row.headSize) {
-        // The key with the most weight and its most telling dimension, until the mouse picks others.
-        const auto& w = r->row.weights;
-        key_ = static_cast<int>(std::max_element(w.begin(), w.end()) - w.begin());
-        dim_ = argmaxAbs(r->row.products.row(key_), r->row.products.cols);
-        channel_ = argmaxAbs(r->row.attnOut.data(), static_cast<int>(r->row.attnOut.size()));
-    }
+    if (!sameRow || key_ >= r->row.k.rows || dim_ >= r->row.headSize)
+        pickTellingCells();
     draw();
+}
+
+void InsideView::pickTellingCells() {
+    // The key with the most weight and its most telling dimension, until the mouse picks others.
+    const auto& row = inside_->row;
+    key_ = static_cast<int>(std::max_element(row.weights.begin(), row.weights.end()) - row.weights.begin());
+    dim_ = argmaxAbs(row.products.row(key_), row.products.cols);
+    channel_ = argmaxAbs(row.attnOut.data(), static_cast<int>(row.attnOut.size()));
 }
 
 void InsideView::setFailed(const QString& message) {
@@ -389,17 +400,24 @@ void InsideView::updateLines() {
 
 void InsideView::setStage(int stage) {
     stage_ = stage >= 1 && stage <= 5 ? stage : 0;
-    for (std::size_t i = 0; i < stages_.size(); ++i)
-        stages_[i]->setStyleSheet(
+    for (std::size_t i = 0; i < stageBoxes_.size(); ++i)
+        stageBoxes_[i]->setStyleSheet(
             int(i) + 1 == stage_
                 ? QStringLiteral("QGroupBox { border: 3px solid #e67e22; border-radius: 4px; "
                                  "margin-top: 1.2em; } QGroupBox::title { color: #b9570b; }")
                 : QString());
+    if (stage_ > 0 && inside_) {
+        // A step's caption reads the telling cells: a key hovered before the step must not stay in the lines.
+        pickTellingCells();
+        updateHighlights();
+        updateLines();
+    }
     if (stage_ > 0) {
-        // Down to the stage, never sideways: the page reads from its left edge.
-        const int left = scroll_->horizontalScrollBar()->value();
-        scroll_->ensureWidgetVisible(stages_[std::size_t(stage_ - 1)], 0, 0);
-        scroll_->horizontalScrollBar()->setValue(left);
+        // Down to the stage, its top at the page's top so as much of it as fits is in sight; never sideways:
+        // the page reads from its left edge, and the stages reflow to one column where two would not fit.
+        stages_->layout()->activate();
+        scroll_->verticalScrollBar()->setValue(stageBoxes_[std::size_t(stage_ - 1)]->y());
+        scroll_->horizontalScrollBar()->setValue(0);
     }
 }
 

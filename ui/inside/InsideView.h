@@ -26,6 +26,7 @@ namespace ui {
 
 class MatrixChart;
 class AnalysisController;
+class InsideStages;
 class SamplingChart;
 class ViewState;
 
@@ -68,6 +69,9 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    /// key_, dim_ and channel_ at the shown row's most telling cells: the key with the most weight, its
+    /// largest product, the largest channel of the output.
+    void pickTellingCells();
     void build();
     void maybeRequest();
     void draw();
@@ -104,7 +108,8 @@ private:
     MatrixChart* vectors_ = nullptr;
     SamplingChart* sampling_ = nullptr;
     std::array<QLabel*, 5> lines_{};
-    std::array<QGroupBox*, 5> stages_{};
+    std::array<QGroupBox*, 5> stageBoxes_{};
+    InsideStages* stages_ = nullptr;
     QScrollArea* scroll_ = nullptr;
     int stage_ = 0;
 };

@@ -58,7 +58,14 @@ SamplingChart::SamplingChart(QWidget* parent) : QWidget(parent) {
     plot_->yAxis->grid()->setVisible(false);
     plot_->legend->setVisible(true);
     plot_->legend->setFont(QFont(font().family(), 8));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // The legend in a row of its own under the axes: inside them it covered the bars of the last tokens.
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->axisRect()->insetLayout()->simplify();
+    const int row = plot_->plotLayout()->rowCount();
+    plot_->plotLayout()->addElement(row, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(row, 0.001);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setBorderPen(Qt::NoPen);
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
         const int i = barAt(e->position().toPoint());

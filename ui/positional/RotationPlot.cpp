@@ -1,6 +1,7 @@
 #include "ui/positional/RotationPlot.h"
 
 #include "core/analysis/PositionalAnalysis.h"
+#include "ui/base/ColorMap.h"
 #include "ui/base/PlotHelpers.h"
 #include "ui/base/QCustomPlotInclude.h"
 
@@ -16,6 +17,8 @@ namespace ui {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
+constexpr int kBands = 8;    // colours the positions are shown in
+constexpr int kNumbers = 12; // positions numbered at most
 
 } // namespace
 
@@ -28,9 +31,15 @@ RotationPlot::RotationPlot(QWidget* parent) : QWidget(parent) {
     plot_->yAxis->setLabel(tr("PE(pos, 2i+1)"));
     unitCircle_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
     unitCircle_->setPen(QPen(QColor(150, 150, 150), 1, Qt::DashLine));
-    pairPoints_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
-    pairPoints_->setLineStyle(QCPCurve::lsNone); // chords between steps would only clutter the circle
-    pairPoints_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(31, 119, 180), 5));
+    const auto colours = ColorMap::byName(QStringLiteral("viridis"));
+    for (int b = 0; b < kBands; ++b) {
+        auto* band = new QCPCurve(plot_->xAxis, plot_->yAxis);
+        band->setLineStyle(QCPCurve::lsNone); // chords between steps would only clutter the circle
+        // Viridis's darkest to its brightest yellow-green, short of the yellow that vanishes on white.
+        const QColor c = QColor::fromRgb(colours.color(0.9 * b / double(kBands - 1)));
+        band->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, 6));
+        bands_.push_back(band);
+    }
     stepRays_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
     stepRays_->setPen(QPen(QColor(214, 39, 40), 1.5));
     stepArc_ = new QCPCurve(plot_->xAxis, plot_->yAxis);
@@ -54,6 +63,13 @@ RotationPlot::RotationPlot(QWidget* parent) : QWidget(parent) {
 
 RotationPlot::~RotationPlot() = default;
 
+QList<int> RotationPlot::numberedPositions() const {
+    QList<int> out;
+    for (const auto* number : numbers_)
+        out << number->text().toInt();
+    return out;
+}
+
 void RotationPlot::showPair(const std::vector<float>& table, int dims, int positions, int pair, int offset,
                             bool sinusoidal) {
     const int d = dims, n = positions, i = pair;
@@ -75,7 +91,37 @@ void RotationPlot::showPair(const std::vector<float>& table, int dims, int posit
         py[pos] = points_[static_cast<size_t>(pos) * 2 + 1];
         far = std::max(far, std::hypot(px[pos], py[pos]));
     }
-    pairPoints_->setData(t, px, py, true);
+    // Each point in its band's colour; a dozen positions at most numbered beside their points, from 0.
+    for (int b = 0; b < kBands; ++b) {
+        const int from = b * n / kBands, to = (b + 1) * n / kBands;
+        bands_[std::size_t(b)]->setData(t.mid(from, to - from), px.mid(from, to - from),
+                                        py.mid(from, to - from), true);
+    }
+    for (auto* item : numbers_)
+        plot_->removeItem(item);
+    numbers_.clear();
+    // On a sinusoidal pair the numbers follow the first turn, at least 30° apart, so they read 0, 1, 2, …
+    // round the circle the way the points turn (later turns would land on them); a learned pair's are
+    // spread over all its positions.
+    int every = std::max(1, (n + kNumbers - 1) / kNumbers);
+    int last = n - 1;
+    if (sinusoidal) {
+        const double theta = core::sinusoidalFrequency(i, d);
+        const double apart = 2 * kPi / kNumbers;
+        every = std::clamp(int(std::ceil(apart / std::max(theta, 1e-12) - 1e-9)), 1, every);
+        if (theta * every * (kNumbers - 1) >= 2 * kPi - apart)
+            last = std::min(last, int((2 * kPi - apart) / theta));
+    }
+    for (int pos = 0; pos <= last && int(numbers_.size()) < kNumbers; pos += every) {
+        auto* number = new QCPItemText(plot_);
+        // Just outside the point, along its ray from the centre.
+        const double r = std::max(std::hypot(px[pos], py[pos]), 1e-9);
+        number->position->setCoords(px[pos] * (1 + 0.09 / r), py[pos] * (1 + 0.09 / r));
+        number->setText(QString::number(pos));
+        number->setFont(QFont(plot_->font().family(), 8));
+        number->setColor(QColor(60, 60, 60));
+        numbers_.push_back(number);
+    }
 
     // A sinusoidal pair lies on the unit circle; a learned one is compared with the circle of its RMS radius.
     const double rho = sinusoidal ? 1.0 : std::max(core::pairRmsRadius(points_, 2, n, 0), 1e-12);
@@ -97,16 +143,20 @@ void RotationPlot::showPair(const std::vector<float>& table, int dims, int posit
                             .arg(sinusoidal ? tr("unit circle") : tr("circle of RMS radius")));
     if (sinusoidal) {
         const double theta = core::sinusoidalFrequency(i, d);
-        frequencyLabel_->setText(tr("θ%1 = 10000^(−%2/%3) = %4 rad = %5° per position; red: k steps, "
-                                    "PE(0) → PE(k). With the sine first the points turn clockwise.")
-                                     .arg(sub)
-                                     .arg(2 * i)
-                                     .arg(d)
-                                     .arg(theta, 0, 'g', 4)
-                                     .arg(theta * 180 / kPi, 0, 'g', 4));
+        frequencyLabel_->setText(
+            tr("θ%1 = 10000^(−%2/%3) = %4 rad = %5° per position; red: k steps, "
+               "PE(0) → PE(k). With the sine first the points turn clockwise; each point's colour is its "
+               "position, dark at 0 to light at the last, some of them numbered.")
+                .arg(sub)
+                .arg(2 * i)
+                .arg(d)
+                .arg(theta, 0, 'g', 4)
+                .arg(theta * 180 / kPi, 0, 'g', 4));
     } else {
         frequencyLabel_->setText(
-            tr("Learned table: no formula for θ%1. Red: PE(0) → PE(k) on this pair.").arg(sub));
+            tr("Learned table: no formula for θ%1. Red: PE(0) → PE(k) on this pair; each point's colour "
+               "is its position, dark at 0 to light at the last, some of them numbered.")
+                .arg(sub));
     }
     plot_->replot();
 }

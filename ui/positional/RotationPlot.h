@@ -2,6 +2,7 @@
 // One (2i, 2i+1) pair of a positional table drawn as points (PE(pos, 2i), PE(pos, 2i+1)) on a circle,
 // with the angle one position turns and a measurement of how exactly PE(pos+k) = R(kθ_i)·PE(pos) holds.
 
+#include <QList>
 #include <QString>
 #include <QWidget>
 
@@ -38,6 +39,8 @@ public:
     /// 360°).
     double arcDegrees() const { return arcDegrees_; }
     QCustomPlot* plot() const { return plot_; }
+    /// The positions numbered beside their points, in order (tests).
+    QList<int> numberedPositions() const;
 
 private:
     void updateRotationCheck();
@@ -56,7 +59,10 @@ private:
 
     QCustomPlot* plot_ = nullptr;
     QCPCurve* unitCircle_ = nullptr;
-    QCPCurve* pairPoints_ = nullptr;
+    // The pair's points in bands of positions, each band a colour from dark (position 0) to light (the
+    // last): a curve has one colour, and which point is which position is what the circle teaches.
+    std::vector<QCPCurve*> bands_;
+    std::vector<QCPItemText*> numbers_; ///< some positions' numbers beside their points
     QCPCurve* stepArc_ = nullptr;
     double arcDegrees_ = 0.0;
     QCPCurve* stepRays_ = nullptr;

@@ -97,13 +97,18 @@ QWidget* AlignmentPage::buildSide(Side& side, const QString& title) {
     side.map->setGradient(colors_->gradient());
     side.plot->xAxis->setLabel(tr("source"));
     side.plot->yAxis->setLabel(tr("output"));
-    side.plot->xAxis->setTickLabelRotation(60);
     for (auto* axis : {side.plot->xAxis, side.plot->yAxis}) {
         axis->grid()->setVisible(false);
         axis->setSubTicks(false);
     }
     side.plot->setMouseTracking(true);
     const int index = &side == &sides_[0] ? 0 : 1;
+    // Every token labelled while there is room (1,000 of them overlap: thinned then), at each layout.
+    connect(side.plot, &QCustomPlot::afterLayout, this, [this, index] {
+        auto& s = sides_[static_cast<std::size_t>(index)];
+        if (setTokenTicks(s.plot, s.sourceLabels, s.outputLabels))
+            s.plot->replot(QCustomPlot::rpQueuedReplot);
+    });
     connect(side.plot, &QCustomPlot::mouseMove, this, [this, index](QMouseEvent* e) {
         const auto& a = shown_[static_cast<std::size_t>(index)];
         auto* p = sides_[static_cast<std::size_t>(index)].plot;
@@ -297,16 +302,15 @@ void AlignmentPage::draw(Side& side, const core::Alignment& a) {
     for (int q = 0; q < rows; ++q)
         for (int j = 0; j < cols; ++j)
             side.map->data()->setCell(j, q, a.weights.at(q, j));
-    auto xt = QSharedPointer<QCPAxisTickerText>::create();
-    auto yt = QSharedPointer<QCPAxisTickerText>::create();
+    side.sourceLabels.clear();
+    side.outputLabels.clear();
     for (int j = 0; j < cols; ++j)
-        xt->addTick(j, tokenDisplayText(a.source[static_cast<std::size_t>(j)]));
+        side.sourceLabels << tokenDisplayText(a.source[static_cast<std::size_t>(j)]);
     for (int q = 0; q < rows; ++q)
-        yt->addTick(q, tokenDisplayText(a.outputs[static_cast<std::size_t>(q)]));
-    side.plot->xAxis->setTicker(xt);
-    side.plot->yAxis->setTicker(yt);
+        side.outputLabels << tokenDisplayText(a.outputs[static_cast<std::size_t>(q)]);
     side.plot->xAxis->setRange(-0.5, cols - 0.5);
     side.plot->yAxis->setRange(-0.5, rows - 0.5);
+    setTokenTicks(side.plot, side.sourceLabels, side.outputLabels);
     side.plot->replot();
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/analysis/Alignment.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <array>
@@ -64,6 +65,7 @@ private:
         QCustomPlot* plot = nullptr;
         QCPColorMap* map = nullptr;
         QCPColorScale* scale = nullptr;
+        QStringList sourceLabels, outputLabels; ///< every token, thinned to the room at each layout
     };
     QWidget* buildSide(Side& side, const QString& title);
     void offerHeads(Side& side);

@@ -1,8 +1,11 @@
 #include "ui/research/ComparePage.h"
 
+#include "core/analysis/AttentionStats.h"
 #include "core/model/Model.h"
 #include "ui/base/AttentionText.h"
 #include "ui/base/TokenText.h"
+#include "ui/views/AttentionTiles.h"
+#include "ui/views/HeatmapCells.h"
 #include "ui/views/MatrixChart.h"
 
 #include <QGridLayout>
@@ -12,27 +15,38 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ui {
 
 namespace {
 
 // One head's queries × keys weights, or the layer's mean over heads; empty when the block lacks the layer or
-// the head.
-core::Matrix headMatrix(const core::AttentionBlock& b, int layer, int head) {
+// the head. Keys a causal query cannot see are NaN: masked, not weight 0 (drawn in the masked colour).
+core::Matrix headMatrix(const core::AttentionBlock& b, int layer, int head, bool causal) {
     core::Matrix m;
     if (b.empty() || layer >= b.layers || head >= b.heads)
         return m;
     m = core::Matrix(b.queries, b.keys);
     if (head == core::kMeanHead) {
         m.data = core::meanOverHeads(b, layer);
-        return m;
+    } else {
+        std::vector<float> scratch;
+        const float* w = b.head(layer, head, scratch);
+        std::copy(w, w + m.data.size(), m.data.begin());
     }
-    std::vector<float> scratch;
-    const float* w = b.head(layer, head, scratch);
-    std::copy(w, w + m.data.size(), m.data.begin());
+    if (causal) {
+        const auto from = AttentionTiles::maskedFrom(m.rows, m.cols, m.rows, m.cols);
+        for (int r = 0; r < m.rows; ++r)
+            for (int c = from[std::size_t(r)]; c < m.cols; ++c)
+                m.data[std::size_t(r) * std::size_t(m.cols) + std::size_t(c)] =
+                    std::numeric_limits<float>::quiet_NaN();
+    }
     return m;
 }
+
+// The text of a run in a header line: a long text would take the page's height (the tooltip has it whole).
+constexpr int kTextInHeader = 60;
 
 } // namespace
 
@@ -108,8 +122,11 @@ void ComparePage::clear() {
 }
 
 void ComparePage::setShown(const ShownAttention& shown) {
-    if (shown.kind == shown_.kind && shown.layer == shown_.layer && shown.head == shown_.head)
-        return; // a new snapshot comes with setResult; colours and heads off change nothing here
+    // A new snapshot comes with setResult and heads off change nothing here: only what is drawn of a run and
+    // how it is coloured.
+    if (shown.kind == shown_.kind && shown.layer == shown_.layer && shown.head == shown_.head &&
+        shown.scale == shown_.scale && shown.colorMap.name() == shown_.colorMap.name())
+        return;
     shown_ = shown;
     shown_.snapshot.reset(); // only the kind, layer and head are read here
     refresh();
@@ -117,7 +134,9 @@ void ComparePage::setShown(const ShownAttention& shown) {
 
 QString ComparePage::describe(const RunResult& r) {
     const auto name = r.model ? QString::fromStdString(r.model->config().name) : QString();
-    QString text = tr("%1 \u00b7 \u201c%2\u201d \u00b7 step %3").arg(name, r.sourceText).arg(r.step);
+    QString text = tr("%1 \u00b7 \u201c%2\u201d \u00b7 step %3")
+                       .arg(name, elided(r.sourceText, kTextInHeader))
+                       .arg(r.step);
     if (!r.ablation.empty())
         text += tr(" \u00b7 heads off: %1").arg(QString::fromStdString(r.ablation.text()));
     return text;
@@ -133,20 +152,42 @@ void ComparePage::refresh() {
     stale_ = false;
     a_->setText(pinned_ ? tr("A: %1").arg(describe(*pinned_)) : tr("A: nothing pinned yet."));
     b_->setText(current_ ? tr("B: %1").arg(describe(*current_)) : tr("B: no text analysed."));
+    a_->setToolTip(pinned_ ? pinned_->sourceText : QString());
+    b_->setToolTip(current_ ? current_->sourceText : QString());
     pinButton_->setEnabled(current_ != nullptr);
+    // Only what there is to see: no empty plots for a run not pinned or not there.
+    charts_[0]->setVisible(pinned_ != nullptr);
+    charts_[1]->setVisible(current_ != nullptr);
+    charts_[2]->setVisible(pinned_ != nullptr && current_ != nullptr);
     const auto kind = shown_.kind;
     const QString what =
         tr("%1, layer %2, %3")
             .arg(AttentionText::kindName(kind))
             .arg(shown_.layer)
             .arg(shown_.head == core::kMeanHead ? tr("mean over heads") : tr("head %1").arg(shown_.head));
+    const bool causal = shown_.causal();
     core::Matrix a, b;
     if (pinned_)
-        a = headMatrix(pinned_->snapshot->block(kind), shown_.layer, shown_.head);
+        a = headMatrix(pinned_->snapshot->block(kind), shown_.layer, shown_.head, causal);
     if (current_)
-        b = headMatrix(current_->snapshot->block(kind), shown_.layer, shown_.head);
+        b = headMatrix(current_->snapshot->block(kind), shown_.layer, shown_.head, causal);
+    // A and B in the Attention page's colours and scale; per head, one range spanning both heads' informative
+    // ranges, so a colour means the same weight in A as in B.
+    float lo = 1.0f, hi = 0.0f;
+    for (const auto* m : {&a, &b})
+        if (!m->empty()) {
+            const auto [l, h] = core::informativeRange(m->data.data(), m->rows, m->cols, causal);
+            lo = std::min(lo, l);
+            hi = std::max(hi, h);
+        }
+    MatrixChart::WeightScale scale;
+    scale.colours = shown_.colorMap;
+    scale.range = colourRange(shown_.scale, std::min(lo, hi), hi);
+    scale.log = shown_.scale == ScaleMode::Log;
     const auto rowsOf = [kind](const RunResultPtr& r) { return core::queryTokens(*r->snapshot, kind); };
     const auto colsOf = [kind](const RunResultPtr& r) { return core::keyTokens(*r->snapshot, kind); };
+    for (auto* chart : {charts_[0], charts_[1]})
+        chart->setWeightScale(scale);
     charts_[0]->setMatrix(a, pinned_ ? tokenLabels(rowsOf(pinned_), a.rows) : QStringList(),
                           pinned_ ? tokenLabels(colsOf(pinned_), a.cols) : QStringList(),
                           MatrixChart::Colours::Weights);
@@ -155,7 +196,9 @@ void ComparePage::refresh() {
                           MatrixChart::Colours::Weights);
     if (a.empty() || b.empty()) {
         charts_[2]->setMatrix({}, {});
-        status_->setText(!pinned_    ? tr("Pin a run to compare it with the one on screen.")
+        status_->setText(!current_ ? tr("Type a sentence, then pin its run (Ctrl+Shift+P) to compare it with "
+                                        "what comes after: a step, another text, heads off, another model.")
+                         : !pinned_  ? tr("Pin a run (Ctrl+Shift+P) to compare it with the one on screen.")
                          : a.empty() ? tr("A has no %1.").arg(what)
                                      : tr("B has no %1.").arg(what));
         return;

@@ -3,6 +3,7 @@
 #include "core/analysis/AttentionFlow.h"
 #include "ui/base/AttentionText.h"
 #include "ui/base/LatestJob.h"
+#include "ui/base/PlotHelpers.h"
 #include "ui/base/QCustomPlotInclude.h"
 #include "ui/base/TokenText.h"
 #include "ui/views/MatrixChart.h"
@@ -65,9 +66,16 @@ RolloutPage::RolloutPage(QWidget* parent) : QWidget(parent), job_(new LatestJob(
     bars_->setBrush(QColor(49, 104, 142));
     bars_->setPen(Qt::NoPen);
     barsPlot_->yAxis->setLabel(tr("share"));
-    barsPlot_->xAxis->setTickLabelRotation(60);
+    // A few shares on its axis, and room for them: squeezed to 40 px, the default ticks stacked.
+    barsPlot_->yAxis->ticker()->setTickCount(3);
+    barsPlot_->setMinimumHeight(120);
+    connect(barsPlot_, &QCustomPlot::afterLayout, this, [this] {
+        if (setTokenTicks(barsPlot_, barLabels_, {}))
+            barsPlot_->replot(QCustomPlot::rpQueuedReplot);
+    });
     split->addWidget(chart_);
     split->addWidget(barsPlot_);
+    split->setCollapsible(1, false);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     col->addWidget(split, 1);
@@ -232,15 +240,15 @@ void RolloutPage::display(const core::Rollout& r) {
     // The position being decoded now: the last row.
     const auto& w = r.weights;
     QVector<double> x, y;
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    barLabels_.clear();
     for (int c = 0; c < w.cols; ++c) {
         x << c;
         y << w.at(w.rows - 1, c);
-        ticker->addTick(c, cols.value(c));
+        barLabels_ << cols.value(c);
     }
     bars_->setData(x, y);
-    barsPlot_->xAxis->setTicker(ticker);
     barsPlot_->xAxis->setRange(-0.6, w.cols - 0.4);
+    setTokenTicks(barsPlot_, barLabels_, {});
     barsPlot_->yAxis->setRange(0, std::max(1e-6, *std::max_element(y.begin(), y.end())) * 1.1);
     barsPlot_->xAxis->setLabel(
         tr("what \u201c%1\u201d (row %2) draws on").arg(rows.value(w.rows - 1)).arg(w.rows - 1));

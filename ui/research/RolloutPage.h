@@ -8,6 +8,7 @@
 #include "core/analysis/Rollout.h"
 #include "ui/run/RunResult.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <atomic>
@@ -74,6 +75,7 @@ private:
     MatrixChart* chart_ = nullptr;
     QCustomPlot* barsPlot_ = nullptr;
     QCPBars* bars_ = nullptr;
+    QStringList barLabels_; ///< every key, thinned to the room at each layout
 };
 
 } // namespace ui

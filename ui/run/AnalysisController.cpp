@@ -44,6 +44,7 @@ AnalysisController::AnalysisController(ViewState* view, QObject* parent)
         },
         Qt::QueuedConnection);
     connect(worker_, &SessionWorker::processed, this, &AnalysisController::onProcessed, Qt::QueuedConnection);
+    connect(worker_, &SessionWorker::progressed, this, &AnalysisController::onProgress, Qt::QueuedConnection);
     thread_->start();
 
     debounce_ = new QTimer(this);
@@ -53,8 +54,14 @@ AnalysisController::AnalysisController(ViewState* view, QObject* parent)
     // "Busy" is announced only when work outlasts a glance, so quick requests don't flicker the indicator.
     busyDelay_ = new QTimer(this);
     busyDelay_->setSingleShot(true);
-    busyDelay_->setInterval(150);
-    connect(busyDelay_, &QTimer::timeout, this, &AnalysisController::updateBusy);
+    busyDelay_->setInterval(kGlanceMs);
+    connect(busyDelay_, &QTimer::timeout, this, [this] {
+        if (passes_.running && !passes_.said) {
+            passes_.said = true; // the passes outlast a glance: say how far they are
+            Q_EMIT analysing(passes_.tokens, passes_.done, passes_.layers);
+        }
+        updateBusy();
+    });
     showTimer_ = new QTimer(this);
     showTimer_->setSingleShot(true);
     showTimer_->setInterval(0);
@@ -70,7 +77,12 @@ AnalysisController::~AnalysisController() {
     thread_->wait();
 }
 
+void AnalysisController::setGlanceMs(int ms) {
+    busyDelay_->setInterval(std::max(ms, 0));
+}
+
 void AnalysisController::clearRun() {
+    endAnalysing();
     ++run_;
     history_.clear();
     servedFromHistory_.clear();
@@ -135,6 +147,7 @@ void AnalysisController::analyzeIds(std::vector<int64_t> src, std::vector<int64_
 
 void AnalysisController::startRun(SessionWorker::Request r) {
     // The old result stays on screen until the new one arrives; its run is over, though.
+    endAnalysing();
     ++run_;
     history_.clear();
     servedFromHistory_.clear();
@@ -275,6 +288,7 @@ void AnalysisController::onResult(const RunResultPtr& r) {
     }
     if (r->run != run_)
         return; // a superseded text or model
+    endAnalysing();
     history_.keep(r);
     if (servedFromHistory_.count(r->request))
         return;
@@ -290,8 +304,14 @@ int AnalysisController::historySize() const {
 void AnalysisController::onFailed(const QString& message, quint64 run, bool analysis) {
     if (run != run_)
         return;
-    if (analysis)
+    const bool said = passes_.said;
+    endAnalysing();
+    if (analysis) {
+        const bool shown = current_ != nullptr;
         clearRun(); // the text on screen is not the one typed: show nothing rather than the wrong thing
+        if (!shown && said)
+            Q_EMIT cleared(); // what said it was analysing says so no more
+    }
     Q_EMIT failed(message);
 }
 
@@ -300,6 +320,25 @@ void AnalysisController::onProcessed(quint64 seq) {
     servedFromHistory_.erase(servedFromHistory_.begin(), servedFromHistory_.upper_bound(lastProcessed_));
     insideSent_.erase(insideSent_.begin(), insideSent_.upper_bound(lastProcessed_));
     updateBusy();
+}
+
+void AnalysisController::onProgress(quint64 run, qulonglong tokens, int layersDone, int layers) {
+    if (run != run_)
+        return; // a superseded text: its passes are not what the window waits for
+    passes_.running = true;
+    passes_.tokens = tokens;
+    passes_.done = layersDone;
+    passes_.layers = layers;
+    if (passes_.said)
+        Q_EMIT analysing(tokens, layersDone, layers);
+    else if (!busyDelay_->isActive() && lastBusy_) {
+        passes_.said = true; // busy for a while already (another request went first): say it at once
+        Q_EMIT analysing(tokens, layersDone, layers);
+    }
+}
+
+void AnalysisController::endAnalysing() {
+    passes_ = {};
 }
 
 void AnalysisController::show(const RunResultPtr& r) {

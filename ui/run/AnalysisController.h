@@ -66,6 +66,8 @@ public:
     RunResultPtr current() const { return current_; }
     /// True while a request is debounced, waiting, running, or its result is not shown yet.
     bool busy() const;
+    /// True from analysing() until the run's result is shown or the run ends.
+    bool analysingNow() const { return passes_.said; }
     /// Runs the event loop until nothing is pending (for the screenshot command and tests).
     bool waitUntilIdle(int timeoutMs = 30000);
     /// Results kept for Back; beyond this many bytes the oldest steps are dropped (Back then recomputes).
@@ -74,6 +76,10 @@ public:
     int historySize() const;
 
     static constexpr int kDebounceMs = 30;
+    /// How long work may take before busyChanged() and analysing() say so: kGlanceMs, so quick work never
+    /// flickers the indicators (a test of what is said sets 0).
+    void setGlanceMs(int ms);
+    static constexpr int kGlanceMs = 150;
 
 Q_SIGNALS:
     /// The shown state changed: a new analysis, a step, or a step taken from history.
@@ -88,6 +94,10 @@ Q_SIGNALS:
     void idle();
     /// New sampling settings, sent to the worker: what follows them asks for its results after this.
     void samplingChanged(const core::SamplingSettings& s);
+    /// The current run's passes over its text outlast a glance (a long text): how far they have got, after
+    /// each layer, until its result is shown (resultChanged) or the run ends (cleared, failed). Also for the
+    /// run again with other heads off.
+    void analysing(qulonglong tokens, int layersDone, int layers);
     /// An Inside request's result (of the current run only), or why the row could not be opened.
     void insideReady(ui::InsideResultPtr result);
     void insideFailed(const QString& message);
@@ -103,6 +113,8 @@ private:
     void onValueWeighted(bool on);
     void onFailed(const QString& message, quint64 run, bool analysis);
     void onProcessed(quint64 seq);
+    void onProgress(quint64 run, qulonglong tokens, int layersDone, int layers);
+    void endAnalysing();
     void show(const RunResultPtr& r);
     void clearRun();
     /// Serves Back/Reset from history when every request in flight is one already served that way, so
@@ -129,6 +141,13 @@ private:
     RunResultPtr current_;
     StepHistory history_; // the current branch's steps, for Back and Reset
     bool lastBusy_ = false;
+    // The passes of the current run under way (SessionWorker::progressed), said once they outlast a glance.
+    struct Passes {
+        bool running = false;
+        bool said = false;
+        qulonglong tokens = 0;
+        int done = 0, layers = 0;
+    } passes_;
     bool pastMaxLen_ = false;
     ViewState* view_ = nullptr;
     bool adopting_ = false;     ///< the view takes the heads the worker has: nothing to send back

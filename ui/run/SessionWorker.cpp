@@ -97,6 +97,9 @@ void SessionWorker::run(const Request& r) {
         if (!model_)
             throw core::InputError("no model is loaded");
         auto session = std::make_unique<core::Session>(model_);
+        session->setProgress([this, run = r.run](const core::AnalysisProgress& p) {
+            Q_EMIT progressed(run, p.tokens, p.layersDone, p.layers);
+        });
         session->setSampling(sampling_);
         session->setPastMaxLen(r.pastMaxLen);
         session->setAblation(r.ablation);

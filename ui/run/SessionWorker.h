@@ -73,6 +73,9 @@ Q_SIGNALS:
     void failed(const QString& message, quint64 run, bool analysis);
     /// Every request that was run (not those dropped as stale) ends with this, after its results.
     void processed(quint64 seq);
+    /// How far the passes of a run's analysis (or its run again with other heads off) have got: first with
+    /// no layer done, then after each layer (core::Session::setProgress).
+    void progressed(quint64 run, qulonglong tokens, int layersDone, int layers);
 
 private:
     void drain();

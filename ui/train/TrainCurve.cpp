@@ -92,6 +92,9 @@ void TrainCurve::add(const TrainProgress& p) {
             formedLine_->point2->setCoords(x, 1);
             formedLine_->setVisible(true);
             formedLabel_->position->setCoords(x, 0.16);
+            // Beside the line on the side with room: right of it in the run's first half, left after.
+            const bool late = x > plot_->xAxis->range().center();
+            formedLabel_->setPositionAlignment((late ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
             formedLabel_->setText(tr("induction head forms (step %1)").arg(p.step));
             formedLabel_->setVisible(true);
         }

@@ -3,6 +3,7 @@
 #include "core/base/Errors.h"
 #include "core/train/TrainRecipe.h"
 #include "ui/base/AppSettings.h"
+#include "ui/train/RunFolders.h"
 #include "ui/train/TrainCurve.h"
 #include "ui/train/TrainFrames.h"
 #include "ui/train/TrainPresets.h"
@@ -11,6 +12,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -60,6 +62,25 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     status_->setObjectName(QStringLiteral("trainStatus"));
     status_->setTextFormat(Qt::PlainText);
     status_->setWordWrap(true); // a long run folder must not widen the window past the screen
+    offer_ = new QFrame(this);
+    offer_->setObjectName(QStringLiteral("trainOffer"));
+    static_cast<QFrame*>(offer_)->setFrameShape(QFrame::StyledPanel);
+    offerText_ = new QLabel(offer_);
+    offerText_->setObjectName(QStringLiteral("trainOfferText"));
+    offerText_->setTextFormat(Qt::PlainText);
+    offerText_->setWordWrap(true);
+    auto* continueIt = new QPushButton(tr("Continue &It"), offer_);
+    continueIt->setObjectName(QStringLiteral("trainOfferContinue"));
+    continueIt->setToolTip(tr("Go on from the run's last checkpoint to its end"));
+    auto* dismiss = new QPushButton(tr("Dismiss"), offer_);
+    dismiss->setObjectName(QStringLiteral("trainOfferDismiss"));
+    dismiss->setToolTip(tr("Hide this; Continue Run… still finds the run"));
+    auto* offerRow = new QHBoxLayout(offer_);
+    offerRow->addWidget(offerText_, 1);
+    offerRow->addWidget(continueIt);
+    offerRow->addWidget(dismiss);
+    connect(continueIt, &QPushButton::clicked, this, [this] { continueRun(offered_); });
+    connect(dismiss, &QPushButton::clicked, offer_, &QWidget::hide);
 
     // The boxes' longest entries (a recipe's description) must not set the window's minimum past a
     // projector's width: they show what fits, and the list drops down whole.
@@ -87,6 +108,7 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
 
     auto* col = new QVBoxLayout(this);
     col->addLayout(controls);
+    col->addWidget(offer_);
     col->addWidget(status_);
     col->addWidget(split, 1);
 
@@ -119,6 +141,22 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     connect(session_, &TrainSession::failed, this, &TrainPage::message);
     connect(session_, &TrainSession::finished, this, &TrainPage::onFinished);
     updateButtons();
+    offerStoppedRun();
+}
+
+void TrainPage::offerStoppedRun() {
+    const auto stopped = training() ? std::nullopt : RunFolders::stoppedRun(AppSettings::lastRun());
+    offered_ = stopped ? stopped->dir : QString();
+    offer_->setVisible(stopped.has_value());
+    if (stopped)
+        offerText_->setText(tr("The last run stopped at step %1 of %2, in %3.")
+                                .arg(stopped->step)
+                                .arg(stopped->steps)
+                                .arg(QDir::toNativeSeparators(stopped->dir)));
+}
+
+QString TrainPage::offeredRun() const {
+    return offer_->isHidden() ? QString() : offered_;
 }
 
 TrainPage::~TrainPage() {
@@ -202,6 +240,7 @@ void TrainPage::continueRun(const QString& dir) {
 }
 
 void TrainPage::launched(const QString& what) {
+    offerStoppedRun(); // training now: nothing to offer
     status_->setText(what);
     updateButtons();
     Q_EMIT trainingChanged(true);
@@ -370,6 +409,7 @@ void TrainPage::onFinished(bool completed, const QString& error) {
         status_->setText(tr("The run failed: %1").arg(error));
     }
     updateButtons();
+    offerStoppedRun(); // a run stopped short of its end can go on
     Q_EMIT trainingChanged(false);
 }
 

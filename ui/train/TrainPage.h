@@ -57,8 +57,7 @@ public:
     bool confirmClose(QWidget* parent);
     /// Where the current (or last) run writes.
     QString runDirectory() const;
-    /// Where new runs get their folders: the user's data folder's runs/ unless set (a batch run sets its
-    /// own).
+    /// Where new runs get their folders: RunFolders::defaultFolder() unless set (a batch run sets its own).
     QString runsFolder() const;
     void setRunsFolder(const QString& dir);
 
@@ -80,6 +79,9 @@ public:
     int frameAtOrAfter(int64_t step) const;
     int frameAtOrBefore(int64_t step) const;
     AttentionGrid* grid() const;
+    /// The run the tab offers to continue (the last one, stopped short of its steps: the window closed, was
+    /// killed or stopped it); empty when none is offered.
+    QString offeredRun() const;
 
 Q_SIGNALS:
     void trainingChanged(bool training);
@@ -96,6 +98,8 @@ private:
     void onFinished(bool completed, const QString& error);
     void updateButtons();
     void chooseRunToContinue();
+    /// Offers the last run when it stopped short of its steps and nothing trains now; hides the offer else.
+    void offerStoppedRun();
     /// The chosen preset's recipe file, and what it fixes: a recurrent model's size and steps.
     QString recipePath() const;
     void fitToTask(bool takeSteps);
@@ -111,6 +115,9 @@ private:
     QPushButton* pause_ = nullptr;
     QPushButton* stop_ = nullptr;
     QLabel* status_ = nullptr;
+    QWidget* offer_ = nullptr; ///< "The last run stopped at step …" with Continue It
+    QLabel* offerText_ = nullptr;
+    QString offered_;
     TrainCurve* curve_ = nullptr;
     TrainFrames* frames_ = nullptr;
     TrainSession* session_ = nullptr;

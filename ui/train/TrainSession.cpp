@@ -4,13 +4,13 @@
 #include "core/train/Trainer.h"
 #include "core/train/TrainingRun.h"
 #include "ui/base/AppSettings.h"
+#include "ui/train/RunFolders.h"
 #include "ui/train/TrainPresets.h"
 #include "ui/train/TrainingThread.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
-#include <QStandardPaths>
 
 namespace ui {
 
@@ -38,9 +38,7 @@ TrainSession::~TrainSession() {
 }
 
 QString TrainSession::runsFolder() const {
-    return !runsFolder_.isEmpty() ? runsFolder_
-                                  : QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-                                        .filePath(QStringLiteral("runs"));
+    return !runsFolder_.isEmpty() ? runsFolder_ : RunFolders::defaultFolder();
 }
 
 void TrainSession::start(const core::TrainRecipe& recipe, const QString& preset, bool tiny) {

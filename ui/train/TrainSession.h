@@ -40,8 +40,7 @@ public:
 
     /// Where the current (or last) run writes.
     QString runDirectory() const { return runDir_; }
-    /// Where new runs get their folders: the user's data folder's runs/ unless set (a batch run sets its
-    /// own).
+    /// Where new runs get their folders: RunFolders::defaultFolder() unless set (a batch run sets its own).
     QString runsFolder() const;
     void setRunsFolder(const QString& dir) { runsFolder_ = dir; }
     /// The preset, size and steps of the run last started (empty preset: none, or a continued run).

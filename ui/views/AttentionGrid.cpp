@@ -161,10 +161,7 @@ void AttentionGrid::setNothingYetText(const QString& text) {
 
 void AttentionGrid::blockChanged() {
     const auto* b = block();
-    message_ = b ? QString()
-               : !shown_.snapshot && !nothingYet_.isEmpty()
-                   ? nothingYet_
-                   : AttentionText::emptyText(shown_.snapshot.get(), shown_.kind);
+    message_ = b ? QString() : AttentionText::emptyText(shown_.snapshot.get(), shown_.kind, nothingYet_);
     // The tiles are pooled and coloured when first painted, so a snapshot that is replaced before it is
     // shown costs nothing here.
     tiles_.setBlock(b, shown_.causal());

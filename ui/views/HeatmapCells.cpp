@@ -11,6 +11,17 @@
 
 namespace ui {
 
+std::pair<double, double> colourRange(ScaleMode scale, float lo, float hi) {
+    if (scale == ScaleMode::Fixed)
+        return {0.0, 1.0};
+    if (scale == ScaleMode::Log)
+        return {kLogScaleFloor, 1.0};
+    if (hi > lo)
+        return {lo, hi};
+    // A constant head has no spread to stretch; a tiny range around it keeps the gradient defined.
+    return {lo - 1e-6, hi + 1e-6};
+}
+
 const float* HeatmapCells::weights(const core::AttentionBlock& block) const {
     if (!own.empty())
         return own.data();

@@ -7,9 +7,14 @@
 #include "ui/base/ShownAttention.h"
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace ui {
+
+/// The weights a scale spans: [0, 1] fixed, [kLogScaleFloor, 1] on the log scale, the head's informative
+/// range [lo, hi] per head (widened a hair when the head is constant, so the gradient stays defined).
+std::pair<double, double> colourRange(ScaleMode scale, float lo, float hi);
 
 struct HeatmapCells {
     /// What they were computed from; its snapshot keeps the block the weights point into.

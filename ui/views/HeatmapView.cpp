@@ -3,6 +3,7 @@
 #include "ui/base/AttentionText.h"
 #include "ui/base/HeadNavigation.h"
 #include "ui/base/LatestJob.h"
+#include "ui/base/PlotHelpers.h"
 #include "ui/base/QCustomPlotInclude.h"
 #include "ui/base/TokenText.h"
 #include "ui/views/HeatmapCellTip.h"
@@ -139,20 +140,6 @@ void HeatmapView::setShown(const ShownAttention& shown) {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void HeatmapView::setLogarithmic(bool log) {
-    const auto type = log ? QCPAxis::stLogarithmic : QCPAxis::stLinear;
-    if (scale_->dataScaleType() == type)
-        return;
-    scale_->setDataScaleType(type); // also the map's
-    if (log)
-        scale_->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-    else
-        scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    // "10⁻³" on a log scale; QCPAxis's own defaults on a linear one.
-    scale_->axis()->setNumberFormat(log ? QStringLiteral("eb") : QStringLiteral("gb"));
-    scale_->axis()->setNumberPrecision(log ? 0 : 6);
-}
-
 void HeatmapView::setMarkedToken(Qt::Orientation orientation, int index) {
     markOrientation_ = orientation;
     markIndex_ = index;
@@ -195,6 +182,12 @@ QString HeatmapView::emptyMessage() const {
     return stack_->currentWidget() == message_ ? message_->text() : QString();
 }
 
+void HeatmapView::setNothingYetText(const QString& text) {
+    nothingYet_ = text;
+    if (block() == nullptr)
+        rebuild();
+}
+
 void HeatmapView::rebuild() {
     if (block() == nullptr) {
         job_->forget();
@@ -203,7 +196,7 @@ void HeatmapView::rebuild() {
         weights_ = nullptr;
         ownWeights_.clear();
         map_->data()->clear();
-        message_->setText(AttentionText::emptyText(shown_.snapshot.get(), shown_.kind));
+        message_->setText(AttentionText::emptyText(shown_.snapshot.get(), shown_.kind, nothingYet_));
         stack_->setCurrentWidget(message_);
         return;
     }
@@ -238,18 +231,9 @@ void HeatmapView::showCells(HeatmapCells c) {
         for (int col = 0; col < c.cols; ++col)
             cells->setCell(col, r, c.cells[std::size_t(r) * std::size_t(c.cols) + std::size_t(col)]);
     const bool log = drawn_.scale == ScaleMode::Log;
-    if (drawn_.scale == ScaleMode::Fixed) {
-        range_ = {0.0, 1.0};
-    } else if (log) {
-        range_ = {kLogScaleFloor, 1.0};
-    } else if (c.hi > c.lo) {
-        range_ = {c.lo, c.hi};
-    } else {
-        // A constant head has no spread to stretch; a tiny range around it keeps the gradient defined.
-        range_ = {c.lo - 1e-6, c.hi + 1e-6};
-    }
+    range_ = colourRange(drawn_.scale, c.lo, c.hi);
     map_->setGradient(shown_.colorMap.gradient());
-    setLogarithmic(log);
+    setLogScale(scale_, log);
     map_->setDataRange(QCPRange(range_.first, range_.second));
 
     zoom_->setShape(keys_, queries_); // a zoom survives a step or another head of the same shape
@@ -289,11 +273,9 @@ void HeatmapView::updateTicks() {
     int widest = 0;
     for (const auto& t : kt)
         widest = std::max(widest, fm.horizontalAdvance(label(t)));
-    // Upright labels read best; turn them only when they would collide side by side.
-    const bool rotated = widest + 4 > colPx;
-    const double xNeed = rotated ? fm.height() + 1 : widest + 4;
-    const int xStep = std::max(1, int(std::ceil(xNeed / colPx)));
-    const int yStep = std::max(1, int(std::ceil((fm.height() + 1) / rowPx)));
+    const auto fit = fitLabels(fm, widest, colPx, rowPx);
+    const int xStep = fit.xStep, yStep = fit.yStep;
+    const bool rotated = fit.rotated;
     if (xStep == xStep_ && yStep == yStep_ && rotated == xRotated_)
         return;
     xStep_ = xStep;

@@ -77,6 +77,8 @@ public:
     QRectF visibleCells() const;
     void setVisibleCells(const QRectF& cells);
     ZoomOverview* overview() const;
+    /// What the empty view says before a first snapshot (an analysis under way); the default when empty.
+    void setNothingYetText(const QString& text);
 
 Q_SIGNALS:
     /// Keyboard navigation while the view has focus: ←/→ heads, ↑/↓ and PgUp/PgDn layers.
@@ -88,8 +90,6 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    /// The legend's and the map's scale: logarithmic for ScaleMode::Log.
-    void setLogarithmic(bool log);
     void rebuild();
     void showCells(HeatmapCells cells);
     void updateMarks();
@@ -120,6 +120,7 @@ private:
     HeatmapZoom* zoom_ = nullptr;
     QStackedLayout* stack_ = nullptr;
     std::pair<double, double> range_{0.0, 1.0};
+    QString nothingYet_;
     int queries_ = 0;
     int keys_ = 0;
     const float* weights_ = nullptr; // queries_ × keys_: the block's, or ownWeights_; null: read the block

@@ -14,13 +14,12 @@ namespace ui {
 
 namespace {
 
-// Labels a side of n cells with about `room` of them at most, so tick labels never overlap.
-QSharedPointer<QCPAxisTickerText> ticker(const QStringList& labels, int n, int room) {
-    QSharedPointer<QCPAxisTickerText> t(new QCPAxisTickerText);
-    const int every = std::max(1, (n + std::max(room, 1) - 1) / std::max(room, 1));
-    for (int i = 0; i < n; i += every)
-        t->addTick(i, i < labels.size() ? labels[i] : QString::number(i));
-    return t;
+// A side of n cells labelled: its labels, numbers where they run out.
+QStringList sideLabels(const QStringList& labels, int n) {
+    QStringList out;
+    for (int i = 0; i < n; ++i)
+        out << (i < labels.size() ? labels[i] : QString::number(i));
+    return out;
 }
 
 QCPColorGradient diverging() {
@@ -96,18 +95,23 @@ void MatrixChart::setMatrix(const core::Matrix& m, const QStringList& rowLabels,
                 all = std::max(all, top[std::size_t(c)]);
             }
     const auto nan = std::numeric_limits<double>::quiet_NaN();
+    const bool weights = colours == Colours::Weights;
+    // A log scale has no 0: its cells hold at least the scale's low end (as the detail heatmap's do).
+    const double floor = weights && weightScale_.log ? weightScale_.range.first : -HUGE_VAL;
     for (int r = 0; r < m.rows; ++r)
         for (int c = 0; c < m.cols; ++c) {
             const double v = m.at(r, c);
             const double div = perColumn && top[std::size_t(c)] > 0.0 ? top[std::size_t(c)] : 1.0;
-            cells->setCell(c, r, std::isfinite(v) ? v / div : nan);
+            cells->setCell(c, r, std::isfinite(v) ? std::max(v / div, floor) : nan);
         }
-    auto gradient = colours == Colours::Weights ? ColorMap::byName(QString()).gradient() : diverging();
+    auto gradient = weights ? weightScale_.colours.gradient() : diverging();
     gradient.setNanHandling(QCPColorGradient::nhNanColor);
-    gradient.setNanColor(QColor(0xbd, 0xbd, 0xbd));
+    gradient.setNanColor(weights ? QColor(weightScale_.colours.maskedColor()) : QColor(0xbd, 0xbd, 0xbd));
     map_->setGradient(gradient);
+    setLogScale(scale_, weights && weightScale_.log);
     const double range = perColumn || all <= 0.0 ? 1.0 : all;
-    map_->setDataRange(colours == Colours::Weights ? QCPRange(0.0, 1.0) : QCPRange(-range, range));
+    map_->setDataRange(weights ? QCPRange(weightScale_.range.first, weightScale_.range.second)
+                               : QCPRange(-range, range));
     for (auto* t : numbers_)
         plot_->removeItem(t);
     numbers_.clear();
@@ -144,14 +148,10 @@ void MatrixChart::placeNumbers() {
 
 void MatrixChart::updateTicks() {
     placeNumbers();
-    const auto* rect = plot_->axisRect();
-    const int rows = std::max(matrix_.rows, 1), cols = std::max(matrix_.cols, 1);
-    const QFontMetrics fm(plot_->yAxis->tickLabelFont());
-    plot_->yAxis->setTicker(ticker(rowLabels_, rows, std::max(1, rect->height() / (fm.height() + 2))));
-    int widest = fm.horizontalAdvance(QStringLiteral("0000"));
-    for (const auto& l : colLabels_)
-        widest = std::max(widest, fm.horizontalAdvance(l));
-    plot_->xAxis->setTicker(ticker(colLabels_, cols, std::max(1, rect->width() / (widest + 6))));
+    // Every label while there is room for it (turned when too wide for its cell), thinned only past that.
+    if (setTokenTicks(plot_, sideLabels(colLabels_, std::max(matrix_.cols, 1)),
+                      sideLabels(rowLabels_, std::max(matrix_.rows, 1))))
+        plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void MatrixChart::setHighlight(int row, int col) {

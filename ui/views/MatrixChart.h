@@ -4,10 +4,12 @@
 // key j in one chart marks key j in all of them).
 
 #include "core/base/Matrix.h"
+#include "ui/base/ColorMap.h"
 
 #include <QStringList>
 #include <QWidget>
 
+#include <utility>
 #include <vector>
 
 class QCustomPlot;
@@ -29,7 +31,17 @@ public:
         Shared,   ///< one colour range for every cell, with a colour bar
         PerColumn ///< each column on its own range (columns of different quantities: scores, weights)
     };
+    /// How Colours::Weights paints: the attention views' colour map, range and scale, so a chart of weights
+    /// reads like the detail heatmap beside it (per-head and log scales included).
+    struct WeightScale {
+        ColorMap colours = ColorMap::byName(QString());
+        std::pair<double, double> range{0.0, 1.0};
+        bool log = false; ///< cells below range.first take its colour; the tooltips keep the exact weight
+    };
     explicit MatrixChart(const QString& title, QWidget* parent = nullptr);
+
+    /// Takes effect at the next setMatrix() with Colours::Weights.
+    void setWeightScale(const WeightScale& scale) { weightScale_ = scale; }
 
     /// Shows m (NaN cells are drawn grey: a masked score, −∞). rowLabels label the rows (empty: numbers);
     /// columns are numbered unless colLabels are given.
@@ -67,6 +79,7 @@ private:
     QStringList rowLabels_, colLabels_;
     std::pair<int, int> hover_{-1, -1};
     bool cellNumbers_ = false;
+    WeightScale weightScale_;
     std::vector<QCPItemText*> numbers_;
 };
 

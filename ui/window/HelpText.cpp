@@ -121,13 +121,23 @@ QString HelpText::pageToolTip(Page page) {
     return {};
 }
 
-QString HelpText::sourcePlaceholder(const core::ModelConfig& c) {
+QString HelpText::examplePrompt(const core::ModelConfig& c) {
+    // A checkpoint brought from Hugging Face has no example of its own: one that suits every model of its
+    // kind, in English (what the families people bring read).
     if (!c.example.empty())
-        return tr("e.g. %1").arg(QString::fromStdString(c.example));
+        return QString::fromStdString(c.example);
+    if (c.recurrent())
+        return {}; // the seed's task models read their own alphabets; their configs give the example
     if (!c.hasDecoder())
-        return c.maskedLmHead
-                   ? tr("Type a sentence; the model guesses what a [MASK] (RoBERTa: <mask>) stands for…")
-                   : tr("Type a sentence…");
+        return c.maskedLmHead ? tr("The capital of France is [MASK].") : tr("The old man walked home.");
+    return c.hasEncoder() ? tr("The old man walked to the small white house.")
+                          : tr("The capital of France is");
+}
+
+QString HelpText::sourcePlaceholder(const core::ModelConfig& c) {
+    const QString example = examplePrompt(c);
+    if (!example.isEmpty())
+        return tr("e.g. %1 (Enter takes it)").arg(example);
     return c.hasEncoder() ? tr("Type a sentence…") : tr("Type a prompt…");
 }
 

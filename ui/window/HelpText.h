@@ -25,7 +25,10 @@ public:
     static QString keyText(const QKeySequence& key);
     /// The versions of attnscope, Qt, LibTorch and QCustomPlot, and how the core computes.
     static QString about();
-    /// The Source field's placeholder: the model's example input ("e.g. 321+54"), else what to type.
+    /// A text the model takes, offered in the empty Source field: the config's own example, else one for
+    /// its kind (a prompt to continue, a sentence with a mask to fill, a sentence to translate).
+    static QString examplePrompt(const core::ModelConfig& config);
+    /// The empty Source field's text: the example, and that Enter takes it.
     static QString sourcePlaceholder(const core::ModelConfig& config);
     /// The Source field's tooltip, with the model's description and example when it has them (null: none
     /// loaded yet).

@@ -35,6 +35,18 @@ void ModelPicker::setBuiltinDirectory(const QString& dir) {
     setCurrentModel(shown_);
 }
 
+void ModelPicker::addFolders(const QStringList& dirs, const std::function<QString(const QString&)>& name) {
+    const QSignalBlocker block(this);
+    for (const auto& dir : dirs) {
+        const QString path = canonical(dir);
+        if (!QFileInfo::exists(path + QStringLiteral("/config.json")) || findData(path) >= 0)
+            continue;
+        insertItem(openIndex(), name ? name(path) : QFileInfo(path).fileName(), path);
+        setItemData(openIndex() - 1, path, Qt::ToolTipRole);
+    }
+    setCurrentModel(shown_);
+}
+
 void ModelPicker::setCurrentModel(const QString& dir) {
     const QSignalBlocker block(this);
     if (dir.isEmpty())

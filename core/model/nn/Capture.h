@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace core::nn {
@@ -26,6 +27,8 @@ struct Capture {
     /// what the Inside view recomputes the encoder's queries, keys and values from.
     bool keepInputs = false;
     std::vector<torch::Tensor> encoderInputs;
+    /// Called after each layer of the pass, when set: how a long analysis tells how far it has got.
+    std::function<void()> layerDone;
 
 private:
     static AttentionBlock causal(AttentionBlock b) {

@@ -56,6 +56,8 @@ torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
             appendLayer(capture->decoderSelf, selfProbs, count); // selfProbs (1, H, T, Tk)
             if (crossProbs.defined())
                 appendLayer(capture->cross, crossProbs, count); // crossProbs (1, H, T, S)
+            if (capture->layerDone)
+                capture->layerDone();
         }
     }
     return norm ? norm(h) : h;

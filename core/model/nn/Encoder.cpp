@@ -34,6 +34,8 @@ torch::Tensor EncoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
                                                    off.empty() ? nullptr : off.data()); // (B, S, C)
         if (capture)
             appendLayer(capture->encoderSelf, probs, count); // probs (1, H, S, S)
+        if (capture && capture->layerDone)
+            capture->layerDone();
     }
     return norm ? norm(h) : h;
 }

@@ -144,11 +144,11 @@ std::vector<std::string> shownTokens(const HfTokenizer::Tables& t) {
     std::set<std::string> seen;
     for (std::size_t id = 0; id < shown.size(); ++id) {
         const auto& spelled = t.spelling[id];
-        auto label = spelled.empty()                             ? "<unused " + std::to_string(id) + ">"
+        auto label = spelled.empty()                             ? "<unused" + std::to_string(id) + ">"
                      : t.special.count(static_cast<int64_t>(id)) ? spelled
                                                                  : t.decoder.tokenText(spelled);
         if (label.empty() || !seen.insert(label).second) {
-            label = spelled.empty() ? "<unused " + std::to_string(id) + ">" : spelled;
+            label = spelled.empty() ? "<unused" + std::to_string(id) + ">" : spelled;
             if (!seen.insert(label).second)
                 label = "<id " + std::to_string(id) + ">";
             seen.insert(label);

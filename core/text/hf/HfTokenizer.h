@@ -18,8 +18,9 @@ class HfTokenizer : public Tokenizer {
 public:
     /// Reads tokenizer.json, and tokenizer_config.json beside it when there is one (it names the bos, eos,
     /// unk and pad tokens). rows > 0: ids up to rows − 1 exist (the model's embedding rows), those the file
-    /// does not give named "<unused N>". Throws IoError when it can't be read, FormatError naming the file
-    /// and the part for a malformed or unsupported one (a WordLevel model, a Precompiled normalizer).
+    /// does not give named "<unusedN>" (no space, which a token strip would show as ␣). Throws IoError when
+    /// it can't be read, FormatError naming the file and the part for a malformed or unsupported one (a
+    /// WordLevel model, a Precompiled normalizer).
     static std::unique_ptr<HfTokenizer> fromFile(const std::string& path, int64_t rows = 0);
     /// The same from the files' text; configJson may be empty. name stands for the file in messages.
     static std::unique_ptr<HfTokenizer> fromText(const std::string& json, const std::string& configJson,

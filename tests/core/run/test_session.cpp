@@ -63,6 +63,8 @@ private Q_SLOTS:
     void longTextIsCut();
     void pastMaxLenIsALongerTable();
     void snapshotsShareTheSessionsAttention();
+    void progressCountsTheLayers_data();
+    void progressCountsTheLayers();
 };
 
 void TestSession::analyzeStartsTheRun_data() {
@@ -344,6 +346,44 @@ void TestSession::snapshotsShareTheSessionsAttention() {
     QVERIFY(largestDifference(first.encoder, second.encoder) > 0.0); // the new text's attention differs
     qInfo("encoder attention of the two texts differs by up to %g",
           largestDifference(first.encoder, second.encoder));
+}
+
+void TestSession::progressCountsTheLayers_data() {
+    QTest::addColumn<Architecture>("arch");
+    QTest::addColumn<int>("layers");
+    QTest::newRow("encoder-decoder: 2 + 2 layers") << Architecture::EncoderDecoder << 4;
+    QTest::newRow("decoder-only: 2 layers") << Architecture::DecoderOnly << 2;
+}
+
+void TestSession::progressCountsTheLayers() {
+    // An analysis reports its passes: first nothing done, then each layer, up to all of them; a step reports
+    // nothing; switching a head off runs the passes again and reports them again.
+    QFETCH(Architecture, arch);
+    QFETCH(int, layers);
+    Session s(model(arch));
+    std::vector<AnalysisProgress> seen;
+    s.setProgress([&](const AnalysisProgress& p) { seen.push_back(p); });
+    s.analyze("abcdef");
+    const std::size_t tokens =
+        arch == Architecture::EncoderDecoder ? s.sourceTokens().size() : s.targetTokens().size();
+    QCOMPARE(int(seen.size()), layers + 1);
+    for (int i = 0; i <= layers; ++i) {
+        QCOMPARE(seen[std::size_t(i)].layersDone, i);
+        QCOMPARE(seen[std::size_t(i)].layers, layers);
+        QCOMPARE(seen[std::size_t(i)].tokens, tokens);
+    }
+    seen.clear();
+    s.step();
+    s.step();
+    QVERIFY(seen.empty());
+    HeadAblation off;
+    off.set({AttentionKind::Decoder, 0, 1}, true);
+    s.setAblation(off);
+    QCOMPARE(int(seen.size()), layers + 1);
+    QCOMPARE(seen.back().layersDone, layers);
+    seen.clear();
+    s.step(); // the run again's decoder reports no steps either
+    QVERIFY(seen.empty());
 }
 
 QTEST_GUILESS_MAIN(TestSession)

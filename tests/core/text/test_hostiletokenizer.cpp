@@ -182,7 +182,7 @@ void TestHostileTokenizer::idsHeldToTheFile() {
 
 void TestHostileTokenizer::vocabSizeHeldToTheWeights() {
     // A Llama folder whose config.json says vocab_size 16,777,215 over a 264-row embedding: minutes and
-    // gigabytes of "<unused N>" names before; now refused from the weights' header, before the tokenizer.
+    // gigabytes of "<unusedN>" names before; now refused from the weights' header, before the tokenizer.
     QTemporaryDir tmp;
     const auto dir = tmp.path().toStdString();
     const json config = {
