@@ -10,6 +10,7 @@
 #include "ui/base/QCustomPlotInclude.h"
 #include "ui/base/TokenText.h"
 #include "ui/views/HeatmapView.h"
+#include "ui/views/MatrixChart.h"
 
 #include <QLabel>
 #include <QSignalSpy>
@@ -65,6 +66,7 @@ private Q_SLOTS:
     void colorRange();
     void tickLabels_data();
     void tickLabels();
+    void chartLabelsTurnBeforeTheyThin();
     void thinning();
     void tooltip();
     void marks();
@@ -379,6 +381,39 @@ void TestHeatmapView::emptyKind() {
     view.setCurrentQuery(int(snap->tgtTokens.size()) - 1);
     settle(view);
     maybeSave(view, "heatmap-decoder-only.png");
+}
+
+void TestHeatmapView::chartLabelsTurnBeforeTheyThin() {
+    // The charts of Rollout, Inside and Compare: 12 keys of long words at ~70 px a cell all keep their
+    // label (turned a quarter, as the detail heatmap does), where they were thinned to every other one;
+    // 1,000 keys in the same width are thinned so that none overlap.
+    ui::MatrixChart chart(QStringLiteral("test"));
+    chart.resize(1000, 500);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    const auto ticksOf = [&](int n, const QString& word) {
+        core::Matrix m(4, n);
+        QStringList cols;
+        for (int c = 0; c < n; ++c)
+            cols << QStringLiteral("%1%2").arg(word).arg(c);
+        chart.setMatrix(m, {}, cols, ui::MatrixChart::Colours::Weights);
+        chart.plot()->replot();
+        QCoreApplication::processEvents();
+        chart.plot()->replot();
+        auto ticker = chart.plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        return ticker ? ticker->ticks().size() : -1;
+    };
+    const auto cellPx = [&](int n) { return chart.plot()->axisRect()->width() / double(n); };
+    const int twelve = ticksOf(12, QStringLiteral("\u2581understanding"));
+    qInfo("12 keys at %.0f px a cell: %d labels, turned %.0f°", cellPx(12), twelve,
+          chart.plot()->xAxis->tickLabelRotation());
+    QCOMPARE(twelve, 12);
+    QCOMPARE(chart.plot()->xAxis->tickLabelRotation(), -90.0);
+    const int many = ticksOf(1000, QStringLiteral("w"));
+    const QFontMetrics fm(chart.plot()->xAxis->tickLabelFont());
+    qInfo("1,000 keys at %.2f px a cell: %d labels", cellPx(1000), many);
+    QVERIFY(many > 1 && many < 1000);
+    QVERIFY(cellPx(1000) * (1000.0 / many) >= fm.height()); // no two turned labels closer than their height
 }
 
 QTEST_MAIN(TestHeatmapView)
