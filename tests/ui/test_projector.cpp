@@ -162,6 +162,10 @@ void TestProjector::lessonStepsGetTheRoom() {
           scroll->horizontalScrollBar()->maximum());
     QVERIFY(!stages->twoColumns());
     QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+    // The step rings a heatmap cell too, on a page out of sight: the Attention page's panes are left whole.
+    const auto hidden = f->window.findChild<QSplitter*>(QStringLiteral("mainSplitter"))->sizes();
+    qInfo("the Attention page's panes meanwhile: %d | %d | %d px", hidden[0], hidden[1], hidden[2]);
+    QVERIFY(hidden[0] > 0 && hidden[1] > 0 && hidden[2] > 0);
     QVERIFY(box.left() >= 0 && box.right() < scroll->viewport()->width());
     // Scrolled down to it: its top at the top, so as much of it as fits is in sight.
     QVERIFY2(box.top() >= 0 && box.top() < 20, qPrintable(QString::number(box.top())));

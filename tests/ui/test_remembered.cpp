@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMenu>
+#include <QScopeGuard>
 #include <QSettings>
 
 class TestRemembered : public QObject {
@@ -97,6 +98,7 @@ void TestRemembered::modelListHasRecentFoldersAndTrainedRuns() {
              qPrintable(runs));
     const QString run = QDir(runs).filePath(QStringLiteral("reverse-20261203-101500"));
     QVERIFY(QDir().mkpath(run));
+    const auto gone = qScopeGuard([run] { QDir(run).removeRecursively(); }); // never left for later windows
     QVERIFY(QDir().mkpath(run + QStringLiteral("/model")));
     for (const auto& name : QDir(wide).entryList(QDir::Files))
         QVERIFY(QFile::copy(wide + QLatin1Char('/') + name, run + QStringLiteral("/model/") + name));
@@ -119,7 +121,6 @@ void TestRemembered::modelListHasRecentFoldersAndTrainedRuns() {
     QTRY_VERIFY_WITH_TIMEOUT(f.window.model() != nullptr, 30000);
     QCOMPARE(QFileInfo(f.window.opener()->directory()).canonicalFilePath(),
              QFileInfo(run + QStringLiteral("/model")).canonicalFilePath());
-    QDir(run).removeRecursively();
 }
 
 QTEST_MAIN(TestRemembered)

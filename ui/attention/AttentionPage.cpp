@@ -356,13 +356,17 @@ void AttentionPage::giveRoomToDetail() {
     // A step about a cell needs the cells, their key labels and the candidates they lead to: where the
     // detail has less than half the width or the chart no room for its bars (presenting, the lesson dock
     // open), the grid gives way, down to its least.
+    // Only on the page in sight: hidden (a step on the Inside tab rings a cell too), its panes read as not
+    // shown and would be given no width; the step that shows the page rings the cell again.
+    if (!isVisible())
+        return;
     const auto sizes = splitter_->sizes();
     const int total = std::accumulate(sizes.begin(), sizes.end(), 0);
     if (sizes.size() != 3 || total <= 0)
         return;
     // Half for the detail; the chart room for its tokens, numbers and some bar (30 characters of its font,
     // at most a quarter); the grid the rest.
-    const bool chartShown = candidates_->isVisible();
+    const bool chartShown = !candidates_->isHidden();
     const int wantChart =
         chartShown
             ? std::min(QFontMetrics(candidates_->plot()->yAxis->tickLabelFont()).averageCharWidth() * 30,
@@ -372,8 +376,10 @@ void AttentionPage::giveRoomToDetail() {
         return;
     const int detail = std::max(total / 2, sizes[1] * 2 >= total ? sizes[1] - (wantChart - sizes[2]) : 0);
     const int grid =
-        grid_->isVisible() ? std::max(grid_->minimumSizeHint().width(), total - detail - wantChart) : 0;
+        !grid_->isHidden() ? std::max(grid_->minimumSizeHint().width(), total - detail - wantChart) : 0;
     const int chart = chartShown ? std::max(candidates_->minimumWidth(), total - detail - grid) : 0;
+    if (total - grid - chart <= sizes[1])
+        return; // the grid and the chart at their least leave the detail no more than it has
     splitter_->setSizes({grid, total - grid - chart, chart});
 }
 

@@ -65,11 +65,12 @@ void setLogScale(QCPColorScale* scale, bool log) {
     scale->axis()->setNumberPrecision(log ? 0 : 6);
 }
 
-LabelFit fitLabels(const QFontMetrics& fm, int widestX, double colPx, double rowPx) {
+LabelFit fitLabels(const QFontMetrics& fm, int widestX, double colPx, double rowPx, bool wasRotated) {
     LabelFit fit;
     colPx = std::max(colPx, 1e-3);
     rowPx = std::max(rowPx, 1e-3);
-    fit.rotated = widestX + 4 > colPx; // upright labels read best: turned only when they would collide
+    // Upright labels read best: turned only when they would collide.
+    fit.rotated = widestX + (wasRotated ? 10 : 4) > colPx;
     const double xNeed = fit.rotated ? fm.height() + 1 : widestX + 4;
     fit.xStep = std::max(1, int(std::ceil(xNeed / colPx)));
     fit.yStep = std::max(1, int(std::ceil((fm.height() + 1) / rowPx)));
@@ -84,7 +85,7 @@ bool setTokenTicks(QCustomPlot* plot, const QStringList& x, const QStringList& y
     int widest = 0;
     for (const auto& l : x)
         widest = std::max(widest, fm.horizontalAdvance(l));
-    const auto fit = fitLabels(fm, widest, colPx, rowPx);
+    const auto fit = fitLabels(fm, widest, colPx, rowPx, plot->xAxis->tickLabelRotation() != 0.0);
     bool changed = false;
     const auto apply = [&changed](QCPAxis* axis, const QStringList& labels, int step) {
         if (labels.isEmpty())

@@ -32,8 +32,10 @@ struct LabelFit {
     int yStep = 1;
     bool rotated = false;
 };
-/// widestX: the widest bottom label in pixels; colPx, rowPx: pixels per cell across and down.
-LabelFit fitLabels(const QFontMetrics& fm, int widestX, double colPx, double rowPx);
+/// widestX: the widest bottom label in pixels; colPx, rowPx: pixels per cell across and down; wasRotated:
+/// the labels are turned now, and stay so until a few pixels more than they need (turning changes the
+/// margins, and so the cells, which must not flip the decision back at the next layout).
+LabelFit fitLabels(const QFontMetrics& fm, int widestX, double colPx, double rowPx, bool wasRotated = false);
 /// Labels the plot's bottom and left axes at 0, 1, … with `x` and `y` (an empty list leaves that axis
 /// alone), thinned and turned by fitLabels for the axis rect and ranges as they are now. Returns whether
 /// anything changed: called after a layout, the caller replots only then (the next layout settles).

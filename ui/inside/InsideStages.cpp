@@ -22,25 +22,28 @@ InsideStages::InsideStages(QScrollArea* scroll) : QWidget(scroll), scroll_(scrol
 
 void InsideStages::addStage(QWidget* stage) {
     stage->setParent(this);
+    stage->installEventFilter(this); // shown, hidden or grown: the room two columns need changes
     stages_.push_back(stage);
     columns_ = 0; // arranged afresh
     reflow();
 }
 
 int InsideStages::twoColumnWidth() const {
-    int widest = 0;
-    for (std::size_t i = 0; i < stages_.size(); i += 2) {
-        int row = 0;
-        for (std::size_t j = i; j < std::min(i + 2, stages_.size()); ++j)
-            row += stages_[j]->isHidden() ? 0 : stages_[j]->minimumSizeHint().width();
-        widest = std::max(widest, row);
-    }
+    // A grid's column is as wide as its widest stage: the left column's widest and the right's, whichever
+    // rows they stand in.
+    int widest[2] = {0, 0};
+    for (std::size_t i = 0; i < stages_.size(); ++i)
+        if (!stages_[i]->isHidden())
+            widest[i % 2] = std::max(widest[i % 2], stages_[i]->minimumSizeHint().width());
     const auto m = grid_->contentsMargins();
-    return widest + grid_->horizontalSpacing() + m.left() + m.right();
+    return widest[0] + widest[1] + grid_->horizontalSpacing() + m.left() + m.right();
 }
 
 bool InsideStages::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == scroll_->viewport() && event->type() == QEvent::Resize)
+    const auto type = event->type();
+    if ((watched == scroll_->viewport() && type == QEvent::Resize) ||
+        (watched != scroll_->viewport() &&
+         (type == QEvent::Show || type == QEvent::Hide || type == QEvent::LayoutRequest)))
         reflow();
     return QWidget::eventFilter(watched, event);
 }

@@ -64,7 +64,7 @@ SamplingChart::SamplingChart(QWidget* parent) : QWidget(parent) {
     const int row = plot_->plotLayout()->rowCount();
     plot_->plotLayout()->addElement(row, 0, plot_->legend);
     plot_->plotLayout()->setRowStretchFactor(row, 0.001);
-    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    // One name a row: side by side the three names would set the chart's least width (about 500 px).
     plot_->legend->setBorderPen(Qt::NoPen);
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {

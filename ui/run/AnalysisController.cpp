@@ -57,7 +57,7 @@ AnalysisController::AnalysisController(ViewState* view, QObject* parent)
     busyDelay_->setInterval(kGlanceMs);
     connect(busyDelay_, &QTimer::timeout, this, [this] {
         if (passes_.running && !passes_.said) {
-            passes_.said = true; // the passes outlast a glance: say how far they are
+            passes_.said = analysingSaid_ = true; // the passes outlast a glance: say how far they are
             Q_EMIT analysing(passes_.tokens, passes_.done, passes_.layers);
         }
         updateBusy();
@@ -88,7 +88,9 @@ void AnalysisController::clearRun() {
     servedFromHistory_.clear();
     pending_.reset();
     showTimer_->stop();
-    const bool had = current_ != nullptr;
+    // What said it was analysing (of this run or one before it) says so no more.
+    const bool had = current_ != nullptr || analysingSaid_;
+    analysingSaid_ = false;
     current_.reset();
     if (had)
         Q_EMIT cleared();
@@ -304,14 +306,9 @@ int AnalysisController::historySize() const {
 void AnalysisController::onFailed(const QString& message, quint64 run, bool analysis) {
     if (run != run_)
         return;
-    const bool said = passes_.said;
     endAnalysing();
-    if (analysis) {
-        const bool shown = current_ != nullptr;
+    if (analysis)
         clearRun(); // the text on screen is not the one typed: show nothing rather than the wrong thing
-        if (!shown && said)
-            Q_EMIT cleared(); // what said it was analysing says so no more
-    }
     Q_EMIT failed(message);
 }
 
@@ -332,7 +329,7 @@ void AnalysisController::onProgress(quint64 run, qulonglong tokens, int layersDo
     if (passes_.said)
         Q_EMIT analysing(tokens, layersDone, layers);
     else if (!busyDelay_->isActive() && lastBusy_) {
-        passes_.said = true; // busy for a while already (another request went first): say it at once
+        passes_.said = analysingSaid_ = true; // busy a while already (another request went first): say it now
         Q_EMIT analysing(tokens, layersDone, layers);
     }
 }
@@ -342,6 +339,7 @@ void AnalysisController::endAnalysing() {
 }
 
 void AnalysisController::show(const RunResultPtr& r) {
+    analysingSaid_ = false; // the result takes the place of what said it was analysing
     pending_.reset();
     showTimer_->stop();
     current_ = r;

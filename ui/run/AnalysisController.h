@@ -148,6 +148,7 @@ private:
         qulonglong tokens = 0;
         int done = 0, layers = 0;
     } passes_;
+    bool analysingSaid_ = false; ///< analysing() was emitted and no result or cleared() has followed since
     bool pastMaxLen_ = false;
     ViewState* view_ = nullptr;
     bool adopting_ = false;     ///< the view takes the heads the worker has: nothing to send back

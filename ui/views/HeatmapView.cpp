@@ -273,7 +273,7 @@ void HeatmapView::updateTicks() {
     int widest = 0;
     for (const auto& t : kt)
         widest = std::max(widest, fm.horizontalAdvance(label(t)));
-    const auto fit = fitLabels(fm, widest, colPx, rowPx);
+    const auto fit = fitLabels(fm, widest, colPx, rowPx, xRotated_);
     const int xStep = fit.xStep, yStep = fit.yStep;
     const bool rotated = fit.rotated;
     if (xStep == xStep_ && yStep == yStep_ && rotated == xRotated_)
