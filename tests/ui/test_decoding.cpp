@@ -276,6 +276,8 @@ void TestDecoding::enterInSourceRunsToEnd() {
     auto* chart = f->window.findChild<ui::CandidatesChart*>();
     QVERIFY(chart->candidates().empty());
     QCOMPARE(chart->axisText(), QStringLiteral("finished: the model decoded <eos>"));
+    QVERIFY(!chart->plot()->xAxis->tickLabels()); // no scale of nothing, only the sentence
+    QVERIFY(!chart->plot()->xAxis->grid()->visible());
     auto* status = f->window.findChild<QLabel*>(QStringLiteral("decodeStatus"));
     QVERIFY(status);
     QVERIFY2(status->text().contains(QStringLiteral("(finished: the model decoded <eos>)")),
@@ -286,6 +288,7 @@ void TestDecoding::enterInSourceRunsToEnd() {
     QCoreApplication::processEvents();
     QCOMPARE(f->controller->current()->ending, core::RunEnding::Open);
     QVERIFY(!chart->candidates().empty());
+    QVERIFY(chart->plot()->xAxis->tickLabels());
     QVERIFY2(!status->text().contains(QStringLiteral("finished")), qPrintable(status->text()));
 }
 

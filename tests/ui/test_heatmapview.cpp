@@ -73,6 +73,7 @@ private Q_SLOTS:
     void keys_data();
     void keys();
     void singleQuery();
+    void oneTokenSaysWhy();
     void emptyKind();
 };
 
@@ -345,6 +346,30 @@ void TestHeatmapView::singleQuery() {
                      std::abs(got.blue() - want.blue()) <= 2,
                  qPrintable(QStringLiteral("key %1: %2 vs %3").arg(k).arg(got.name(), want.name())));
     }
+}
+
+void TestHeatmapView::oneTokenSaysWhy() {
+    // The decoder before its first step: one query and one key. A single cell filling the pane tells
+    // nothing; a sentence says why, and a second token brings the map back.
+    HeatmapView view;
+    view.resize(700, 400);
+    const auto first = synthetic(1, 2, 6, 1);
+    view.setShown({first, AttentionKind::Decoder});
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const QString bos = ui::tokenDisplayText(first->tgtTokens.front());
+    qInfo("one token: \"%s\"", qPrintable(view.emptyMessage()));
+    QVERIFY2(view.emptyMessage().contains(QStringLiteral("\u201c%1\u201d").arg(bos)), qPrintable(bos));
+    QVERIFY(view.emptyMessage().contains(QLatin1String("weight 1")));
+    QVERIFY(!view.plot()->isVisible());
+    QCOMPARE(view.valueAt(0, 0), double(first->decoder.at(0, 0, 0, 0))); // the cell is still there to read
+    maybeSave(view, "heatmap-one-token.png");
+    // Cross-attention of the same step has six keys: drawn.
+    view.setShown({first, AttentionKind::Cross});
+    QVERIFY(view.emptyMessage().isEmpty());
+    view.setShown({synthetic(1, 2, 6, 2), AttentionKind::Decoder});
+    QVERIFY(view.emptyMessage().isEmpty());
+    QVERIFY(view.plot()->isVisible());
 }
 
 void TestHeatmapView::emptyKind() {

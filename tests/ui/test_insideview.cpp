@@ -289,6 +289,37 @@ void TestInsideView::runToEndBranchesAndSampling() {
     QCOMPARE(p.settings.topK, 5);
     QVERIFY(p.keptCount <= 5);
     QVERIFY(view->samplingChart()->summary().contains(QStringLiteral("top-k 5")));
+    // The legend has a row of its own below the axes: inside them it covered the last tokens' bars.
+    auto* plot = view->samplingChart()->plot();
+    QCoreApplication::processEvents();
+    plot->replot();
+    const QRect legend = plot->legend->outerRect(), axes = plot->axisRect()->outerRect();
+    qInfo("sampling chart %dx%d: axes %d..%d px high, legend %d..%d", plot->width(), plot->height(),
+          axes.top(), axes.bottom(), legend.top(), legend.bottom());
+    QVERIFY(plot->legend->visible());
+    QVERIFY(!legend.intersects(axes));
+    QVERIFY(legend.top() >= axes.bottom());
+    // Every legend row and every token's label has its room: none cut, none on top of the next, and the
+    // plot inside its box.
+    QVERIFY2(plot->geometry().bottom() < view->samplingChart()->height(),
+             qPrintable(QStringLiteral("the plot ends at %1 px in a box %2 px high")
+                            .arg(plot->geometry().bottom())
+                            .arg(view->samplingChart()->height())));
+    QVERIFY2(plot->legend->minimumOuterSizeHint().height() <= legend.height(),
+             qPrintable(QStringLiteral("legend needs %1 px, has %2")
+                            .arg(plot->legend->minimumOuterSizeHint().height())
+                            .arg(legend.height())));
+    const int rows = int(plot->yAxis->range().size() + 0.5);
+    const int labelHeight = QFontMetrics(plot->yAxis->tickLabelFont()).height();
+    QVERIFY2(plot->axisRect()->height() >= rows * labelHeight,
+             qPrintable(QStringLiteral("%1 rows of %2 px in %3 px")
+                            .arg(rows)
+                            .arg(labelHeight)
+                            .arg(plot->axisRect()->height())));
+    const QByteArray shots = qgetenv("ATTNSCOPE_TEST_SHOTS");
+    if (!shots.isEmpty())
+        QVERIFY(view->samplingChart()->grab().save(QString::fromLocal8Bit(shots) +
+                                                   QStringLiteral("/inside-sampling.png")));
 }
 
 QTEST_MAIN(TestInsideView)

@@ -16,12 +16,15 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTimer>
@@ -35,6 +38,7 @@ private Q_SLOTS:
     void anyShapeFitsAProjector();
     void shortcutsFitTheScreen();
     void lessonStepsGetTheRoom();
+    void trainBoxesShowTheirEntries();
 };
 
 void TestProjector::anyShapeFitsAProjector_data() {
@@ -197,6 +201,34 @@ void TestProjector::lessonStepsGetTheRoom() {
     if (!shots.isEmpty())
         QVERIFY(
             f->window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/projector-step1.png")));
+}
+
+void TestProjector::trainBoxesShowTheirEntries() {
+    // At 1024 px the Train page's row has room to spare: the size box shows "classroom (2+2 layers,
+    // d_model 64)" whole rather than cut at 14 characters, and at the window's minimum it still fits.
+    auto f = openWindow(kDemoModel, QString());
+    QVERIFY(f);
+    f->window.resize(1024, 768);
+    f->window.showPage(ui::Page::Train);
+    QCoreApplication::processEvents();
+    for (const char* name : {"trainSize", "trainTask"}) {
+        auto* box = f->window.findChild<QComboBox*>(QLatin1String(name));
+        QVERIFY(box);
+        QStyleOptionComboBox option;
+        option.initFrom(box);
+        const int room = box->style()
+                             ->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, box)
+                             .width();
+        const int text = box->fontMetrics().horizontalAdvance(box->currentText());
+        qInfo("%s at 1024 px: %d px wide, \"%s\" needs %d of its %d", name, box->width(),
+              qPrintable(box->currentText()), text, room);
+        QVERIFY2(text <= room, name);
+    }
+    const QByteArray shots = qgetenv("ATTNSCOPE_TEST_SHOTS");
+    if (!shots.isEmpty())
+        QVERIFY(f->window.grab().save(QString::fromLocal8Bit(shots) + QStringLiteral("/train-1024.png")));
+    const QSize min = f->window.minimumSizeHint().expandedTo(f->window.minimumSize());
+    QVERIFY2(min.width() <= 1024, qPrintable(QString::number(min.width())));
 }
 
 ATTNSCOPE_WIDGETS_MAIN(TestProjector)

@@ -11,11 +11,16 @@
 #include "ui/window/ModelPicker.h"
 #include "ui/window/WindowDriver.h"
 
+#include <QAbstractItemView>
 #include <QFile>
 #include <QFileInfo>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSettings>
+
+#include <chrono>
+#include <filesystem>
 
 class TestRemembered : public QObject {
     Q_OBJECT
@@ -102,6 +107,21 @@ void TestRemembered::modelListHasRecentFoldersAndTrainedRuns() {
     QVERIFY(QDir().mkpath(run + QStringLiteral("/model")));
     for (const auto& name : QDir(wide).entryList(QDir::Files))
         QVERIFY(QFile::copy(wide + QLatin1Char('/') + name, run + QStringLiteral("/model/") + name));
+    // Nine older runs: the list keeps the eight newest, the one just trained first.
+    QStringList older;
+    const auto olderGone = qScopeGuard([&older] {
+        for (const auto& d : older)
+            QDir(d).removeRecursively();
+    });
+    for (int i = 1; i <= 9; ++i) {
+        older << QDir(runs).filePath(QStringLiteral("older-%1").arg(i));
+        QVERIFY(QDir().mkpath(older.back() + QStringLiteral("/model")));
+        QVERIFY(QFile::copy(wide + QStringLiteral("/config.json"),
+                            older.back() + QStringLiteral("/model/config.json")));
+        std::filesystem::last_write_time(older.back().toStdString(),
+                                         std::filesystem::file_time_type::clock::now() -
+                                             std::chrono::hours(i));
+    }
     WindowFixture f;
     auto* picker = f.window.findChild<ui::ModelPicker*>(QStringLiteral("modelPicker"));
     QVERIFY(picker);
@@ -114,10 +134,26 @@ void TestRemembered::modelListHasRecentFoldersAndTrainedRuns() {
     const int trained = picker->findData(QFileInfo(run + QStringLiteral("/model")).canonicalFilePath());
     QVERIFY(trained >= 0);
     QCOMPARE(picker->itemText(trained), QStringLiteral("trained: reverse-20261203-101500"));
+    QCOMPARE(items.filter(QRegularExpression(QStringLiteral("^trained: "))).size(), 8);
+    QCOMPARE(items.indexOf(QRegularExpression(QStringLiteral("trained: .*"))), trained);
     QVERIFY(picker->findData(QFileInfo(run).canonicalFilePath()) < 0); // the run's model/ is the model
-    // Chosen there, it opens.
-    picker->setCurrentIndex(trained);
-    Q_EMIT picker->activated(trained);
+    // Chosen there with the keyboard, it opens: F4 drops the list down, the arrows walk it, Enter takes it.
+    f.window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&f.window));
+    picker->setFocus();
+    QTest::keyClick(picker, Qt::Key_F4);
+    QTRY_VERIFY(picker->view()->isVisible());
+    const QByteArray shots = qgetenv("ATTNSCOPE_TEST_SHOTS");
+    if (!shots.isEmpty())
+        QVERIFY(picker->view()->window()->grab().save(QString::fromLocal8Bit(shots) +
+                                                      QStringLiteral("/model-list.png")));
+    for (int i = 0; i < picker->count() && picker->view()->currentIndex().row() != trained; ++i)
+        QTest::keyClick(picker->view(),
+                        picker->view()->currentIndex().row() < trained ? Qt::Key_Down : Qt::Key_Up);
+    QCOMPARE(picker->view()->currentIndex().row(), trained);
+    QTest::keyClick(picker->view(), Qt::Key_Return);
+    QTRY_VERIFY(!picker->view()->isVisible());
+    QCOMPARE(picker->currentIndex(), trained);
     QTRY_VERIFY_WITH_TIMEOUT(f.window.model() != nullptr, 30000);
     QCOMPARE(QFileInfo(f.window.opener()->directory()).canonicalFilePath(),
              QFileInfo(run + QStringLiteral("/model")).canonicalFilePath());

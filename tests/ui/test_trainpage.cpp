@@ -223,8 +223,16 @@ void TestTrainPage::crashedRunContinues() {
              qPrintable(offer));
     QVERIFY2(!again.runsFolder().contains(QStringLiteral("attnscope/attnscope")),
              qPrintable(again.runsFolder()));
-    again.findChild<QPushButton*>(QStringLiteral("trainOfferContinue"))->click();
-    QVERIFY(again.offeredRun().isEmpty()); // training: nothing to offer
+    again.resize(1024, 600);
+    again.show();
+    QVERIFY(QTest::qWaitForWindowActive(&again));
+    if (qEnvironmentVariableIsSet("ATTNSCOPE_TEST_SHOTS"))
+        again.grab().save(qEnvironmentVariable("ATTNSCOPE_TEST_SHOTS") + QStringLiteral("/train-offer.png"));
+    // Its button's mnemonic, as a keyboard user would: Alt+I ("Continue &It").
+    auto* task = again.findChild<QComboBox*>(QStringLiteral("trainTask"));
+    task->setFocus();
+    QTest::keyClick(task, Qt::Key_I, Qt::AltModifier);
+    QTRY_VERIFY(again.offeredRun().isEmpty()); // training (a mnemonic clicks 100 ms later): nothing to offer
     QVERIFY2(messages.isEmpty(), messages.isEmpty() ? "" : qPrintable(messages.first().first().toString()));
     QVERIFY(again.training());
     QTRY_VERIFY_WITH_TIMEOUT(!again.training(), kLong);
@@ -233,9 +241,9 @@ void TestTrainPage::crashedRunContinues() {
     QVERIFY(fs::exists(dir.toStdString() + "/model/model.safetensors"));
     // The curve came back from the log and went on from the checkpoint: steps only rise.
     QVERIFY(again.lossPoints() >= 400 / 10);
-    if (qEnvironmentVariableIsSet("ATTNSCOPE_SHOT_DIR")) { // to look at the continued run
+    if (qEnvironmentVariableIsSet("ATTNSCOPE_TEST_SHOTS")) { // to look at the continued run
         again.resize(1200, 700);
-        again.grab().save(qEnvironmentVariable("ATTNSCOPE_SHOT_DIR") +
+        again.grab().save(qEnvironmentVariable("ATTNSCOPE_TEST_SHOTS") +
                           QStringLiteral("/train-continued.png"));
     }
     QVERIFY(again.frames() > 1);

@@ -164,6 +164,14 @@ void CandidatesChart::rebuild() {
     plot_->yAxis->setRange(-0.6, std::max<double>(static_cast<double>(top_.size()), 1.0) - 0.4);
     plot_->xAxis->setRange(0, maxP > 0.5 ? 1.0 : std::ceil(maxP * 10.0 + 1e-9) / 10.0 + 1e-9);
     bars_->setBrush(finished_ && !mask ? QColor(0xa0, 0xa0, 0xa0) : kDrawn);
+    // No bars (the run has finished): an empty probability scale would only look like a chart of nothing.
+    const bool bars = !top_.empty();
+    plot_->xAxis->setTicks(bars);
+    plot_->xAxis->setTickLabels(bars);
+    plot_->xAxis->grid()->setVisible(bars);
+    const QPen line = bars ? QPen(Qt::black, 0, Qt::SolidLine, Qt::SquareCap) : QPen(Qt::NoPen); // QCP's own
+    plot_->xAxis->setBasePen(line);
+    plot_->yAxis->setBasePen(line);
     QString axis;
     if (mask)
         axis = tr("what the masked-LM head puts at [MASK] (token %1)").arg(maskRow);

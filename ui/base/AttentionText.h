@@ -68,6 +68,13 @@ public:
         return layers > 0 ? tr("%1 (layer %2 of %3)").arg(what).arg(layersDone).arg(layers) : what;
     }
 
+    /// A block of one query and one key: the token can only attend to itself.
+    static QString singleTokenText(const QString& token) {
+        return tr("Only \u201c%1\u201d so far: one query and one key, so it attends to itself with weight 1. "
+                  "Step \u2192 (Ctrl+\u2192) decodes a token: watch the attention spread.")
+            .arg(token);
+    }
+
     /// Why a view of this kind has nothing to draw; `before` instead of the default before a first snapshot
     /// (what the view waits for: an analysis under way, a training run).
     static QString emptyText(const core::AttentionSnapshot* snap, core::AttentionKind kind,

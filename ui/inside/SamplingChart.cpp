@@ -30,9 +30,13 @@ SamplingChart::SamplingChart(QWidget* parent) : QWidget(parent) {
     summary_->setObjectName(QStringLiteral("samplingSummary"));
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::PlainText);
+    // A wrapped label's height is not part of the layout's minimum: three lines reserved, or the plot
+    // below is pushed past the box's bottom and its legend cut.
+    summary_->setMinimumHeight(summary_->fontMetrics().lineSpacing() * 3);
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("samplingPlot"));
-    plot_->setMinimumHeight(220);
+    // Ten rows of bars each a label high, the probability axis and the three legend rows below.
+    plot_->setMinimumHeight(340);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(summary_);

@@ -30,7 +30,7 @@ QStringList RunFolders::folders() {
     return out;
 }
 
-QStringList RunFolders::trainedModels(const QStringList& folders) {
+QStringList RunFolders::trainedModels(const QStringList& folders, int newest) {
     QFileInfoList runs;
     for (const auto& folder : folders)
         runs += QDir(folder).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot);
@@ -38,6 +38,8 @@ QStringList RunFolders::trainedModels(const QStringList& folders) {
               [](const QFileInfo& a, const QFileInfo& b) { return a.lastModified() > b.lastModified(); });
     QStringList out;
     for (const auto& run : runs) {
+        if (out.size() >= newest)
+            break;
         const QString model = QDir(run.filePath()).filePath(QStringLiteral("model"));
         if (QFileInfo::exists(model + QStringLiteral("/config.json")))
             out << model;

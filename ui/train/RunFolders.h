@@ -16,8 +16,9 @@ public:
     static QString defaultFolder();
     /// The folders runs were written to: defaultFolder(), and the earlier versions' folder when it exists.
     static QStringList folders();
-    /// Each run's model/ folder that holds a config.json (a run completed or stopped), newest run first.
-    static QStringList trainedModels(const QStringList& folders = RunFolders::folders());
+    /// Each run's model/ folder that holds a config.json (a run completed or stopped), newest run first, at
+    /// most `newest` of them: a list one picks from stays short (Open Folder… reaches the older ones).
+    static QStringList trainedModels(const QStringList& folders = RunFolders::folders(), int newest = 8);
     /// How the Model list names a trained model: "trained: " and its run's folder name.
     static QString modelName(const QString& modelDir);
 

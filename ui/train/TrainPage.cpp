@@ -21,11 +21,28 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
 namespace ui {
+
+namespace {
+
+// A box takes the row's spare room up to its longest entry, whole: past that the room stays empty.
+void growToEntries(QComboBox* box) {
+    int widest = 0;
+    for (int i = 0; i < box->count(); ++i)
+        widest = std::max(widest, box->fontMetrics().horizontalAdvance(box->itemText(i)));
+    QStyleOptionComboBox option;
+    option.initFrom(box);
+    const QSize content(widest, box->fontMetrics().height());
+    box->setMaximumWidth(box->style()->sizeFromContents(QStyle::CT_ComboBox, &option, content, box).width());
+}
+
+} // namespace
 
 TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(parent), recipesDir_(recipesDir) {
     session_ = new TrainSession(this); // before the frames, which draw its film
@@ -87,16 +104,18 @@ TrainPage::TrainPage(const QString& recipesDir, QWidget* parent) : QWidget(paren
     for (auto* box : {task_, size_}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(14);
+        box->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+        growToEntries(box);
     }
     auto* controls = new QHBoxLayout;
-    controls->addWidget(task_);
-    controls->addWidget(size_);
+    controls->addWidget(task_, 1);
+    controls->addWidget(size_, 1);
     controls->addWidget(steps_);
     controls->addWidget(start_);
     controls->addWidget(continue_);
     controls->addWidget(pause_);
     controls->addWidget(stop_);
-    controls->addStretch(1);
+    controls->addStretch(0); // what the boxes leave
 
     curve_ = new TrainCurve(this);
 
@@ -201,6 +220,7 @@ void TrainPage::fitToTask(bool takeSteps) {
         size_->setItemText(
             1,
             tr("tiny (%1)").arg(TrainPresets::sizeLabel(TrainPresets::forRun(recipePath(), true, 1).model)));
+        growToEntries(size_);
         if (takeSteps && (recipe.model.recurrent() || recipe.task == core::TaskKind::Induction))
             steps_->setValue(static_cast<int>(recipe.steps));
     } catch (const core::Error&) {

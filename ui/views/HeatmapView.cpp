@@ -252,6 +252,13 @@ void HeatmapView::showCells(HeatmapCells c) {
     xStep_ = yStep_ = 0;
     updateTicks();
     updateMarks();
+    // One query and one key (the decoder before its first step): a square filling the pane says less than
+    // a sentence does.
+    if (queries_ == 1 && keys_ == 1 && !drawn_.queryTokens().empty()) {
+        message_->setText(AttentionText::singleTokenText(tokenDisplayText(drawn_.queryTokens().front())));
+        stack_->setCurrentWidget(message_);
+        return;
+    }
     stack_->setCurrentWidget(plot_);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
