@@ -41,6 +41,9 @@ usage: attnscope [--model DIR] [--src TEXT]
        attnscope ablate --model DIR --src TEXT (--ablate L:H,… | --sweep)
                                         what switching heads off changes: KL of the next token,
                                         the greedy output with and without; --sweep: each head alone
+       attnscope lens --model DIR --src TEXT [--tgt TEXT | --greedy N] [--token ID]
+                                        the logit lens: the residual stream after every sublayer read
+                                        through the final norm and unembedding, as JSON
        attnscope lesson --file LESSON.json [--play [--order N,N,…] [--shots DIR]]
                                         a lesson's steps as JSON; --play replays them in the window
                                         offscreen, each step's state and caption with live numbers
@@ -100,6 +103,8 @@ int attnscope_main(int argc, char** argv) {
             return runRollout(rest);
         if (cmd == "ablate")
             return runAblate(rest);
+        if (cmd == "lens")
+            return runLens(rest);
         if (cmd == "lesson")
             return runLesson(rest);
         if (cmd == "train")

@@ -4,12 +4,15 @@
 
 #include "core/analysis/AblationEffects.h"
 #include "core/analysis/AttentionFlow.h"
+#include "core/analysis/LogitLens.h"
 #include "core/analysis/Rollout.h"
 #include "core/analysis/ValueWeighting.h"
+#include "core/base/Blas.h"
 #include "core/base/Errors.h"
 #include "core/run/Session.h"
 
 #include <cstdio>
+#include <vector>
 
 namespace {
 
@@ -55,6 +58,37 @@ AnalysesCase rolloutGpt2(const Plan& plan, int threads,
                 row("rollout", "rollout of decoder self-attention", rollout),
                 row("value-weighted", "value-weighted blocks of every kind", weighted)};
     out.targets.push_back({"rollout", "median rollout <= 100 ms", 100.0, out.rows[1].stat.median, "ms"});
+    return out;
+}
+
+// The logit lens at GPT-2 small's shape: 1 + 2 x 12 readings of 64 positions, each an unembedding of 64 x 768
+// by 768 x 50,257 and a log-softmax, ranks and the top 10 over the vocabulary; beside it the same
+// multiply-adds as one sgemm, the bound no lens that reads every token's logit can beat on this machine.
+AnalysesCase lensGpt2(const Plan& plan, int threads,
+                      const std::function<void(const std::string&)>& progress) {
+    constexpr int kLength = 64;
+    const auto size = makeGpt2Size(kLength, threads);
+    const auto& c = size.model->config();
+    AnalysesCase out{"lens-gpt2", shapeOf(*size.model), kLength, {}, {}};
+    progress("gpt2: the logit lens of 64 tokens");
+    core::Session session(size.model);
+    session.analyzeIds(benchIds(kLength, c.tgtVocabSize, 1), {});
+    const auto snap = session.snapshot();
+    const auto lens = timed(plan, [&] { core::logitLens(*size.model, snap); });
+    out.rows.push_back(row("lens", "the whole lens, top 10 of every reading", lens));
+    if (core::blas::available()) {
+        progress("gpt2: the unembedding alone");
+        const int readings = 1 + 2 * c.decoderLayers, m = readings * kLength;
+        const std::vector<float> a(std::size_t(m) * std::size_t(c.dModel), 0.01f),
+            b(std::size_t(c.tgtVocabSize) * std::size_t(c.dModel), 0.02f);
+        std::vector<float> logits(std::size_t(m) * std::size_t(c.tgtVocabSize));
+        const auto gemm = timed(plan, [&] {
+            core::blas::gemm(false, true, m, c.tgtVocabSize, c.dModel, 1.0f, a.data(), c.dModel, b.data(),
+                             c.dModel, 0.0f, logits.data(), c.tgtVocabSize);
+        });
+        out.rows.push_back(row("unembedding", "its unembedding alone, one sgemm (the bound)", gemm));
+    }
+    out.targets.push_back({"lens", "median lens <= 300 ms", 300.0, out.rows[0].stat.median, "ms"});
     return out;
 }
 
@@ -119,6 +153,7 @@ AnalysesReport measureAnalyses(const std::string& defaultModelDir, const Plan& p
     r.plan = plan;
     r.cases.push_back(ablationDefault(defaultModelDir, plan, threads, progress));
     r.cases.push_back(rolloutGpt2(plan, threads, progress));
+    r.cases.push_back(lensGpt2(plan, threads, progress));
     return r;
 }
 

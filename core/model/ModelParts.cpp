@@ -74,6 +74,12 @@ torch::Tensor ModelParts::logits(const torch::Tensor& h) const {
     return transformer().generator->logits(h); // (B, T, V)
 }
 
+torch::Tensor ModelParts::finalNorm(const torch::Tensor& h, bool encoderSide) const {
+    auto& network = transformer();
+    auto norm = encoderSide ? network.encoder->norm : network.decoder->norm; // a holder: a shared pointer
+    return norm ? norm(h) : h;                                               // (B, T, C)
+}
+
 torch::Tensor ModelParts::logProbs(const torch::Tensor& h) const {
     return transformer().generator->forward(h); // (B, T, V)
 }

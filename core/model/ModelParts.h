@@ -67,7 +67,11 @@ struct ModelParts {
                          nn::Capture* capture, bool lastOnly = false,
                          const HeadAblation* ablation = nullptr) const; // (B, T|1, C)
     torch::Tensor logits(const torch::Tensor& h) const;                 // (B, T, V)
-    torch::Tensor logProbs(const torch::Tensor& h) const;               // (B, T, V)
+    /// The residual stream h of a side (the decoder's, or an encoder-only model's encoder) as the model
+    /// reads its last layer's: through that side's final norm (a pre-norm model's; a post-norm model's
+    /// stream is already normed), the state logits() takes. What the logit lens reads at every point.
+    torch::Tensor finalNorm(const torch::Tensor& h, bool encoderSide) const; // (B, T, C)
+    torch::Tensor logProbs(const torch::Tensor& h) const;                    // (B, T, V)
     /// An encoder-only model's answer: the row of the first mask token ([MASK], <mask>) in src and its
     /// masked-LM head's log-probabilities there, from the encoder's output memory (1, S, C). Row −1 and
     /// nothing computed when the model has no head or src no mask.

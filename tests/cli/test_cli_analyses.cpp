@@ -39,6 +39,7 @@ class TestCliAnalyses : public QObject, protected CliRunner {
 private Q_SLOTS:
     void dumpAblated();
     void rollout();
+    void lens();
     void ablate();
     void sweep();
     void lesson();
@@ -102,6 +103,49 @@ void TestCliAnalyses::rollout() {
     QCOMPARE(lm["kind"].get<std::string>(), std::string("decoder"));
     QCOMPARE(lm["rows"], lm["cols"]);
     QVERIFY(!lm.contains("flow"));
+}
+
+void TestCliAnalyses::lens() {
+    // The schema a script reads: points from "embed" to the model's output, [point][position] arrays, ten
+    // candidates a reading; at the last point the chosen token is the model's own next token (rank 0), and
+    // its log-probability is the one dump prints for the last position.
+    const QStringList args{QStringLiteral("--model"),  kReverse,
+                           QStringLiteral("--src"),    QStringLiteral("abcdef"),
+                           QStringLiteral("--greedy"), QStringLiteral("3")};
+    const auto r = runJson(QStringList{QStringLiteral("lens")} + args);
+    QVERIFY(!r.is_null());
+    const auto points = r["points"].get<std::vector<std::string>>();
+    qInfo("reverse: %zu points (%s … %s) x %d positions, %.1f ms", points.size(), points.front().c_str(),
+          points.back().c_str(), r["positions"].get<int>(), r["ms"].get<double>());
+    QCOMPARE(points.front(), std::string("embed"));
+    QCOMPARE(points.back(), std::string("1.mlp"));
+    QCOMPARE(points.size(), std::size_t(1 + 2 * 3));
+    const auto positions = r["positions"].get<std::size_t>();
+    QCOMPARE(positions, std::size_t(4)); // <bos> and three greedy tokens
+    QCOMPARE(r["tokens"].size(), positions);
+    QCOMPARE(r["chosen"].size(), positions);
+    for (const char* key : {"logprob", "rank", "entropy", "top"}) {
+        QCOMPARE(r[key].size(), points.size());
+        for (const auto& row : r[key])
+            QCOMPARE(row.size(), positions);
+    }
+    const auto& first = r["top"][0][0];
+    QCOMPARE(first.size(), std::size_t(10));
+    QVERIFY(first[0].contains("id") && first[0].contains("token") && first[0].contains("prob"));
+    QVERIFY(first[0]["prob"].get<double>() >= first[9]["prob"].get<double>());
+    for (const auto& rank : r["rank"].back())
+        QCOMPARE(rank.get<int>(), 0);
+    QCOMPARE(r["reads"].get<std::string>(), std::string("decoder"));
+    const auto dump = runJson(QStringList{QStringLiteral("dump")} + args);
+    const auto own = dump["next_token_logprobs"].get<std::vector<double>>();
+    const auto last = r["chosen"].back().get<std::size_t>();
+    QVERIFY(std::abs(r["logprob"].back().back().get<double>() - own[last]) < 1e-5);
+    // --token reads one token everywhere.
+    const auto one = runJson(QStringList{QStringLiteral("lens"), QStringLiteral("--token"),
+                                         QStringLiteral("5"), QStringLiteral("--top"), QStringLiteral("3")} +
+                             args);
+    QCOMPARE(one["chosen"], json(std::vector<int>(positions, 5)));
+    QCOMPARE(one["top"][2][1].size(), std::size_t(3));
 }
 
 void TestCliAnalyses::ablate() {
@@ -269,6 +313,21 @@ void TestCliAnalyses::badArguments_data() {
                                                   QStringLiteral("the cat sat on the mat. ").repeated(20),
                                                   QStringLiteral("--flow")}
                                    << "at most 64 tokens";
+    QTest::newRow("lens of a classifier")
+        << QStringList{QStringLiteral("lens"), QStringLiteral("--model"),
+                       QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/spam"), QStringLiteral("--src"),
+                       QStringLiteral("win money")}
+        << "no logit lens: 'spam' is not a Transformer";
+    QTest::newRow("lens token outside")
+        << QStringList{QStringLiteral("lens"),    QStringLiteral("--model"), kLm,
+                       QStringLiteral("--src"),   QStringLiteral("the"),     QStringLiteral("--token"),
+                       QStringLiteral("99999999")}
+        << "token 99999999 is outside the vocabulary";
+    QTest::newRow("lens top")
+        << QStringList{QStringLiteral("lens"),  QStringLiteral("--model"), kLm,
+                       QStringLiteral("--src"), QStringLiteral("the"),     QStringLiteral("--top"),
+                       QStringLiteral("0")}
+        << "--top must be between 1 and 1000, not 0";
     QTest::newRow("ablate needs heads")
         << QStringList{QStringLiteral("ablate"), QStringLiteral("--model"), kReverse, QStringLiteral("--src"),
                        QStringLiteral("abc")}

@@ -6,7 +6,10 @@ Writes OUT_DIR/config.json (GPT2Config's keys), model.safetensors (transformers'
 weights stored (in, out), the causal-mask buffers attn.bias / attn.masked_bias older transformers versions
 saved: F32 in the original conversion, then U8, then BOOL; newer ones leave them out), vocab.json and
 merges.txt, and OUT_DIR/reference.json:
-  {"ids": [T], "logits": [T][V], "logprobs": [T][V], "attention": [L][H][T][T]}
+  {"ids": [T], "logits": [T][V], "logprobs": [T][V], "attention": [L][H][T][T],
+   "lens": [point][T][V]}
+("lens": the residual stream after the embeddings and after each attention and MLP, read through ln_f and
+the unembedding: the logit lens)
 computed in float64 from the stored weights by the GPT-2 below, written from the published design (pre-LN
 blocks, causal self-attention scaled by 1/sqrt(head size), gelu's tanh approximation, learned positions,
 output tied to wte). --prefix names the tensors as GPT2LMHeadModel saves them ("transformer.h.0...") and
@@ -99,14 +102,17 @@ def write_safetensors(path, entries):
             f.write(entries[name][2])
 
 
-def gpt2_forward(w, ids, eps):
-    """GPT-2 on one sequence: (logits (T, V), [per layer (H, T, T) attention probabilities])."""
+def gpt2_forward(w, ids, eps, stream=None):
+    """GPT-2 on one sequence: (logits (T, V), [per layer (H, T, T) attention probabilities]). With a list for
+    stream, the residual stream (T, C) after the embeddings and after each attention and MLP is appended."""
     T, C, H = len(ids), N_EMBD, N_HEAD
     hs = C // H
     ln = torch.nn.functional.layer_norm
     x = w["wte.weight"][ids] + w["wpe.weight"][:T]  # (T, C)
     causal = torch.tril(torch.ones(T, T, dtype=torch.bool))
     attention = []
+    keep = stream.append if stream is not None else (lambda _x: None)
+    keep(x)
     for i in range(N_LAYER):
         p = f"h.{i}."
         a = ln(x, (C,), w[p + "ln_1.weight"], w[p + "ln_1.bias"], eps)
@@ -117,12 +123,21 @@ def gpt2_forward(w, ids, eps):
         attention.append(probs)
         y = (probs @ v).transpose(0, 1).reshape(T, C)  # (T, C)
         x = x + y @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
+        keep(x)
         m = ln(x, (C,), w[p + "ln_2.weight"], w[p + "ln_2.bias"], eps)
         m = m @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]
         m = 0.5 * m * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (m + 0.044715 * m ** 3)))
         x = x + m @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
+        keep(x)
     x = ln(x, (C,), w["ln_f.weight"], w["ln_f.bias"], eps)
     return x @ w["wte.weight"].T, attention
+
+
+def gpt2_lens(w, stream, eps):
+    """The logit lens: each point of the stream through ln_f and the tied unembedding, as log-probabilities."""
+    ln = torch.nn.functional.layer_norm
+    return [(ln(x, (N_EMBD,), w["ln_f.weight"], w["ln_f.bias"], eps) @ w["wte.weight"].T).log_softmax(-1)
+            for x in stream]
 
 
 def main():
@@ -172,10 +187,12 @@ def main():
     write_safetensors(out / "model.safetensors", entries)
 
     ids = [int(s) for s in args.ids.split(",")] if args.ids else [eot, 5, 260, 71, 258, 68, 262, 83, 261, 0]
+    stream = []
     with torch.no_grad():
-        logits, attention = gpt2_forward(w, ids, eps)
+        logits, attention = gpt2_forward(w, ids, eps, stream)
+        lens = gpt2_lens(w, stream, eps)
     ref = {"ids": ids, "logits": logits.tolist(), "logprobs": logits.log_softmax(-1).tolist(),
-           "attention": [a.tolist() for a in attention]}
+           "attention": [a.tolist() for a in attention], "lens": [p.tolist() for p in lens]}
     (out / "reference.json").write_text(json.dumps(ref))
 
 

@@ -9,8 +9,10 @@ model.safetensors (LlamaForCausalLM's tensor names: model.embed_tokens, model.la
 lm_head; --no-prefix drops "model.", --inv-freq adds the rotary tables older versions saved), vocab.json and
 merges.txt (the tiny byte-level vocabulary of gpt2_reference.py; with --tokenizer-json the same as a
 tokenizer.json of a byte-level BPE model instead), and OUT_DIR/reference.json:
-  {"ids": [T], "logits": [T][V], "logprobs": [T][V], "attention": [L][H][T][T]}
-computed in float64 from the stored weights by the network below, written from the family's published
+  {"ids": [T], "logits": [T][V], "logprobs": [T][V], "attention": [L][H][T][T], "lens": [point][T][V]}
+("lens": the residual stream after the embeddings and after each attention and MLP, read through the final
+RMSNorm and the output projection: the logit lens) computed in float64 from the stored weights by the
+network below, written from the family's published
 design: RMSNorm before each block, rotary positions where dimension i turns with i + hs/2 at angle
 pos * theta_i (theta_i = rope_theta^(-2i/hs), stretched as rope_scaling says), grouped-query attention
 (query head h reads key/value head h // (H / KV)), causal softmax(QK^T / sqrt(hs)), a gated feed-forward
@@ -70,7 +72,10 @@ def turn(x, angles):
     return torch.cat([a * c - b * s, a * s + b * c], dim=-1)
 
 
-def forward(w, ids, cfg):
+def forward(w, ids, cfg, stream=None):
+    """The network on one sequence: (logits (T, V), [per layer (H, T, T) attention probabilities]). With a
+    list for stream, the residual stream (T, C) after the embeddings and after each attention and MLP is
+    appended."""
     T, H, KV = len(ids), HEADS, cfg["num_key_value_heads"]
     eps = cfg["rms_norm_eps"]
     angles = torch.arange(T, dtype=torch.float64)[:, None] * \
@@ -78,6 +83,8 @@ def forward(w, ids, cfg):
     causal = torch.tril(torch.ones(T, T, dtype=torch.bool))
     x = w["model.embed_tokens.weight"][ids]  # (T, C)
     attention = []
+    keep = stream.append if stream is not None else (lambda _x: None)
+    keep(x)
 
     def lin(name, t):
         y = t @ w[name + ".weight"].T
@@ -98,12 +105,20 @@ def forward(w, ids, cfg):
         attention.append(probs)
         y = (probs @ v).transpose(0, 1).reshape(T, C)
         x = x + lin(p + "self_attn.o_proj", y)
+        keep(x)
         m = rms_norm(x, w[p + "post_attention_layernorm.weight"], eps)
         g = lin(p + "mlp.gate_proj", m)
         x = x + lin(p + "mlp.down_proj", g * torch.sigmoid(g) * lin(p + "mlp.up_proj", m))
-    x = rms_norm(x, w["model.norm.weight"], eps)
+        keep(x)
     out = w["model.embed_tokens.weight"] if cfg["tie_word_embeddings"] else w["lm_head.weight"]
-    return x @ out.T, attention
+    return rms_norm(x, w["model.norm.weight"], eps) @ out.T, attention
+
+
+def lens(w, stream, cfg):
+    """The logit lens: each point of the stream through the final RMSNorm and the output projection, as
+    log-probabilities."""
+    out = w["model.embed_tokens.weight"] if cfg["tie_word_embeddings"] else w["lm_head.weight"]
+    return [(rms_norm(x, w["model.norm.weight"], cfg["rms_norm_eps"]) @ out.T).log_softmax(-1) for x in stream]
 
 
 def config_for(args, vocab):
@@ -221,10 +236,12 @@ def main():
     eot = vocab[EOT]
     ids = [int(s) for s in args.ids.split(",")] if args.ids else [eot, 5, 260, 71, 258, 68, 262, 83, 261, 0,
                                                                   40, 41, 263, 17, 99, 3]
+    stream = []
     with torch.no_grad():
-        logits, attention = forward(w, ids, cfg)
+        logits, attention = forward(w, ids, cfg, stream)
+        readings = lens(w, stream, cfg)
     ref = {"ids": ids, "logits": logits.tolist(), "logprobs": logits.log_softmax(-1).tolist(),
-           "attention": [a.tolist() for a in attention]}
+           "attention": [a.tolist() for a in attention], "lens": [r.tolist() for r in readings]}
     (out / "reference.json").write_text(json.dumps(ref))
 
 

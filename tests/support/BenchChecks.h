@@ -55,13 +55,18 @@ inline void checkProducts(const json& j) {
     }
 }
 
-// Rollout, flow, heads switched off, value weighting: each row timed, each target reported.
+// Rollout, flow, heads switched off, value weighting, the logit lens: each row timed, each target reported.
 inline void checkAnalyses(const json& j) {
     const auto& analyses = j["analyses"]["cases"];
-    QCOMPARE(analyses.size(), std::size_t(2));
+    QCOMPARE(analyses.size(), std::size_t(3));
     QCOMPARE(analyses[0]["id"].get<std::string>(), std::string("ablation-default"));
     QCOMPARE(analyses[1]["id"].get<std::string>(), std::string("rollout-gpt2"));
     QCOMPARE(analyses[1]["T"].get<int>(), 1024);
+    QCOMPARE(analyses[2]["id"].get<std::string>(), std::string("lens-gpt2"));
+    QCOMPARE(analyses[2]["T"].get<int>(), 64);
+    // The lens beside its bound: the unembedding alone cannot take longer than the whole lens.
+    QCOMPARE(analyses[2]["rows"].size(), std::size_t(2));
+    QVERIFY(analyses[2]["rows"][1]["min"].get<double>() <= analyses[2]["rows"][0]["max"].get<double>());
     for (const auto& c : analyses) {
         for (const auto& row : c["rows"])
             QVERIFY2(row["median"].get<double>() > 0.0 &&

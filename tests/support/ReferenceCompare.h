@@ -1,8 +1,10 @@
 #pragma once
-// The Hugging Face checkpoint tests compare our outputs with a reference script's reference.json: the
-// largest absolute difference of a distribution, and of every attention weight of a block.
+// The reference tests compare our outputs with a reference script's JSON: the largest absolute difference of
+// a distribution, and of every attention weight of a block; and run a seed reference's case as it ran there.
 
 #include "core/model/AttentionBlock.h"
+#include "core/model/HeadAblation.h"
+#include "core/run/Session.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <vector>
 
 inline nlohmann::json readJson(const std::filesystem::path& p) {
@@ -37,4 +40,22 @@ inline double worstAttention(const core::AttentionBlock& block, const nlohmann::
                     worst = std::max(worst,
                                      std::abs(double(block.at(l, h, q, k)) - att[l][h][q][k].get<double>()));
     return worst;
+}
+
+/// The heads a seed reference's case switched off: {"ablate": {kind: [[layer, head], …]}}.
+inline core::HeadAblation ablationOf(const nlohmann::json& cs) {
+    core::HeadAblation off;
+    for (const auto& [kind, heads] : cs["ablate"].items())
+        for (const auto& lh : heads)
+            off.set({*core::attentionKindNamed(kind), lh[0].get<int>(), lh[1].get<int>()}, true);
+    return off;
+}
+
+/// A seed reference's case run here: its source and target ids analysed with its heads off.
+inline core::AttentionSnapshot referenceRun(std::shared_ptr<const core::Model> model,
+                                            const nlohmann::json& cs) {
+    core::Session session(std::move(model));
+    session.setAblation(ablationOf(cs));
+    session.analyzeIds(cs["src_ids"].get<std::vector<int64_t>>(), cs["tgt_ids"].get<std::vector<int64_t>>());
+    return session.snapshot();
 }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace core::nn {
@@ -29,6 +30,16 @@ struct Capture {
     std::vector<torch::Tensor> encoderInputs;
     /// Called after each layer of the pass, when set: how a long analysis tells how far it has got.
     std::function<void()> layerDone;
+    /// False: the probabilities are not recorded (the blocks stay empty). The logit lens of a long text
+    /// wants only the stream, and every layer's T × T weights would be most of its memory.
+    bool attention = true;
+    /// With keepStream, the residual stream of the pass (the encoder's or the decoder's) at every point the
+    /// lens reads: after the embeddings, then after each sublayer of each layer, (1, T, C) each, named in
+    /// streamPoints ("embed", "0.attn", "0.cross", "0.mlp", …). A post-norm model's stream after a
+    /// sublayer is the normed sum: that is what its next sublayer reads.
+    bool keepStream = false;
+    std::vector<torch::Tensor> stream;
+    std::vector<std::string> streamPoints;
 
 private:
     static AttentionBlock causal(AttentionBlock b) {

@@ -30,11 +30,17 @@ torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
     const auto src = inference ? additiveMask(srcMask) : srcMask; // (B, 1, S)
     const auto tgt = inference ? additiveMask(tgtMask) : tgtMask; // (B, T, T)
     const auto count = static_cast<int>(layers->size());
+    const bool probs = capture && capture->attention;
+    auto* stream = capture && capture->keepStream ? &capture->stream : nullptr;
+    if (stream) {
+        stream->push_back(x); // (B, T, C)
+        capture->streamPoints.emplace_back("embed");
+    }
     auto h = x;
     for (std::size_t i = 0; i < layers->size(); ++i) {
         torch::Tensor selfProbs, crossProbs;
         const int l = static_cast<int>(i);
-        if (capture) { // the attention writes into the capture's storage (layerSlot)
+        if (probs) { // the attention writes into the capture's storage (layerSlot)
             const auto t = static_cast<int>(h.size(1));
             selfProbs = layerSlot(capture->decoderSelf, count, heads_, t,
                                   static_cast<int>(pos0) + t); // (1, H, T, Tk)
@@ -48,17 +54,25 @@ torch::Tensor DecoderImpl::forward(const torch::Tensor& x, const torch::Tensor& 
             ablation ? ablation->layerMask(AttentionKind::Cross, l, heads_) : std::vector<std::uint8_t>{};
         h = layers[i]->as<DecoderLayerImpl>()->forward(
             h, memory, src, tgt, pos0, cache ? &cache->self[i] : nullptr, cache ? &cache->cross[i] : nullptr,
-            capture ? &selfProbs : nullptr, capture ? &crossProbs : nullptr,
-            lastOnly && i + 1 == layers->size(), selfOff.empty() ? nullptr : selfOff.data(),
-            crossOff.empty() ? nullptr
-                             : crossOff.data()); // (B, T, C), (B, 1, C) after the last with lastOnly
-        if (capture) {
+            probs ? &selfProbs : nullptr, probs ? &crossProbs : nullptr, lastOnly && i + 1 == layers->size(),
+            selfOff.empty() ? nullptr : selfOff.data(), crossOff.empty() ? nullptr : crossOff.data(),
+            stream); // (B, T, C), (B, 1, C) after the last with lastOnly
+        if (probs) {
             appendLayer(capture->decoderSelf, selfProbs, count); // selfProbs (1, H, T, Tk)
             if (crossProbs.defined())
                 appendLayer(capture->cross, crossProbs, count); // crossProbs (1, H, T, S)
-            if (capture->layerDone)
-                capture->layerDone();
         }
+        if (stream) {
+            const auto* layer = layers[i]->as<DecoderLayerImpl>();
+            const auto name = std::to_string(l);
+            capture->streamPoints.push_back(name + ".attn");
+            if (!layer->src_attn.is_empty())
+                capture->streamPoints.push_back(name + ".cross");
+            if (!layer->feed_forward.is_empty())
+                capture->streamPoints.push_back(name + ".mlp");
+        }
+        if (capture && capture->layerDone)
+            capture->layerDone();
     }
     return norm ? norm(h) : h;
 }

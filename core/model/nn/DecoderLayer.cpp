@@ -20,7 +20,14 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Ten
                                         const torch::Tensor& srcMask, const torch::Tensor& tgtMask,
                                         int64_t pos0, KvCache* selfCache, KvCache* crossCache,
                                         torch::Tensor* selfProbs, torch::Tensor* crossProbs, bool lastOnly,
-                                        const std::uint8_t* selfOff, const std::uint8_t* crossOff) {
+                                        const std::uint8_t* selfOff, const std::uint8_t* crossOff,
+                                        std::vector<torch::Tensor>* stream) {
+    TORCH_INTERNAL_ASSERT(!stream || !lastOnly, "the residual stream is kept for every position");
+    const auto keep = [stream](const torch::Tensor& h) {
+        if (stream)
+            stream->push_back(h); // (B, T, C)
+        return h;
+    };
     const bool cross = !src_attn.is_empty();
     // Every position's self-attention output is a query of the cross-attention, whose probabilities a
     // capture records for every query; without a capture, the last row is all that is needed from here on.
@@ -34,6 +41,7 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Ten
             return self_attn->selfAttend(n, tgtMask, pos0, selfCache, selfProbs, selfLast, selfOff);
         },
         selfLast); // (B, T|1, C)
+    keep(h);
     if (cross && crossCache) {
         TORCH_INTERNAL_ASSERT(!crossCache->keepInputs || h.size(1) == x.size(1),
                               "kept cross-attention inputs need every position's row");
@@ -46,10 +54,12 @@ torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& x, const torch::Ten
                 return src_attn->crossAttend(n, memory, srcMask, crossCache, crossProbs, lastOnly, crossOff);
             },
             lastOnly); // (B, T|1, C)
+    if (cross)
+        keep(h);
     if (feed_forward.is_empty())
         return h; // attention-only
-    return sublayer[i]->as<SublayerImpl>()->forward(h,
-                                                    [&](const torch::Tensor& n) { return feed_forward(n); });
+    return keep(sublayer[i]->as<SublayerImpl>()->forward(
+        h, [&](const torch::Tensor& n) { return feed_forward(n); })); // (B, T|1, C)
 }
 
 } // namespace core::nn

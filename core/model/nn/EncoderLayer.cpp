@@ -14,14 +14,19 @@ EncoderLayerImpl::EncoderLayerImpl(const ModelConfig& c)
 }
 
 torch::Tensor EncoderLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& mask,
-                                        torch::Tensor* probs, const std::uint8_t* off) {
+                                        torch::Tensor* probs, const std::uint8_t* off,
+                                        std::vector<torch::Tensor>* stream) {
     auto h = sublayer[0]->as<SublayerImpl>()->forward(x, [&](const torch::Tensor& n) {
         return self_attn->selfAttend(n, mask, 0, nullptr, probs, false, off);
     }); // (B, S, C)
+    if (stream)
+        stream->push_back(h);
     if (feed_forward.is_empty())
         return h; // attention-only
-    return sublayer[1]->as<SublayerImpl>()->forward(h,
-                                                    [&](const torch::Tensor& n) { return feed_forward(n); });
+    h = sublayer[1]->as<SublayerImpl>()->forward(h, [&](const torch::Tensor& n) { return feed_forward(n); });
+    if (stream)
+        stream->push_back(h); // (B, S, C)
+    return h;
 }
 
 } // namespace core::nn

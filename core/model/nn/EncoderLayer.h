@@ -12,9 +12,10 @@ namespace core::nn {
 class EncoderLayerImpl : public torch::nn::Module {
 public:
     explicit EncoderLayerImpl(const ModelConfig& c);
-    /// off: [H] flags of heads whose output is zeroed (see MultiHeadAttention), or null.
+    /// off: [H] flags of heads whose output is zeroed (see MultiHeadAttention), or null. stream, when
+    /// given, gets the residual after each sublayer, (B, S, C) each.
     torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& mask, torch::Tensor* probs,
-                          const std::uint8_t* off = nullptr);
+                          const std::uint8_t* off = nullptr, std::vector<torch::Tensor>* stream = nullptr);
 
     MultiHeadAttention self_attn{nullptr};
     FeedForward feed_forward{nullptr};

@@ -4,6 +4,7 @@
 // norms; switching heads off during a run replays it exactly; heads a model lacks are refused by name; the
 // next-token effect, the greedy outputs and the sweep measure what changed.
 
+#include "tests/support/ReferenceCompare.h"
 #include "tests/support/ReferencePython.h"
 #include "tests/support/SkipReport.h"
 
@@ -88,15 +89,8 @@ void TestAblation::matchesTheSeed() {
     int runs = 0, ablated = 0;
     std::vector<double> unablated;
     for (const auto& cs : ref["cases"]) {
-        core::HeadAblation off;
-        for (const auto& [kind, heads] : cs["ablate"].items())
-            for (const auto& lh : heads)
-                off.set({*core::attentionKindNamed(kind), lh[0].get<int>(), lh[1].get<int>()}, true);
-        core::Session session(model);
-        session.setAblation(off);
-        session.analyzeIds(cs["src_ids"].get<std::vector<int64_t>>(),
-                           cs["tgt_ids"].get<std::vector<int64_t>>());
-        const auto snap = session.snapshot();
+        const auto off = ablationOf(cs);
+        const auto snap = referenceRun(model, cs);
         const auto refLogp = cs["next_token_logprobs"].get<std::vector<double>>();
         logp = std::max(logp, worstOf(snap.nextTokenLogProbs, refLogp));
         if (off.empty()) {
