@@ -44,6 +44,9 @@ usage: attnscope [--model DIR] [--src TEXT]
        attnscope lens --model DIR --src TEXT [--tgt TEXT | --greedy N] [--token ID]
                                         the logit lens: the residual stream after every sublayer read
                                         through the final norm and unembedding, as JSON
+       attnscope attribute --model DIR --src TEXT [--position P] [--token ID] [--versus ID]
+                                        direct logit attribution: each head's, MLP's and the
+                                        embeddings' share of a token's logit, as JSON
        attnscope lesson --file LESSON.json [--play [--order N,N,…] [--shots DIR]]
                                         a lesson's steps as JSON; --play replays them in the window
                                         offscreen, each step's state and caption with live numbers
@@ -105,6 +108,8 @@ int attnscope_main(int argc, char** argv) {
             return runAblate(rest);
         if (cmd == "lens")
             return runLens(rest);
+        if (cmd == "attribute")
+            return runAttribute(rest);
         if (cmd == "lesson")
             return runLesson(rest);
         if (cmd == "train")

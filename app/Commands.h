@@ -16,6 +16,7 @@ int runAlign(const std::vector<std::string>& args);
 int runRollout(const std::vector<std::string>& args);
 int runAblate(const std::vector<std::string>& args);
 int runLens(const std::vector<std::string>& args);
+int runAttribute(const std::vector<std::string>& args);
 /// 1 when --play could not reach a step.
 int runLesson(const std::vector<std::string>& args);
 /// 130/143 when stopped by SIGINT/SIGTERM (a checkpoint is saved first).

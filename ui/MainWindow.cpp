@@ -1,5 +1,6 @@
 #include "ui/MainWindow.h"
 
+#include "core/analysis/LogitLens.h"
 #include "core/model/Model.h"
 #include "ui/attention/AttentionPage.h"
 #include "ui/base/AppSettings.h"
@@ -11,7 +12,9 @@
 #include "ui/lesson/LessonRecorder.h"
 #include "ui/positional/PositionalView.h"
 #include "ui/research/AlignmentPage.h"
+#include "ui/research/AttributionPanel.h"
 #include "ui/research/HeadTable.h"
+#include "ui/research/LensPage.h"
 #include "ui/research/ResearchPages.h"
 #include "ui/run/AnalysisController.h"
 #include "ui/run/ModelOpener.h"
@@ -245,6 +248,15 @@ void MainWindow::wire() {
     connect(exports_, &ExportActions::message, this,
             [this](const QString& t) { messages_->showMessage(t, 8000); });
     exports_->setInsideSource([this] { return inside_->shownInside(); });
+    exports_->setLensSource(
+        [this]() -> const core::LogitLens* {
+            const auto& lens = research_->lens()->shown();
+            return lens.points.empty() ? nullptr : &lens;
+        },
+        [this]() -> const core::Attribution* {
+            const auto& a = research_->lens()->attribution()->shown();
+            return a.components.empty() ? nullptr : &a;
+        });
     exports_->setPlotSource([this](const QString& name) -> QCustomPlot* {
         if (name == QLatin1String("curves"))
             return positional_->showsExplanation() ? nullptr : positional_->curvePlot();
@@ -279,6 +291,16 @@ void MainWindow::wire() {
         state_->setSelection(layer, head);
         showPage(Page::Attention);
     });
+
+    // A lens cell opens its layer (on the head shown now), an attribution head itself, the position's query
+    // row marked.
+    connect(research_->lens(), &LensPage::attentionChosen, this,
+            [this](AttentionKind kind, int layer, int head, int position) {
+                attention_->selectKind(kind);
+                state_->setSelection(layer, head >= 0 ? head : state_->shown().head);
+                state_->setMarkedToken(Qt::Horizontal, position);
+                showPage(Page::Attention);
+            });
 
     // View state → the pages that draw with its colour map but show no attention of the run.
     connect(state_, &ViewState::colorMapChanged, positional_, &PositionalView::setColorMap);
@@ -327,6 +349,9 @@ void MainWindow::applyModel(const QString& dir, const std::shared_ptr<const core
     const bool decoderHeads = !c.recurrent() && c.hasDecoder();
     tabs_->setTabVisible(static_cast<int>(Page::Heads), decoderHeads);
     heads_->setModel(decoderHeads ? model : nullptr);
+    // A classifier, the GRU translator and an encoder without a masked-LM head have no output to read
+    // their stream through.
+    tabs_->setTabVisible(static_cast<int>(Page::Lens), core::whyNoLogitLens(c).empty());
     controller_->setModel(model);
     // Built-in models are named as such; a folder of the user's is shown with its path.
     const QString where =

@@ -4,6 +4,7 @@
 
 #include "core/analysis/AblationEffects.h"
 #include "core/analysis/AttentionFlow.h"
+#include "core/analysis/Attribution.h"
 #include "core/analysis/LogitLens.h"
 #include "core/analysis/Rollout.h"
 #include "core/analysis/ValueWeighting.h"
@@ -63,7 +64,8 @@ AnalysesCase rolloutGpt2(const Plan& plan, int threads,
 
 // The logit lens at GPT-2 small's shape: 1 + 2 x 12 readings of 64 positions, each an unembedding of 64 x 768
 // by 768 x 50,257 and a log-softmax, ranks and the top 10 over the vocabulary; beside it the same
-// multiply-adds as one sgemm, the bound no lens that reads every token's logit can beat on this machine.
+// multiply-adds as one sgemm, the bound no lens that reads every token's logit can beat on this machine; and
+// direct logit attribution of one position (its pass over the 64 tokens, then every head's part).
 AnalysesCase lensGpt2(const Plan& plan, int threads,
                       const std::function<void(const std::string&)>& progress) {
     constexpr int kLength = 64;
@@ -88,7 +90,13 @@ AnalysesCase lensGpt2(const Plan& plan, int threads,
         });
         out.rows.push_back(row("unembedding", "its unembedding alone, one sgemm (the bound)", gemm));
     }
+    progress("gpt2: attribution of the last position");
+    const auto attribution =
+        timed(plan, [&] { core::directLogitAttribution(*size.model, snap, kLength - 1); });
+    out.rows.push_back(row("attribution", "direct logit attribution of the last position", attribution));
     out.targets.push_back({"lens", "median lens <= 300 ms", 300.0, out.rows[0].stat.median, "ms"});
+    out.targets.push_back(
+        {"attribution", "median attribution <= 50 ms", 50.0, out.rows.back().stat.median, "ms"});
     return out;
 }
 

@@ -6,9 +6,10 @@
 #include "app/RunCommand.h"
 #include "app/SessionOptions.h"
 
+#include "core/analysis/LensJson.h"
 #include "core/analysis/LogitLens.h"
 
-#include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace {
 
@@ -51,34 +52,9 @@ int runLens(const std::vector<std::string>& argv) {
         const auto snap = started.session->snapshot();
         const auto lens =
             core::logitLens(*started.model, snap, token, static_cast<int>(top), started.session->ablation());
-        nlohmann::json out;
-        out["model"] = started.model->config().name;
-        out["points"] = lens.points;
-        out["positions"] = lens.tokens.size();
-        auto tokens = nlohmann::json::array();
-        for (const auto& t : lens.tokens)
-            tokens.push_back(t.text);
-        out["tokens"] = tokens;
-        out["chosen"] = lens.chosen;
-        out["logprob"] = lens.logprob;
-        out["rank"] = lens.rank;
-        out["entropy"] = lens.entropy;
-        auto readings = nlohmann::json::array();
-        for (const auto& point : lens.top) {
-            auto positions = nlohmann::json::array();
-            for (const auto& candidates : point) {
-                auto row = nlohmann::json::array();
-                for (const auto& c : candidates)
-                    row.push_back({{"id", c.id}, {"token", c.token}, {"prob", c.prob}});
-                positions.push_back(std::move(row));
-            }
-            readings.push_back(std::move(positions));
-        }
-        out["top"] = std::move(readings);
-        out["post_norm"] = lens.postNorm;
-        out["reads"] = lens.encoderSide ? "encoder" : "decoder";
-        out["ms"] = lens.ms;
-        writeOutput(a, jsonText(out) + "\n");
+        std::ostringstream out;
+        core::writeLensJson(out, started.model->config().name, lens);
+        writeOutput(a, out.str());
         return 0;
     });
 }

@@ -34,11 +34,12 @@ namespace {
 
 const char* kGuiHelp = R"(usage: attnscope [--model DIR] [--src TEXT] [--startup-time]
        attnscope --screenshot FILE.png|svg|pdf [--model DIR] [--src TEXT] [--steps N]
-                 [--tab attention|positional|train|heads|inside|side|rollout|ablation|compare]
+                 [--tab attention|positional|train|heads|inside|side|rollout|ablation|compare|lens]
                  [--kind encoder|decoder|cross|pooling]
                  [--layer L] [--head H|mean] [--row I] [--sample T,K,P,SEED] [--scale fixed|per-head|log]
                  [--colormap NAME] [--size WxH] [--past-max-len] [--value-weighted]
                  [--ablate LIST [--ablate-kind K]] [--pin-at N] [--flow] [--sweep]
+                 [--lens-colour probability|rank|entropy] [--lens-token TEXT]
                  [--figure heatmap|grid|candidates|curves [--dpi N] [--font-size PT] [--title TEXT]]
                  [--figure grid --heads all|LIST]
                  [--figure heads [--format pdf|svg|png]]
@@ -58,7 +59,8 @@ writes every layer × head of the kind (and each layer's mean) as its own figure
 --ablate switches heads off after the steps (as `attnscope dump --ablate`; the tokens decoded are kept and
 run again, as a Ctrl+click on a tile does), --value-weighted colours by weight × value,
 --pin-at N pins the run after N of the --steps for the Compare page, --flow shows attention flow on the
-Rollout page and --sweep sweeps every head on the Ablation page (each waited for).
+Rollout page and --sweep sweeps every head on the Ablation page (each waited for); --lens-colour and
+--lens-token choose what the Logit lens page colours by and the token it follows (#id or its text).
 --startup-time opens the window as usual, prints the milliseconds from the process's start to its first
 paint and to the first analysis painted, and quits (scripts/bench-startup.sh runs it repeatedly).
 )";

@@ -108,10 +108,10 @@ void parseView(const Args& a, GuiOptions& o) {
 
 const std::set<std::string>& guiValuedOptions() {
     static const std::set<std::string> valued{
-        "--model",    "--src",    "--screenshot",  "--steps",     "--tab",   "--kind",
-        "--layer",    "--head",   "--row",         "--sample",    "--size",  "--scale",
-        "--colormap", "--figure", "--dpi",         "--font-size", "--title", "--format",
-        "--heads",    "--ablate", "--ablate-kind", "--pin-at"};
+        "--model",    "--src",    "--screenshot",  "--steps",     "--tab",         "--kind",
+        "--layer",    "--head",   "--row",         "--sample",    "--size",        "--scale",
+        "--colormap", "--figure", "--dpi",         "--font-size", "--title",       "--format",
+        "--heads",    "--ablate", "--ablate-kind", "--pin-at",    "--lens-colour", "--lens-token"};
     return valued;
 }
 
@@ -130,6 +130,12 @@ GuiOptions parseGuiOptions(const Args& a) {
     research.flow = a.has("--flow");
     research.sweep = a.has("--sweep");
     research.pinAt = a.getInt("--pin-at", -1);
+    research.lensColour = a.get("--lens-colour");
+    research.lensToken = a.get("--lens-token");
+    if (a.has("--lens-colour") && research.lensColour != "probability" && research.lensColour != "rank" &&
+        research.lensColour != "entropy")
+        throw UsageError("--lens-colour takes probability, rank or entropy, not '" + research.lensColour +
+                         "'");
     if (a.has("--pin-at") && research.pinAt < 0)
         throw UsageError("--pin-at must be 0 or more");
     o.startupTime = a.has("--startup-time");
@@ -145,9 +151,9 @@ GuiOptions parseGuiOptions(const Args& a) {
             throw UsageError(std::string(opt) + " is empty");
     parseView(a, o);
     parseFigure(a, o);
-    for (const char* opt :
-         {"--steps", "--tab", "--kind", "--size", "--layer", "--head", "--row", "--sample", "--scale",
-          "--colormap", "--ablate", "--ablate-kind", "--pin-at", "--value-weighted", "--flow", "--sweep"})
+    for (const char* opt : {"--steps", "--tab", "--kind", "--size", "--layer", "--head", "--row", "--sample",
+                            "--scale", "--colormap", "--ablate", "--ablate-kind", "--pin-at",
+                            "--value-weighted", "--flow", "--sweep", "--lens-colour", "--lens-token"})
         if (o.shot.empty() && a.has(opt))
             throw UsageError(std::string(opt) + " goes with --screenshot");
     const auto size = a.get("--size", "1500x950");

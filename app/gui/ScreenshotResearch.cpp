@@ -3,6 +3,7 @@
 #include "ui/MainWindow.h"
 #include "ui/base/ViewState.h"
 #include "ui/research/AblationPage.h"
+#include "ui/research/LensPage.h"
 #include "ui/research/ResearchPages.h"
 #include "ui/research/RolloutPage.h"
 
@@ -34,5 +35,14 @@ std::string finishResearch(ui::MainWindow& window, const ResearchShot& shot) {
         if (!waitWhile([ablation] { return ablation->sweeping(); }))
             return "the sweep did not finish in time";
     }
+    auto* lens = research->lens();
+    if (!shot.lensColour.empty())
+        lens->setColour(shot.lensColour == "rank"      ? ui::LensPage::Colour::Rank
+                        : shot.lensColour == "entropy" ? ui::LensPage::Colour::Entropy
+                                                       : ui::LensPage::Colour::Probability);
+    if (!shot.lensToken.empty() && !lens->followToken(QString::fromStdString(shot.lensToken)))
+        return "--lens-token: " + lens->statusText().toStdString();
+    if (!waitWhile([lens] { return lens->busy(); }))
+        return "the logit lens did not finish in time";
     return {};
 }

@@ -1,8 +1,8 @@
 #pragma once
-// What a screenshot of the Rollout, Ablation and Compare pages needs beyond the window's usual options: heads
-// switched off, the colour source, a run pinned at a step (these three are the window's state, which the
-// driver brings it to), flow instead of rollout and a sweep, whose background jobs are waited for before the
-// picture is taken.
+// What a screenshot of the Rollout, Ablation, Compare and Logit lens pages needs beyond the window's usual
+// options: heads switched off, the colour source, a run pinned at a step (these three are the window's state,
+// which the driver brings it to), flow instead of rollout, a sweep and the lens's colour and token, whose
+// background jobs are waited for before the picture is taken.
 
 #include <functional>
 #include <string>
@@ -18,6 +18,8 @@ struct ResearchShot {
     bool flow = false;                  ///< --flow: the Rollout page shows flow
     bool sweep = false;                 ///< --sweep: the Ablation page sweeps every head
     long long pinAt = -1;               ///< --pin-at N: pin the run after N steps (the Compare page's A)
+    std::string lensColour;             ///< --lens-colour probability|rank|entropy (empty: the page's)
+    std::string lensToken;              ///< --lens-token TEXT: the token the Logit lens page follows
 };
 
 /// After the window reached its state: the page's flow or rollout and the sweep, their jobs waited for. An

@@ -1,9 +1,8 @@
 #include "core/analysis/LogitLens.h"
 
+#include "core/analysis/StreamPass.h"
 #include "core/base/Errors.h"
 #include "core/model/ModelParts.h"
-#include "core/model/nn/Capture.h"
-#include "core/model/nn/Transformer.h"
 
 #include <torch/torch.h>
 
@@ -13,74 +12,29 @@
 
 namespace core {
 
-namespace {
-
-std::vector<int64_t> idsOf(const std::vector<Token>& tokens) {
-    std::vector<int64_t> ids;
-    ids.reserve(tokens.size());
-    for (const auto& t : tokens)
-        ids.push_back(t.id);
-    return ids;
+std::string whyNoLogitLens(const ModelConfig& c) {
+    return whyNoStreamReading(c);
 }
-
-// Why a model has no lens, or empty when it has one.
-std::string withoutOutput(const ModelConfig& c) {
-    if (c.recurrent())
-        return "'" + c.name + "' is not a Transformer: it has no residual stream to read";
-    if (!c.hasOutput())
-        return "'" + c.name + "' has no output layer to read its stream through (an encoder without a " +
-               "masked-LM head)";
-    return {};
-}
-
-} // namespace
 
 LogitLens logitLens(const Model& model, const AttentionSnapshot& snap, int64_t token, int top,
                     const HeadAblation& ablation) {
     const auto& m = parts(model);
-    const auto& c = m.config;
-    if (const auto why = withoutOutput(c); !why.empty())
-        throw InputError("no logit lens: " + why);
     const auto t0 = std::chrono::steady_clock::now();
+    const auto pass = recordStream(model, snap, ablation, "no logit lens");
     LogitLens lens;
-    lens.encoderSide = !c.hasDecoder();
-    lens.postNorm = c.postNorm;
-    lens.tokens = lens.encoderSide ? snap.srcTokens : snap.tgtTokens;
-    if (lens.tokens.empty())
-        throw InputError("no logit lens: the run has no tokens to read");
+    lens.encoderSide = pass.encoderSide;
+    lens.postNorm = m.config.postNorm;
+    lens.tokens = pass.tokens;
+    const auto T = static_cast<int64_t>(lens.tokens.size());
     const auto& vocab = (lens.encoderSide ? model.sourceTokenizer() : model.targetTokenizer()).vocab();
-
-    checkAblation(ablation, c);
-    const auto* off = ablation.empty() ? nullptr : &ablation;
     torch::NoGradGuard noGrad;
-    nn::Capture cap;
-    cap.attention = false; // the stream alone: a long text's T × T weights are not needed here
-    cap.keepStream = true;
-    const auto ids = m.toTensor(idsOf(lens.tokens)); // (1, T)
-    const auto T = ids.size(1);
-    if (lens.encoderSide) {
-        m.encode(ids, nn::sourceMask(ids, m.srcPad()), &cap, off);
-    } else {
-        torch::Tensor memory, srcMask;
-        if (c.hasEncoder()) {
-            const auto src = m.toTensor(idsOf(snap.srcTokens)); // (1, S)
-            srcMask = nn::sourceMask(src, m.srcPad());
-            memory = m.encode(src, srcMask, nullptr, off); // (1, S, C)
-        }
-        // Causal over the whole prefix, as the decode's own passes saw it (no padding inside a run).
-        const auto mask = torch::ones({1, T, T}, torch::TensorOptions().dtype(torch::kBool).device(m.device))
-                              .tril(); // (1, T, T)
-        m.decode(ids, memory, srcMask, mask, 0, nullptr, &cap, false, off);
-    }
-    TORCH_INTERNAL_ASSERT(cap.stream.size() == cap.streamPoints.size() && !cap.stream.empty(),
-                          "the pass recorded no stream");
-    lens.points = cap.streamPoints;
+    lens.points = pass.points;
     const auto points = lens.points.size();
 
     // The last point first: it is the model's own output, and its most likely tokens are what every other
     // point is asked about by default.
     const auto read = [&](std::size_t p) {
-        const auto logits = m.logits(m.finalNorm(cap.stream[p], lens.encoderSide));      // (1, T, V)
+        const auto logits = m.logits(m.finalNorm(pass.stream[p], lens.encoderSide));     // (1, T, V)
         return torch::log_softmax(logits[0].to(torch::kFloat32), -1).cpu().contiguous(); // (T, V)
     };
     auto last = read(points - 1); // (T, V)

@@ -42,6 +42,10 @@ struct LogitLens {
     double ms = 0.0;
 };
 
+/// Why a model has no lens to read (a recurrent model, an encoder without a masked-LM head), or empty when
+/// it has one.
+std::string whyNoLogitLens(const ModelConfig& config);
+
 /// The lens of the run in snap: its decoder's input tokens (for an encoder–decoder, over the encoded
 /// source), or an encoder-only model's text. At each position the chosen token is `token` when given (≥ 0),
 /// otherwise the model's own most likely next token there (for an encoder-only model, its most likely token

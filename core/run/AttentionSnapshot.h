@@ -52,7 +52,14 @@ struct AttentionSnapshot {
     /// heads h·r … h·r + r − 1 share key/value head h, r = heads / kvHeads); 0 when every head has its own.
     int kvHeads = 0;
     std::vector<int> forced; ///< target positions whose token the user chose (Force), not the sampler
-    std::vector<float> nextTokenLogProbs; ///< log-probabilities of the token after the last target token
+    /// The decoding timeline: for each target position, the point of the decoder's stream (an index into
+    /// streamPoints) from which the token there stays the logit lens's top token at the position before,
+    /// up to the output; −1 for a token the model did not produce (the prompt or prefix) and for one that
+    /// is not the top at the output (sampled, or forced). Empty for a run without the lens (no capture, a
+    /// recurrent or encoder-only model).
+    std::vector<int> commitment;
+    std::vector<std::string> streamPoints; ///< "embed", "0.attn", "0.cross", "0.mlp", …
+    std::vector<float> nextTokenLogProbs;  ///< log-probabilities of the token after the last target token
     /// False for a model that reads its text and decodes nothing (a classifier, an encoder-only model).
     bool decodes = true;
     /// An encoder-only model's: the source row of the first mask token, whose distribution under the

@@ -153,11 +153,26 @@ IncrementalDecoder::Step IncrementalDecoder::push(const std::vector<int64_t>& to
     const auto t0 = std::chrono::steady_clock::now();
     nn::Capture cap;
     cap.layerDone = impl_->layerDone;
+    cap.keepStream = impl_->capture; // the lens at the last position: what the decoding timeline shows
     const auto h = impl_->feed(torch::tensor(tokens, torch::kLong).unsqueeze(0),                 // (1, n)
                                impl_->capture ? &cap : nullptr);                                 // (1, 1, C)
     const auto logp = m.logProbs(h).reshape({-1}).to(torch::kCPU, torch::kFloat32).contiguous(); // (V)
     Step step;
     step.logProbs.assign(logp.data_ptr<float>(), logp.data_ptr<float>() + logp.numel());
+    if (!cap.stream.empty()) {
+        // Every point but the last in one product with the output layer; the last is the model's own
+        // output, whose most likely token logProbs already holds.
+        std::vector<torch::Tensor> rows;
+        for (std::size_t p = 0; p + 1 < cap.stream.size(); ++p)
+            rows.push_back(cap.stream[p].select(1, cap.stream[p].size(1) - 1)); // (1, C)
+        if (!rows.empty()) {
+            const auto read = m.logits(m.finalNorm(torch::cat(rows).unsqueeze(0), false)); // (1, P − 1, V)
+            const auto top = read.argmax(-1).reshape({-1}).to(torch::kCPU).contiguous();   // (P − 1)
+            step.lensTop.assign(top.data_ptr<int64_t>(), top.data_ptr<int64_t>() + top.numel());
+        }
+        step.lensTop.push_back(logp.argmax().item<int64_t>());
+        step.lensPoints = std::move(cap.streamPoints);
+    }
     step.selfRows = std::move(cap.decoderSelf);
     step.crossRows = std::move(cap.cross);
     step.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

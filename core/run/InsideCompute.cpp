@@ -32,11 +32,13 @@ InsideRow computeInside(const InsideInputs& in, int head, int row) {
     const auto rows = in.residual.unsqueeze(0);                 // (1, Tq, C)
     const auto x = in.postNorm ? rows : in.norm->forward(rows); // (1, Tq, C)
     const bool cross = in.memory.defined();
-    // Keys and values of every head: the cached ones, or (encoder) projected as the forward pass does.
+    // Keys and values of every head: the cached ones, or projected as the forward pass does (from the
+    // normed rows themselves for self-attention, from the encoder's output for cross-attention).
     auto keys = in.keys, values = in.values; // (H, Tk, hs)
     if (!keys.defined()) {
-        keys = att.rotate(att.project(1, x), 0)[0]; // (H, Tk, hs)
-        values = att.project(2, x)[0];              // (H, Tk, hs)
+        const auto from = cross ? in.memory.unsqueeze(0) : x;                            // (1, Tk, C)
+        keys = cross ? att.project(1, from)[0] : att.rotate(att.project(1, from), 0)[0]; // (H, Tk, hs)
+        values = att.project(2, from)[0];                                                // (H, Tk, hs)
     }
     const auto tk = keys.size(1);
 

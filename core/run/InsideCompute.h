@@ -1,6 +1,8 @@
 #pragma once
 // The torch side of an InsideRow: one attention block's computation redone for one head and one query,
-// from the state a decode left behind. Only run/'s sources include this (it carries torch types).
+// from the state a decode left behind (or a whole pass recorded). Only core's sources include this (it
+// carries torch types): run/'s Inside view, and analysis/'s attribution, which reads every head's output from
+// it.
 //
 // Shapes: Tq queries, Tk keys, C channels, H heads, hs head size.
 
@@ -21,8 +23,9 @@ struct InsideInputs {
     nn::LayerNormImpl* norm = nullptr; ///< the sublayer's norm, applied to `residual`
     bool postNorm = false;  ///< the norm comes after the sum (BERT, Marian): x is the residual itself
     torch::Tensor residual; ///< (Tq, C), rows entering the sublayer, query i at position i
-    /// (H, Tk, hs) keys and values as the decode cached them; undefined for self-attention that caches
-    /// nothing (the encoder), which then projects them from the normed residual.
+    /// (H, Tk, hs) keys and values as the decode cached them; undefined for attention that caches nothing
+    /// (the encoder, a whole pass), which then projects them from the normed residual (self-attention) or
+    /// from memory (cross-attention).
     torch::Tensor keys, values;
     torch::Tensor memory;      ///< (Tk, C), cross-attention: the encoder output keys and values come from
     std::vector<bool> visible; ///< Tk, false for a padding key every query is kept from; empty: none

@@ -15,6 +15,17 @@ struct PassesOver {
     ~PassesOver() { passes = {}; }
 };
 
+// The first point from which `token` is the lens's top at every later point up to the output (tops: one
+// per point, the output last); −1 when the output's top is another token (a sampled or forced one).
+int commitmentPoint(const std::vector<int64_t>& tops, int64_t token) {
+    if (tops.empty() || tops.back() != token)
+        return -1;
+    auto p = tops.size() - 1;
+    while (p > 0 && tops[p - 1] == token)
+        --p;
+    return static_cast<int>(p);
+}
+
 } // namespace
 
 Session::Session(std::shared_ptr<const Model> model)
@@ -307,6 +318,13 @@ AttentionSnapshot Session::snapshot() const {
     snap.decodes = decoder_->generates();
     snap.maskRow = steps_.back().maskRow;
     snap.decodeMs = steps_.back().ms;
+    // The decoding timeline: step k read the position before token initial_ + k, which it produced.
+    if (!steps_.front().lensTop.empty()) {
+        snap.streamPoints = steps_.front().lensPoints;
+        snap.commitment.assign(tgt_.size(), -1);
+        for (std::size_t k = 0; k + 1 < steps_.size(); ++k)
+            snap.commitment[initial_ + k] = commitmentPoint(steps_[k].lensTop, tgt_[initial_ + k].id);
+    }
     const auto& front = steps_.front();
     if (front.selfRows.empty() && front.crossRows.empty())
         return snap; // capture was off

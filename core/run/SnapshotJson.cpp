@@ -67,6 +67,13 @@ std::string intList(const std::vector<int>& v) {
     return s + "]";
 }
 
+std::string stringList(const std::vector<std::string>& v) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s += (i ? "," : "") + quoted(v[i]);
+    return s + "]";
+}
+
 // A classifier's answer: the class, each class's probability and logit, and per source token the score
 // before softmax, the weight, and its share of each logit (those shares plus the bias give the logit).
 void writePooled(std::ostream& out, const PoolingDetail& d) {
@@ -161,6 +168,9 @@ void writeSnapshotJson(std::ostream& out, const AttentionSnapshot& snap, const s
         << ",\n\"tgt_tokens\": " << tokenTexts(snap.tgtTokens) << ",\n\"text_tokens\": " << snap.textTokens
         << ",\n\"read_tokens\": " << snap.readTokens << ",\n\"max_len\": " << snap.maxLen
         << ",\n\"forced\": " << intList(snap.forced);
+    if (!snap.commitment.empty()) // the decoding timeline: each produced token's commitment point
+        out << ",\n\"commitment\": " << intList(snap.commitment)
+            << ",\n\"stream_points\": " << stringList(snap.streamPoints);
     if (snap.kvHeads > 0) // grouped-query attention: which key/value head each decoder head reads
         out << ",\n\"kv_heads\": " << snap.kvHeads;
     if (!snap.decodes) // a classifier or an encoder-only model: nothing to step

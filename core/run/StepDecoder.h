@@ -9,8 +9,10 @@
 #include "core/run/AttentionSnapshot.h"
 #include "core/run/InsideRow.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace core {
@@ -25,6 +27,12 @@ public:
         int maskRow = -1;
         AttentionBlock selfRows;  ///< [L][H][n][t+n]: the new tokens' decoder self-attention rows (causal)
         AttentionBlock crossRows; ///< [L][H][n][S]: their attention over the source (empty without one)
+        /// With capture, the logit lens at the last new position: the most likely token at each point of
+        /// the decoder's stream (after the embeddings, after each sublayer), read through the final norm
+        /// and the output layer, named in lensPoints ("embed", "0.attn", …). Empty for the recurrent
+        /// families and an encoder-only model.
+        std::vector<int64_t> lensTop;
+        std::vector<std::string> lensPoints;
         double ms = 0.0;
     };
 

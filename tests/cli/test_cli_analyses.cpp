@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <set>
 
 using nlohmann::json;
 
@@ -40,6 +41,7 @@ private Q_SLOTS:
     void dumpAblated();
     void rollout();
     void lens();
+    void attribute();
     void ablate();
     void sweep();
     void lesson();
@@ -146,6 +148,51 @@ void TestCliAnalyses::lens() {
                              args);
     QCOMPARE(one["chosen"], json(std::vector<int>(positions, 5)));
     QCOMPARE(one["top"][2][1].size(), std::size_t(3));
+}
+
+void TestCliAnalyses::attribute() {
+    // The schema a script reads: components whose contributions add up to the model's own logit (and to a
+    // difference of two), every head of every layer and kind once, the token the model's own most likely
+    // one by default (the one `lens` chooses at the last point).
+    const QStringList args{QStringLiteral("--model"),  kReverse,
+                           QStringLiteral("--src"),    QStringLiteral("abcdef"),
+                           QStringLiteral("--greedy"), QStringLiteral("3")};
+    const auto r = runJson(QStringList{QStringLiteral("attribute")} + args);
+    QVERIFY(!r.is_null());
+    QCOMPARE(r["position"].get<int>(), 3);
+    QVERIFY(r["versus"].is_null());
+    double total = 0.0;
+    int heads = 0, mlps = 0;
+    std::set<std::string> names;
+    for (const auto& c : r["components"]) {
+        total += c["contribution"].get<double>();
+        names.insert(c["name"].get<std::string>());
+        const auto kind = c["kind"].get<std::string>();
+        heads += kind == "head";
+        mlps += kind == "mlp";
+        if (kind == "head")
+            QVERIFY(c["layer"].is_number() && c["head"].is_number());
+    }
+    const double logit = r["logit"].get<double>(), sum = r["sum"].get<double>();
+    qInfo(
+        "reverse, position 3, token %d: logit %.6f, %zu components summing to %.6f (split gap %.2g), %.1f ms",
+        r["token"].get<int>(), logit, r["components"].size(), sum, r["split_gap"].get<double>(),
+        r["ms"].get<double>());
+    QCOMPARE(names.size(), r["components"].size());
+    QCOMPARE(heads, 2 * 2 * 4); // two decoder layers, self and cross, four heads each
+    QCOMPARE(mlps, 2);
+    QVERIFY(std::abs(total - sum) <= 1e-9 * std::max(1.0, std::abs(sum)));
+    QVERIFY(std::abs(sum - logit) <= 1e-4 * std::max(1.0, std::abs(logit)));
+    const auto lens = runJson(QStringList{QStringLiteral("lens")} + args);
+    QCOMPARE(r["token"].get<int>(), lens["chosen"].back().get<int>());
+    // A difference of two tokens' logits, at an earlier position.
+    const auto d = runJson(QStringList{QStringLiteral("attribute"), QStringLiteral("--position"),
+                                       QStringLiteral("1"), QStringLiteral("--token"), QStringLiteral("5"),
+                                       QStringLiteral("--versus"), QStringLiteral("6")} +
+                           args);
+    QCOMPARE(d["versus"].get<int>(), 6);
+    QVERIFY(std::abs(d["sum"].get<double>() - d["logit"].get<double>()) <=
+            1e-4 * std::max(1.0, std::abs(d["logit"].get<double>())));
 }
 
 void TestCliAnalyses::ablate() {
@@ -328,6 +375,21 @@ void TestCliAnalyses::badArguments_data() {
                        QStringLiteral("--src"), QStringLiteral("the"),     QStringLiteral("--top"),
                        QStringLiteral("0")}
         << "--top must be between 1 and 1000, not 0";
+    QTest::newRow("attribute position")
+        << QStringList{QStringLiteral("attribute"), QStringLiteral("--model"), kLm,
+                       QStringLiteral("--src"),     QStringLiteral("the cat"), QStringLiteral("--position"),
+                       QStringLiteral("9")}
+        << "--position must be between 0 and";
+    QTest::newRow("attribute versus alone")
+        << QStringList{QStringLiteral("attribute"), QStringLiteral("--model"), kLm,
+                       QStringLiteral("--src"),     QStringLiteral("the cat"), QStringLiteral("--versus"),
+                       QStringLiteral("3")}
+        << "--versus needs --token";
+    QTest::newRow("attribute of a classifier")
+        << QStringList{QStringLiteral("attribute"), QStringLiteral("--model"),
+                       QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/spam"), QStringLiteral("--src"),
+                       QStringLiteral("win money")}
+        << "no attribution: 'spam' is not a Transformer";
     QTest::newRow("ablate needs heads")
         << QStringList{QStringLiteral("ablate"), QStringLiteral("--model"), kReverse, QStringLiteral("--src"),
                        QStringLiteral("abc")}

@@ -47,6 +47,18 @@ def zero_heads(attn, heads):
     return attn.linears[3].register_forward_pre_hook(pre)
 
 
+def switch_off(attention, ablate):
+    """zero_heads on every attention module of `attention` (as modules() gives) that ablate names heads of
+    ({kind: [[layer, head], ...]}); returns the hooks' handles."""
+    handles = []
+    for kind, layers in attention.items():
+        for i, attn in enumerate(layers):
+            heads = [h for layer, h in ablate.get(kind, []) if layer == i]
+            if heads:
+                handles.append(zero_heads(attn, heads))
+    return handles
+
+
 def record_values(attn, store):
     def hook(_module, _inputs, output):
         store.append(output[0].detach().clone())  # (keys, C)

@@ -18,7 +18,7 @@ import seed_runner  # first: it turns a missing PyTorch or NumPy into a skip
 import torch  # noqa: E402
 
 import make_seed_reference  # noqa: E402
-from seed_ablation import modules, zero_heads  # noqa: E402
+from seed_ablation import modules, switch_off  # noqa: E402
 
 # Heads of every kind, in both layers: the Inside view must show what the run with them off computed.
 ABLATE = {"encoder": [[0, 1]], "decoder": [[1, 2]], "cross": [[0, 0], [1, 3]]}
@@ -56,12 +56,7 @@ def main():
     mods = modules(model)
     for case, ablate in [(c, a) for a in ({}, ABLATE) for c in make_seed_reference.CASES]:
         blocks = {"encoder": [], "decoder": [], "cross": []}
-        handles = []
-        for kind, pairs in ablate.items():
-            for layer, attn in enumerate(mods[kind]):
-                heads = [h for l_, h in pairs if l_ == layer]
-                if heads:
-                    handles.append(zero_heads(attn, heads))
+        handles = switch_off(mods, ablate)
         for layer in model.encoder.layers:
             blocks["encoder"].append({})
             handles += hook_block(layer.sublayer[0], layer.self_attn, blocks["encoder"][-1])

@@ -35,12 +35,7 @@ def main():
     cases = []
     for case in make_seed_reference.CASES:
         for ablate in ABLATIONS:
-            handles = []
-            for kind, layers in attention.items():
-                for i, attn in enumerate(layers):
-                    heads = [h for layer, h in ablate.get(kind, []) if layer == i]
-                    if heads:
-                        handles.append(seed_ablation.zero_heads(attn, heads))
+            handles = seed_ablation.switch_off(attention, ablate)
             stream, names = [], []
 
             def keep(name):

@@ -64,15 +64,20 @@ inline void checkAnalyses(const json& j) {
     QCOMPARE(analyses[1]["T"].get<int>(), 1024);
     QCOMPARE(analyses[2]["id"].get<std::string>(), std::string("lens-gpt2"));
     QCOMPARE(analyses[2]["T"].get<int>(), 64);
-    // The lens beside its bound: the unembedding alone cannot take longer than the whole lens.
-    QCOMPARE(analyses[2]["rows"].size(), std::size_t(2));
-    QVERIFY(analyses[2]["rows"][1]["min"].get<double>() <= analyses[2]["rows"][0]["max"].get<double>());
+    // The lens beside its bound (the unembedding alone cannot take longer than the whole lens), then the
+    // attribution of one position, each with its target.
+    const auto& lens = analyses[2]["rows"];
+    QCOMPARE(lens.size(), std::size_t(3));
+    QCOMPARE(lens[2]["id"].get<std::string>(), std::string("attribution"));
+    QVERIFY(lens[1]["min"].get<double>() <= lens[0]["max"].get<double>());
+    QCOMPARE(analyses[2]["targets"].size(), std::size_t(2));
+    QCOMPARE(analyses[2]["targets"][1]["value"], lens[2]["median"]);
     for (const auto& c : analyses) {
         for (const auto& row : c["rows"])
             QVERIFY2(row["median"].get<double>() > 0.0 &&
                          row["min"].get<double>() <= row["max"].get<double>(),
                      row.dump().c_str());
-        QCOMPARE(c["targets"].size(), std::size_t(1));
+        QVERIFY(!c["targets"].empty());
         QCOMPARE(c["targets"][0]["value"], c["rows"][c["id"] == "rollout-gpt2" ? 1 : 0]["median"]);
     }
 }

@@ -2,7 +2,8 @@
 // tokenizer says ([CLS] … [SEP]), only encoder self-attention is offered, the decoding controls and the
 // target strip step aside (Step's shortcut does nothing, wherever the focus is), the chart shows the
 // masked-LM head's candidates for the [MASK] and the heatmap marks its row, the Heads tab (decoder heads)
-// is hidden, and the Inside tab opens on the [MASK] row of a post-norm layer without a next-token stage.
+// is hidden, the Inside tab opens on the [MASK] row of a post-norm layer without a next-token stage, and the
+// Logit lens page reads the encoder's stream through the masked-LM head, saying what a post-norm reading is.
 // The model is a small random one written to a folder with a WordPiece tokenizer made from a vocab.txt.
 
 #include "tests/support/WindowFixture.h"
@@ -13,6 +14,9 @@
 #include "ui/attention/AttentionPage.h"
 #include "ui/attention/CandidatesChart.h"
 #include "ui/attention/TokenStrip.h"
+#include "ui/base/ViewState.h"
+#include "ui/research/LensPage.h"
+#include "ui/research/ResearchPages.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -25,6 +29,7 @@ private Q_SLOTS:
     void initTestCase();
     void attentionPage();
     void insideOpensOnTheMask();
+    void lensReadsTheEncoder();
 
 private:
     QTemporaryDir tmp_;
@@ -134,6 +139,31 @@ void TestEncoderOnly::insideOpensOnTheMask() {
     QVERIFY(inside->shownInside()->row.postNorm);
     QVERIFY(!inside->shownInside()->decodes);
     QVERIFY2(inside->heading().contains(QStringLiteral("[MASK]")), qPrintable(inside->heading()));
+}
+
+void TestEncoderOnly::lensReadsTheEncoder() {
+    auto f = openWindow(dir_, QStringLiteral("the cat [MASK] on the mat."));
+    QVERIFY(f);
+    f->edit->setFocus();
+    QTest::keyClick(f->edit, Qt::Key_0, Qt::AltModifier);
+    auto* lens = f->window.research()->lens();
+    QVERIFY(QTest::qWaitFor(
+        [&] { return lens->isVisible() && !lens->busy() && !lens->shown().points.empty(); }, 60000));
+    // Through the masked-LM head, at every position of the text, and said to be a post-norm reading.
+    QVERIFY(lens->shown().encoderSide);
+    QVERIFY(lens->shown().postNorm);
+    QCOMPARE(lens->shown().tokens.size(), std::size_t(9));
+    QVERIFY2(lens->statusText().contains(QStringLiteral("encoder's")) &&
+                 lens->statusText().contains(QStringLiteral("post-norm")) &&
+                 lens->statusText().contains(QStringLiteral("without a final norm")),
+             qPrintable(lens->statusText()));
+    // Its points open encoder self-attention.
+    lens->select(2, 3); // "0.mlp" at [MASK]
+    QCOMPARE(QString::fromStdString(lens->shown().points[2]), QStringLiteral("0.mlp"));
+    lens->openSelected();
+    QCOMPARE(f->window.viewState()->kind(), core::AttentionKind::Encoder);
+    QCOMPARE(f->window.viewState()->shown().layer, 0);
+    QCOMPARE(f->window.viewState()->markIndex(), 3);
 }
 
 QTEST_MAIN(TestEncoderOnly)

@@ -232,6 +232,7 @@ void AttentionPage::showResult(const RunResultPtr& r) {
     srcStrip_->setLimits(pastFrom(snap->srcTokens), enc ? notRead : 0);
     tgtStrip_->setLimits(pastFrom(snap->tgtTokens), enc ? 0 : notRead);
     tgtStrip_->setForced(snap->forced);
+    tgtStrip_->setCommitment(snap->commitment, snap->streamPoints);
     banner_->showFor(*snap, r->model && r->model->config().canPassMaxLen(), r->pastMaxLen);
     fitStrips();
     const QRect newest = tgtStrip_->chipRect(tgtStrip_->count() - 1);
@@ -259,6 +260,7 @@ void AttentionPage::clear() {
     srcStrip_->setLimits(-1, 0);
     tgtStrip_->setLimits(-1, 0);
     tgtStrip_->setForced({});
+    tgtStrip_->setCommitment({}, {});
     banner_->hide();
     fitStrips();
     candidates_->setResult(nullptr);

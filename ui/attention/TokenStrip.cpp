@@ -1,5 +1,6 @@
 #include "ui/attention/TokenStrip.h"
 
+#include "ui/base/AttentionText.h"
 #include "ui/base/TokenText.h"
 
 #include <QEvent>
@@ -14,6 +15,7 @@ namespace ui {
 
 namespace {
 constexpr int kPadX = 5;
+constexpr int kBarRoom = 5; // the decoding timeline's depth bar, beside a chip's text
 constexpr int kPadY = 3;
 constexpr int kGap = 4;
 constexpr int kTitleWidth = 64;
@@ -61,6 +63,18 @@ void TokenStrip::setForced(std::vector<int> positions) {
     update();
 }
 
+void TokenStrip::setCommitment(std::vector<int> commitment, std::vector<std::string> points) {
+    commitment_ = std::move(commitment);
+    points_ = std::move(points);
+    chips_ = layoutChips(width());
+    updateGeometry();
+    update();
+}
+
+int TokenStrip::commitment(int index) const {
+    return index >= 0 && index < static_cast<int>(commitment_.size()) ? commitment_[std::size_t(index)] : -1;
+}
+
 bool TokenStrip::isForced(int index) const {
     return std::binary_search(forced_.begin(), forced_.end(), index);
 }
@@ -104,8 +118,10 @@ std::vector<QRect> TokenStrip::layoutChips(int width) const {
     out.reserve(texts_.size());
     const int h = QFontMetrics(font()).height() + 2 * kPadY;
     int x = kTitleWidth, y = kGap;
-    for (const int textWidth : textWidths_) {
-        const int w = std::max(textWidth + 2 * kPadX, h);
+    for (std::size_t i = 0; i < textWidths_.size(); ++i) {
+        // A chip with a depth bar keeps its text clear of it.
+        const int bar = commitment(static_cast<int>(i)) >= 0 ? kBarRoom : 0;
+        const int w = std::max(textWidths_[i] + 2 * kPadX + bar, h);
         if (x + w > width - kGap && x > kTitleWidth) {
             x = kTitleWidth;
             y += h + kGap;
@@ -205,12 +221,25 @@ void TokenStrip::paintEvent(QPaintEvent* event) {
             p.setBrush(QColor(0x7d, 0x3c, 0x98));
             p.drawRoundedRect(QRectF(r.left(), r.top(), 4, r.height()), 2, 2);
         }
+        if (const int c = commitment(i); c >= 0 && points_.size() > 1) {
+            // The depth at which the token was settled: a bar on the chip's right edge, filled from the
+            // bottom to its point's share of the stream.
+            const QRectF track(r.right() - 5, r.top() + 3, 3, r.height() - 6);
+            const double share = double(c + 1) / double(points_.size());
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(0x16, 0xa0, 0x85, 60));
+            p.drawRect(track);
+            p.setBrush(QColor(0x0e, 0x76, 0x62));
+            p.drawRect(QRectF(track.left(), track.bottom() - track.height() * share, track.width(),
+                              track.height() * share));
+        }
         if (trained_ >= 0 && i >= trained_) { // past max_len: a position training never saw
             p.setPen(QPen(QColor(0xb7, 0x79, 0x1f), 2));
             p.drawLine(r.bottomLeft() + QPointF(2, -1), r.bottomRight() + QPointF(-2, -1));
         }
         p.setPen(text);
-        p.drawText(r, Qt::AlignCenter, texts_[std::size_t(i)]);
+        p.drawText(commitment(i) >= 0 ? r.adjusted(0, 0, -kBarRoom, 0) : r, Qt::AlignCenter,
+                   texts_[std::size_t(i)]);
     }
     const QRect cut = cutRect();
     if (!cut.isEmpty() && exposed.intersects(cut)) {
@@ -265,6 +294,11 @@ bool TokenStrip::event(QEvent* event) {
             tip += tr("\nspecial token added by the model");
         if (isForced(i))
             tip += tr("\nforced: you chose this token; the sampler did not");
+        if (const int c = commitment(i); c >= 0 && c < static_cast<int>(points_.size()))
+            tip += tr("\ndecided at %1 (point %2 of %3): the logit lens's top token from there to the output")
+                       .arg(AttentionText::streamPoint(points_[std::size_t(c)]))
+                       .arg(c + 1)
+                       .arg(points_.size());
         if (trained_ >= 0 && i >= trained_)
             tip += tr("\npast max_len (%1): a position this model never saw in training").arg(trained_);
         tip += tr("\nclick: mark its row in the heatmap (Shift+click: its column)");

@@ -7,6 +7,7 @@
 
 #include <QWidget>
 
+#include <string>
 #include <vector>
 
 namespace ui {
@@ -27,6 +28,12 @@ public:
     /// Chips of tokens the user forced (drawn with a mark of their own); positions, ascending.
     void setForced(std::vector<int> positions);
     bool isForced(int index) const;
+    /// The decoding timeline: per position, the point of the stream (of `points`, core's names) from which
+    /// the token there was the logit lens's top up to the output, −1 for none; drawn as a small depth bar
+    /// in the chip (the deeper the model had to go, the taller), said in its tooltip.
+    void setCommitment(std::vector<int> commitment, std::vector<std::string> points);
+    /// The point of position index, or −1.
+    int commitment(int index) const;
     int notRead() const { return notRead_; }
     /// The ✂ chip's geometry (empty when nothing was cut).
     QRect cutRect() const;
@@ -78,6 +85,8 @@ private:
     int trained_ = -1;
     int notRead_ = 0;
     std::vector<int> forced_;
+    std::vector<int> commitment_;
+    std::vector<std::string> points_;
     QString cutText() const;
 };
 

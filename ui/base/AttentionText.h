@@ -14,6 +14,26 @@ namespace ui {
 class AttentionText {
     Q_DECLARE_TR_FUNCTIONS(AttentionText)
 public:
+    /// A point of the residual stream (core's "embed", "3.attn", "3.cross", "3.mlp") said in full: "the
+    /// embeddings", "layer 3 after self-attention", …
+    static QString streamPoint(const std::string& point) {
+        const auto dot = point.find('.');
+        if (dot == std::string::npos)
+            return tr("the embeddings");
+        const auto layer = QString::fromStdString(point.substr(0, dot));
+        const auto part = point.substr(dot + 1);
+        return part == "attn"    ? tr("layer %1 after self-attention").arg(layer)
+               : part == "cross" ? tr("layer %1 after cross-attention").arg(layer)
+                                 : tr("layer %1 after its MLP").arg(layer);
+    }
+    /// The same on an axis: "embed", "3 attn".
+    static QString streamPointLabel(const std::string& point) {
+        const auto dot = point.find('.');
+        if (dot == std::string::npos)
+            return QString::fromStdString(point);
+        return QStringLiteral("%1 %2").arg(QString::fromStdString(point.substr(0, dot)),
+                                           QString::fromStdString(point.substr(dot + 1)));
+    }
     /// "cross-attention", as in titles and tooltips.
     static QString kindName(core::AttentionKind kind) {
         switch (kind) {

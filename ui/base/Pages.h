@@ -8,14 +8,14 @@
 
 namespace ui {
 
-enum class Page { Attention, Positional, Train, Heads, Inside, SideBySide, Rollout, Ablation, Compare };
+enum class Page { Attention, Positional, Train, Heads, Inside, SideBySide, Rollout, Ablation, Compare, Lens };
 
-inline constexpr int kPageCount = 9;
+inline constexpr int kPageCount = 10;
 
-/// "attention", "positional", "train", "heads", "inside", "side", "rollout", "ablation", "compare".
+/// "attention", "positional", "train", "heads", "inside", "side", "rollout", "ablation", "compare", "lens".
 inline QString pageName(Page page) {
-    static const char* const names[kPageCount] = {"attention", "positional", "train",    "heads",  "inside",
-                                                  "side",      "rollout",    "ablation", "compare"};
+    static const char* const names[kPageCount] = {"attention", "positional", "train",    "heads",   "inside",
+                                                  "side",      "rollout",    "ablation", "compare", "lens"};
     return QLatin1String(names[static_cast<int>(page)]);
 }
 

@@ -1,5 +1,6 @@
 #include "ui/export/ExportActions.h"
 
+#include "core/model/Model.h"
 #include "ui/base/AppSettings.h"
 #include "ui/base/ViewState.h"
 #include "ui/export/AttentionFigure.h"
@@ -25,6 +26,8 @@ ExportActions::ExportActions(QWidget* window, ViewState* state, AnalysisControll
       currentView_(std::move(currentView)) {
     createActions();
     connect(insideJson_, &QAction::triggered, this, [this] { exportInsideNumbers(); });
+    connect(lensJson_, &QAction::triggered, this, [this] { exportLens(false); });
+    connect(attributionJson_, &QAction::triggered, this, [this] { exportLens(true); });
     connect(picture_, &QAction::triggered, this, [this] { exportPicture(); });
     connect(figure_, &QAction::triggered, this, [this] { exportFigure(); });
     connect(allHeads_, &QAction::triggered, this, [this] { exportAllHeads(); });
@@ -70,6 +73,41 @@ void ExportActions::createActions() {
     insideJson_->setToolTip(
         tr("The Inside page's row, every stage from x to the sampled token, in the format "
            "of attnscope explain"));
+    lensJson_ = new QAction(tr("Export Le&ns as JSON…"), this);
+    lensJson_->setToolTip(tr("The Logit lens page's readings, every point and position, in the format of "
+                             "attnscope lens"));
+    attributionJson_ = new QAction(tr("Export A&ttribution as JSON…"), this);
+    attributionJson_->setToolTip(tr("The Logit lens page's attribution of the selected position, every head, "
+                                    "MLP and norm, in the format of attnscope attribute"));
+}
+
+// What the Logit lens page computed last; it says so when it has nothing yet.
+void ExportActions::exportLens(bool attribution) {
+    const auto* lens = lens_ ? lens_() : nullptr;
+    const auto* parts = attribution_ ? attribution_() : nullptr;
+    const auto current = controller_->current();
+    if (!current || (attribution ? !parts : !lens)) {
+        Q_EMIT message(tr("Nothing to export yet: show the Logit lens page (Alt+0) and let it compute."));
+        return;
+    }
+    const auto name = QString::fromStdString(current->snapshot->modelName);
+    const auto step = QStringLiteral("-step%1").arg(current->step);
+    const auto path =
+        askPath(attribution ? tr("Export Attribution as JSON") : tr("Export Lens as JSON"),
+                attribution ? QStringLiteral("attribution-position%1%2.json").arg(parts->position).arg(step)
+                            : QStringLiteral("lens%1.json").arg(step),
+                tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (attribution) {
+        const auto& model = *current->model;
+        const auto& vocab =
+            (model.config().hasDecoder() ? model.targetTokenizer() : model.sourceTokenizer()).vocab();
+        report(Exporter::saveAttributionJson(*parts, vocab, name, path, &error), path, error);
+    } else {
+        report(Exporter::saveLensJson(*lens, name, path, &error), path, error);
+    }
 }
 
 // Nothing to ask without a row on the Inside page; the file is in the format of attnscope explain.
@@ -213,7 +251,8 @@ void ExportActions::exportKind(bool json) {
 }
 
 QList<QAction*> ExportActions::actions() const {
-    return {picture_, figure_, allHeads_, headCsv_, headJson_, kindCsv_, kindJson_, insideJson_};
+    return {picture_, figure_,   allHeads_,   headCsv_,  headJson_,
+            kindCsv_, kindJson_, insideJson_, lensJson_, attributionJson_};
 }
 
 void ExportActions::updateEnabled() {
@@ -222,6 +261,9 @@ void ExportActions::updateEnabled() {
     for (auto* a : {figure_, allHeads_, headCsv_, headJson_, kindCsv_, kindJson_})
         a->setEnabled(has);
     insideJson_->setEnabled(inside_ && inside_());
+    // The lens and its attribution come after the result, in the background: asked then, they say if not.
+    lensJson_->setEnabled(controller_->current() != nullptr);
+    attributionJson_->setEnabled(controller_->current() != nullptr);
 }
 
 QString ExportActions::baseName(bool oneHead) const {

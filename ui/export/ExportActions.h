@@ -2,6 +2,8 @@
 // The File ▸ Export actions: ask where (and at what scale), then write through Exporter and say what
 // happened. Kept out of MainWindow so the window only wires.
 
+#include "core/analysis/Attribution.h"
+#include "core/analysis/LogitLens.h"
 #include "ui/run/InsideResult.h"
 
 #include <QObject>
@@ -27,6 +29,13 @@ public:
     QList<QAction*> actions() const;
     /// Where "Export Inside Numbers" takes its row from (the Inside page's shown row; null: none).
     void setInsideSource(std::function<InsideResultPtr()> source) { inside_ = std::move(source); }
+    /// Where "Export Lens as JSON" and "Export Attribution as JSON" take what the Logit lens page shows
+    /// (null: nothing computed yet).
+    void setLensSource(std::function<const core::LogitLens*()> lens,
+                       std::function<const core::Attribution*()> attribution) {
+        lens_ = std::move(lens);
+        attribution_ = std::move(attribution);
+    }
     /// Where "Export Figure" finds the next-token chart.
     void setPlotSource(std::function<QCustomPlot*(const QString&)> plot) { plot_ = std::move(plot); }
     /// Enables the actions that have something to export.
@@ -44,6 +53,7 @@ private:
     void createActions();
     /// What each action does when triggered.
     void exportInsideNumbers();
+    void exportLens(bool attribution);
     void exportPicture();
     void exportFigure();
     void exportAllHeads();
@@ -65,7 +75,11 @@ private:
     QAction* kindCsv_ = nullptr;
     QAction* kindJson_ = nullptr;
     QAction* insideJson_ = nullptr;
+    QAction* lensJson_ = nullptr;
+    QAction* attributionJson_ = nullptr;
     std::function<InsideResultPtr()> inside_;
+    std::function<const core::LogitLens*()> lens_;
+    std::function<const core::Attribution*()> attribution_;
     std::function<QCustomPlot*(const QString&)> plot_;
 };
 

@@ -1,6 +1,7 @@
 #include "ui/export/Exporter.h"
 
 #include "core/analysis/AttentionStats.h"
+#include "core/analysis/LensJson.h"
 #include "core/base/Errors.h"
 #include "core/base/Files.h"
 #include "core/model/Model.h"
@@ -296,6 +297,20 @@ bool Exporter::saveInsideJson(const core::InsideRow& row, const core::SamplingPi
                               const QString& modelName, const QString& path, QString* error) {
     std::ostringstream out;
     core::writeInsideJson(out, modelName.toStdString(), row, pipeline);
+    return writeStream(path, out, error);
+}
+
+bool Exporter::saveLensJson(const core::LogitLens& lens, const QString& modelName, const QString& path,
+                            QString* error) {
+    std::ostringstream out;
+    core::writeLensJson(out, modelName.toStdString(), lens);
+    return writeStream(path, out, error);
+}
+
+bool Exporter::saveAttributionJson(const core::Attribution& attribution, const core::Vocabulary& vocab,
+                                   const QString& modelName, const QString& path, QString* error) {
+    std::ostringstream out;
+    core::writeAttributionJson(out, modelName.toStdString(), attribution, vocab);
     return writeStream(path, out, error);
 }
 

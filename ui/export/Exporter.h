@@ -3,6 +3,8 @@
 // and numbers (CSV, and JSON in the dump format). Every write is atomic: a failure leaves no half file
 // and the error names the path and the reason.
 
+#include "core/analysis/Attribution.h"
+#include "core/analysis/LogitLens.h"
 #include "core/run/AttentionSnapshot.h"
 #include "core/run/InsideRow.h"
 #include "core/run/Sampler.h"
@@ -41,6 +43,12 @@ public:
     /// One opened row of the Inside page and its sampling pipeline, in the format of `attnscope explain`.
     static bool saveInsideJson(const core::InsideRow& row, const core::SamplingPipeline& pipeline,
                                const QString& modelName, const QString& path, QString* error);
+    /// The logit lens, or the direct logit attribution of one position, in the schema of `attnscope lens`
+    /// and `attnscope attribute`.
+    static bool saveLensJson(const core::LogitLens& lens, const QString& modelName, const QString& path,
+                             QString* error);
+    static bool saveAttributionJson(const core::Attribution& attribution, const core::Vocabulary& vocab,
+                                    const QString& modelName, const QString& path, QString* error);
     /// Writes bytes atomically; false with a message on failure.
     static bool writeBytes(const QString& path, const QByteArray& bytes, QString* error);
 };

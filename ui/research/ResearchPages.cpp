@@ -3,6 +3,7 @@
 #include "ui/base/ViewState.h"
 #include "ui/research/AblationPage.h"
 #include "ui/research/ComparePage.h"
+#include "ui/research/LensPage.h"
 #include "ui/research/RolloutPage.h"
 #include "ui/run/AnalysisController.h"
 
@@ -28,6 +29,11 @@ ResearchPages::ResearchPages(QTabWidget* tabs, ViewState* state, QObject* parent
     compare_->setObjectName(QStringLiteral("comparePage"));
     tabs->setTabToolTip(tabs->addTab(compare_, tr("&Compare")),
                         tr("A pinned run beside the one on screen, and their difference (Alt+9)"));
+    lens_ = new LensPage(tabs);
+    lens_->setObjectName(QStringLiteral("lensPage"));
+    tabs->setTabToolTip(tabs->addTab(lens_, tr("Lo&git lens")),
+                        tr("The prediction forming layer by layer: the stream after every sublayer read "
+                           "through the model's final norm and unembedding (Alt+0)"));
 
     auto* weighted = new QAction(tr("Colour by Weight \u00d7 &Value"), this);
     weighted->setObjectName(QStringLiteral("valueWeightedAction"));
@@ -62,12 +68,14 @@ void ResearchPages::setResult(const RunResultPtr& result) {
     rollout_->setResult(result);
     ablation_->setResult(result);
     compare_->setResult(result);
+    lens_->setResult(result);
 }
 
 void ResearchPages::clear() {
     rollout_->clear();
     ablation_->clear();
     compare_->clear();
+    lens_->clear();
 }
 
 } // namespace ui

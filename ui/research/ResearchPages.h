@@ -1,6 +1,7 @@
 #pragma once
 // The pages that go past raw weights: Rollout (rollout and flow), Ablation (heads switched off, their effect,
-// the sweep) and Compare (a pinned run beside the current one), with their window-wide actions (colour by
+// the sweep), Compare (a pinned run beside the current one) and Logit lens (the stream read at every point),
+// with their window-wide actions (colour by
 // weight × value, switch every head on, pin). Built and wired here so MainWindow only adds the tabs and
 // hands over results.
 
@@ -17,13 +18,14 @@ namespace ui {
 class AblationPage;
 class AnalysisController;
 class ComparePage;
+class LensPage;
 class RolloutPage;
 class ViewState;
 
 class ResearchPages : public QObject {
     Q_OBJECT
 public:
-    /// Adds the three pages to `tabs` (in that order, after the tabs already there) and wires them to the
+    /// Adds the four pages to `tabs` (in that order, after the tabs already there) and wires them to the
     /// view state, which holds the heads switched off and the colour source.
     ResearchPages(QTabWidget* tabs, ViewState* state, QObject* parent);
     /// The pages follow the analysis: its results, and clearing when there is none.
@@ -36,6 +38,7 @@ public:
     RolloutPage* rollout() const { return rollout_; }
     AblationPage* ablation() const { return ablation_; }
     ComparePage* compare() const { return compare_; }
+    LensPage* lens() const { return lens_; }
 
 private:
     void setResult(const RunResultPtr& result);
@@ -44,6 +47,7 @@ private:
     RolloutPage* rollout_ = nullptr;
     AblationPage* ablation_ = nullptr;
     ComparePage* compare_ = nullptr;
+    LensPage* lens_ = nullptr;
     QList<QAction*> actions_;
 };
 

@@ -58,11 +58,18 @@ MatrixChart::MatrixChart(const QString& title, QWidget* parent) : QWidget(parent
         if (cell.first < 0)
             QToolTip::hideText();
         else
-            QToolTip::showText(e->globalPosition().toPoint(), cellText(cell.first, cell.second), plot_);
+            QToolTip::showText(e->globalPosition().toPoint(),
+                               tip_ ? tip_(cell.first, cell.second) : cellText(cell.first, cell.second),
+                               plot_);
         if (cell != hover_) {
             hover_ = cell;
             Q_EMIT hovered(cell.first, cell.second);
         }
+    });
+    connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
+        const auto cell = cellAt(e->position().toPoint());
+        if (e->button() == Qt::LeftButton && cell.first >= 0)
+            Q_EMIT clicked(cell.first, cell.second);
     });
     connect(plot_, &QCustomPlot::afterLayout, this, &MatrixChart::updateTicks);
 }
@@ -112,22 +119,11 @@ void MatrixChart::setMatrix(const core::Matrix& m, const QStringList& rowLabels,
     const double range = perColumn || all <= 0.0 ? 1.0 : all;
     map_->setDataRange(weights ? QCPRange(weightScale_.range.first, weightScale_.range.second)
                                : QCPRange(-range, range));
-    for (auto* t : numbers_)
-        plot_->removeItem(t);
-    numbers_.clear();
-    if (cellNumbers_ && m.rows * m.cols <= 400)
-        for (int r = 0; r < m.rows; ++r)
-            for (int c = 0; c < m.cols; ++c) {
-                auto* t = new QCPItemText(plot_);
-                t->position->setCoords(c, r);
-                const double v = m.at(r, c);
-                t->setText(std::isfinite(v) ? QString::number(v, 'g', 3) : QStringLiteral("−∞"));
-                t->setFont(QFont(font().family(), 8));
-                const double shade = std::isfinite(v) ? std::abs(cells->cell(c, r)) / range : 0.0;
-                t->setColor(shade > 0.6 ? Qt::white : Qt::black);
-                t->setClipToAxisRect(true);
-                numbers_.push_back(t);
-            }
+    range_ = range;
+    weights_ = weights;
+    if (cellLabels_.size() != qsizetype(m.rows) * m.cols)
+        cellLabels_.clear();
+    makeTexts();
     scale_->setVisible(!perColumn);
     plot_->xAxis->setRange(-0.5, cols - 0.5);
     plot_->yAxis->setRange(-0.5, rows - 0.5);
@@ -135,15 +131,72 @@ void MatrixChart::setMatrix(const core::Matrix& m, const QStringList& rowLabels,
     setHighlight(-1, -1);
 }
 
+void MatrixChart::setCellLabels(const QStringList& labels) {
+    cellLabels_ = labels.size() == qsizetype(matrix_.rows) * matrix_.cols ? labels : QStringList{};
+    makeTexts();
+    placeNumbers();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool MatrixChart::darkCell(int row, int col) const {
+    const double v = matrix_.at(row, col);
+    if (!std::isfinite(v))
+        return false;
+    if (!weights_) // the cell as painted: scaled by its column's range where columns have their own
+        return std::abs(map_->data()->cell(col, row)) / range_ > 0.6;
+    // The weights' colour map: the text is white where the colour under it is dark.
+    const auto [lo, hi] = weightScale_.range;
+    double t = hi > lo ? (v - lo) / (hi - lo) : 0.0;
+    if (weightScale_.log && lo > 0.0 && hi > lo)
+        t = std::log(std::max(v, lo) / lo) / std::log(hi / lo);
+    return qGray(weightScale_.colours.color(t)) < 128;
+}
+
+void MatrixChart::makeTexts() {
+    for (auto* t : numbers_)
+        plot_->removeItem(t);
+    numbers_.clear();
+    const auto& m = matrix_;
+    const bool labels = !cellLabels_.isEmpty();
+    // Thousands of items would slow every replot for text too small to read anyway.
+    if (!(labels ? m.rows * m.cols <= 4000 : cellNumbers_ && m.rows * m.cols <= 400))
+        return;
+    for (int r = 0; r < m.rows; ++r)
+        for (int c = 0; c < m.cols; ++c) {
+            auto* t = new QCPItemText(plot_);
+            t->position->setCoords(c, r);
+            const double v = m.at(r, c);
+            t->setText(labels ? cellLabels_[r * m.cols + c]
+                              : (std::isfinite(v) ? QString::number(v, 'g', 3) : QStringLiteral("−∞")));
+            t->setFont(QFont(font().family(), 8));
+            t->setColor(darkCell(r, c) ? Qt::white : Qt::black);
+            t->setClipToAxisRect(true);
+            t->setVisible(false); // placeNumbers shows those that fit
+            numbers_.push_back(t);
+        }
+}
+
 void MatrixChart::placeNumbers() {
-    // Numbers only where a cell holds them: on a long input they would be a smear.
+    // Text only where a cell holds it: on a long input it would be a smear.
     const auto* rect = plot_->axisRect();
     const double cellW = rect->width() / std::max(1.0, double(matrix_.cols)),
                  cellH = rect->height() / std::max(1.0, double(matrix_.rows));
     const QFontMetrics fm(QFont(font().family(), 8));
-    const bool fit = cellW >= fm.horizontalAdvance(QStringLiteral("-0.000")) && cellH >= fm.height();
-    for (auto* t : numbers_)
-        t->setVisible(fit);
+    const bool tall = cellH >= fm.height();
+    const bool numbersFit = tall && cellW >= fm.horizontalAdvance(QStringLiteral("-0.000"));
+    if (cellLabels_.isEmpty()) {
+        for (auto* t : numbers_)
+            t->setVisible(numbersFit);
+        return;
+    }
+    // A word is cut to its cell, and shown while two characters of it and the ellipsis fit.
+    const int room = static_cast<int>(cellW) - 4;
+    const int least = fm.horizontalAdvance(QStringLiteral("MM…"));
+    for (std::size_t i = 0; i < numbers_.size(); ++i) {
+        const auto& full = cellLabels_[qsizetype(i)];
+        numbers_[i]->setText(fm.elidedText(full, Qt::ElideRight, room));
+        numbers_[i]->setVisible(tall && (room >= least || fm.horizontalAdvance(full) <= room));
+    }
 }
 
 void MatrixChart::updateTicks() {

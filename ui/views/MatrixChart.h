@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -50,6 +51,11 @@ public:
     void setTitle(const QString& title);
     /// Writes each value in its cell when the cells are large enough to hold it (small matrices only).
     void setCellNumbers(bool on) { cellNumbers_ = on; }
+    /// A word in each cell instead of its number (row-major, rows × cols; empty: none), written where the
+    /// cell holds it; the next setMatrix() keeps them only if they still fit its shape.
+    void setCellLabels(const QStringList& labels);
+    /// What the hover tooltip says of a cell (the logit lens's top ten, say) instead of its exact value.
+    void setTipText(std::function<QString(int row, int col)> tip) { tip_ = std::move(tip); }
     /// Outlines one row and one column; −1 for none.
     void setHighlight(int row, int col);
     /// The exact value of a cell; NaN outside the matrix.
@@ -64,11 +70,16 @@ public:
 Q_SIGNALS:
     /// The cell under the mouse; (−1, −1) when it leaves the matrix.
     void hovered(int row, int col);
+    /// A left click on a cell.
+    void clicked(int row, int col);
 
 private:
     std::pair<int, int> cellAt(const QPoint& pos) const;
     void updateTicks();
     void placeNumbers();
+    void makeTexts();
+    /// Whether a cell's colour is dark enough for white text on it.
+    bool darkCell(int row, int col) const;
 
     QCustomPlot* plot_ = nullptr;
     QCPColorMap* map_ = nullptr;
@@ -81,6 +92,10 @@ private:
     bool cellNumbers_ = false;
     WeightScale weightScale_;
     std::vector<QCPItemText*> numbers_;
+    QStringList cellLabels_;
+    std::function<QString(int, int)> tip_;
+    double range_ = 1.0;   ///< the diverging scale's half-width, for the text colour
+    bool weights_ = false; ///< painted in weightScale_ (Colours::Weights), not the diverging map
 };
 
 } // namespace ui

@@ -116,6 +116,7 @@ QString HelpText::pageToolTip(Page page) {
     case Page::Rollout:
     case Page::Ablation:
     case Page::Compare:
+    case Page::Lens:
         break;
     }
     return {};

@@ -92,6 +92,9 @@ ViewMenu::ViewMenu(AttentionPage* attention, ViewState* state, QLineEdit* source
     addAction(tr("C&ompare"), this, [showPage] {
         showPage(8);
     })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_9));
+    addAction(tr("Lo&git Lens"), this, [showPage] {
+        showPage(9);
+    })->setShortcut(QKeySequence(Qt::ALT | Qt::Key_0));
     addSeparator();
     auto* present = addAction(tr("P&resentation"));
     present->setObjectName(QStringLiteral("presentationAction"));

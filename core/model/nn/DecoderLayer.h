@@ -16,7 +16,8 @@ public:
     /// selfCache/crossCache may be null (full recompute). pos0 is the position of x's first token.
     /// lastOnly: return only the last position (B, 1, C); the probabilities still cover every position.
     /// selfOff, crossOff: [H] flags of heads whose output is zeroed (see MultiHeadAttention), or null.
-    /// stream, when given, gets the residual after each sublayer, (B, T, C) each (not with lastOnly).
+    /// stream, when given, gets the residual after each sublayer, (B, T, C) each; with lastOnly, a sublayer
+    /// that computed only the last row leaves (B, 1, C): its last row is every point's last row.
     torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& memory, const torch::Tensor& srcMask,
                           const torch::Tensor& tgtMask, int64_t pos0, KvCache* selfCache, KvCache* crossCache,
                           torch::Tensor* selfProbs, torch::Tensor* crossProbs, bool lastOnly = false,

@@ -19,6 +19,11 @@ public:
     GeneratorImpl(const ModelConfig& c, torch::Tensor tiedWeight);
     torch::Tensor logits(const torch::Tensor& x);  // (B, T, C) -> (B, T, V)
     torch::Tensor forward(const torch::Tensor& x); // (B, T, C) -> (B, T, V) log-probabilities
+    /// The output layer's matrix (V, C) and bias (V, undefined without one), whichever way it is held (a
+    /// tied table, proj): what direct logit attribution reads each component through.
+    torch::Tensor outputWeight() const { return tied_.defined() ? tied_ : proj->weight; }
+    torch::Tensor outputBias() const { return tied_.defined() ? bias : proj->bias; }
+    Activation activation() const { return activation_; }
 
     torch::nn::Linear proj{nullptr};  // untied only
     torch::nn::Linear dense{nullptr}; // mlm_head only

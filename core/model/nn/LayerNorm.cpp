@@ -96,4 +96,17 @@ torch::Tensor LayerNormImpl::forward(const torch::Tensor& x) {
     return a_2 * centred / (std + eps_) + b_2;                                              // (B, T, C)
 }
 
+torch::Tensor LayerNormImpl::frozenLinear(const torch::Tensor& parts, const torch::Tensor& x) const {
+    if (kind_ == LayerNormKind::Rms)
+        return a_2 * parts * torch::rsqrt(x.pow(2).mean(-1, true) + eps_); // (N, …, C)
+    const auto centred = x - x.mean(-1, true);                             // (…, C)
+    const auto spread = (centred * centred).sum(-1, true);                 // (…, 1)
+    // The forward's own scale: the biased variance under the root (Standard), or the seed's unbiased std
+    // with eps added to it.
+    const auto scale = kind_ == LayerNormKind::Standard
+                           ? (spread / static_cast<double>(features_) + eps_).sqrt()
+                           : (spread / static_cast<double>(features_ - 1)).sqrt() + eps_; // (…, 1)
+    return a_2 * (parts - parts.mean(-1, true)) / scale;                                  // (N, …, C)
+}
+
 } // namespace core::nn

@@ -14,6 +14,11 @@ class LayerNormImpl : public torch::nn::Module {
 public:
     LayerNormImpl(int64_t features, LayerNormKind kind, double eps);
     torch::Tensor forward(const torch::Tensor& x); // (B, T, C) -> (B, T, C)
+    /// The norm of x (…, C) as a linear map frozen at x's own scale, applied to parts (N, …, C) that sum to
+    /// x: a ⊙ centre(part) / scale(x) for each (no centring for RMSNorm), so that their sum plus b_2 is
+    /// forward(x). What direct logit attribution reads each component through: the scale as measured, not
+    /// as it would move if one part were taken away.
+    torch::Tensor frozenLinear(const torch::Tensor& parts, const torch::Tensor& x) const; // (N, …, C)
 
     torch::Tensor a_2, b_2;
 

@@ -2,7 +2,9 @@
 // by forward hooks after the embeddings and after every sublayer, read through the seed's final norm and
 // generator, agrees with attnscope's at every point, position and token within 1e-5, heads switched off too;
 // the last point is the model's own next-token distribution (a decoder-only and a post-norm model as well);
-// models without an output to read through, and tokens outside the vocabulary, are refused by name.
+// models without an output to read through, and tokens outside the vocabulary, are refused by name. The
+// decoding timeline (each produced token's commitment point, recorded by the step that produced it) is the
+// lens of the whole run read afterwards: greedy, sampled, forced, after Back, and with a head switched off.
 
 #include "tests/support/ReferenceCompare.h"
 #include "tests/support/ReferencePython.h"
@@ -58,6 +60,8 @@ private Q_SLOTS:
     void matchesTheFamilies();
     void lastPointIsTheModelsOwn();
     void refusesWhatItCannotRead();
+    void timelineAgreesWithTheLens_data();
+    void timelineAgreesWithTheLens();
 };
 
 void TestLogitLens::matchesTheSeed() {
@@ -218,6 +222,82 @@ void TestLogitLens::refusesWhatItCannotRead() {
         qInfo("token 2^30: %s", e.what());
         QVERIFY(std::string(e.what()).find("outside the vocabulary") != std::string::npos);
     }
+}
+
+void TestLogitLens::timelineAgreesWithTheLens_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("language model") << QString::fromLatin1(kLanguageModel)
+                                    << QStringLiteral("the cat sat on");
+    QTest::newRow("translator") << QStringLiteral(ATTNSCOPE_SOURCE_DIR "/resources/models/en-es")
+                                << QStringLiteral("the small white house");
+}
+
+void TestLogitLens::timelineAgreesWithTheLens() {
+    QFETCH(QString, model);
+    QFETCH(QString, text);
+    const auto m = core::Model::load(model.toStdString(), core::DeviceChoice::Cpu);
+    core::Session run(m);
+    run.analyze(text.toStdString());
+    const auto initial = run.snapshot().tgtTokens.size();
+    // The first point from which the produced token is the lens's top at every later point.
+    const auto expected = [](const core::LogitLens& lens, std::size_t position) {
+        const auto token = lens.tokens[position].id;
+        int from = -1;
+        for (int p = static_cast<int>(lens.points.size()) - 1; p >= 0; --p) {
+            if (lens.top[std::size_t(p)][position - 1].front().id != token)
+                break;
+            from = p;
+        }
+        return from;
+    };
+    int committed = 0, uncommitted = 0, compared = 0;
+    const auto check = [&](const char* what) {
+        const auto snap = run.snapshot();
+        QCOMPARE(snap.commitment.size(), snap.tgtTokens.size());
+        const auto lens = core::logitLens(*m, snap, -1, 1, run.ablation());
+        QCOMPARE(snap.streamPoints, lens.points);
+        for (std::size_t i = 0; i < snap.tgtTokens.size(); ++i) {
+            const int want = i < initial ? -1 : expected(lens, i);
+            if (snap.commitment[i] != want)
+                QFAIL(qPrintable(
+                    QStringLiteral("%1: position %2 (\"%3\") committed at %4 in the decode, at %5 in "
+                                   "the lens of the whole run")
+                        .arg(QLatin1String(what))
+                        .arg(i)
+                        .arg(QString::fromStdString(snap.tgtTokens[i].text))
+                        .arg(snap.commitment[i])
+                        .arg(want)));
+            ++compared;
+            if (i >= initial)
+                (want >= 0 ? committed : uncommitted)++;
+        }
+    };
+    for (int i = 0; i < 6 && !run.finished(); ++i)
+        run.step();
+    check("greedy");
+    // Sampled hot, the draws are often not the top token: those have no commitment.
+    core::SamplingSettings hot;
+    hot.greedy = false;
+    hot.temperature = 3.0;
+    hot.seed = 11;
+    run.setSampling(hot);
+    for (int i = 0; i < 6 && !run.finished(); ++i)
+        run.step();
+    check("sampled");
+    run.back();
+    run.back();
+    check("after Back");
+    run.force(m->targetTokenizer().vocab().size() - 1); // the last id: hardly the top anywhere
+    check("forced");
+    core::HeadAblation off;
+    core::addAblation(off, "0:0,0:1", core::AttentionKind::Decoder, m->config());
+    run.setAblation(off);
+    check("with two heads off");
+    qInfo("%d positions compared; %d produced tokens committed, %d not (sampled or forced)", compared,
+          committed, uncommitted);
+    QVERIFY(committed > 0);
+    QVERIFY(uncommitted > 0);
 }
 
 ATTNSCOPE_GUILESS_MAIN(TestLogitLens)
