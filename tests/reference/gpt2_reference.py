@@ -7,9 +7,11 @@ weights stored (in, out), the causal-mask buffers attn.bias / attn.masked_bias o
 saved: F32 in the original conversion, then U8, then BOOL; newer ones leave them out), vocab.json and
 merges.txt, and OUT_DIR/reference.json:
   {"ids": [T], "logits": [T][V], "logprobs": [T][V], "attention": [L][H][T][T],
-   "lens": [point][T][V]}
+   "lens": [point][T][V], "attribution": [T × {"position", "token", "logit", "components": {name: value}}]}
 ("lens": the residual stream after the embeddings and after each attention and MLP, read through ln_f and
-the unembedding: the logit lens)
+the unembedding: the logit lens; "attribution": at each position, the most likely token's logit split into
+the embeddings, each head's output through its rows of c_proj, c_proj's bias and each MLP's output, every
+part through ln_f frozen at the final stream's scale, and ln_f's bias: direct logit attribution)
 computed in float64 from the stored weights by the GPT-2 below, written from the published design (pre-LN
 blocks, causal self-attention scaled by 1/sqrt(head size), gelu's tanh approximation, learned positions,
 output tied to wte). --prefix names the tensors as GPT2LMHeadModel saves them ("transformer.h.0...") and
@@ -102,9 +104,12 @@ def write_safetensors(path, entries):
             f.write(entries[name][2])
 
 
-def gpt2_forward(w, ids, eps, stream=None):
+def gpt2_forward(w, ids, eps, stream=None, parts=None):
     """GPT-2 on one sequence: (logits (T, V), [per layer (H, T, T) attention probabilities]). With a list for
-    stream, the residual stream (T, C) after the embeddings and after each attention and MLP is appended."""
+    stream, the residual stream (T, C) after the embeddings and after each attention and MLP is appended. With
+    a dict for parts, what wrote the stream, (T, C) each: "embed", each head's output through its rows of
+    c_proj ("L.attn.H"), c_proj's bias ("L.attn.bias"), each MLP's output ("L.mlp")."""
+    record = parts.__setitem__ if parts is not None else (lambda _k, _v: None)
     T, C, H = len(ids), N_EMBD, N_HEAD
     hs = C // H
     ln = torch.nn.functional.layer_norm
@@ -113,6 +118,7 @@ def gpt2_forward(w, ids, eps, stream=None):
     attention = []
     keep = stream.append if stream is not None else (lambda _x: None)
     keep(x)
+    record("embed", x)
     for i in range(N_LAYER):
         p = f"h.{i}."
         a = ln(x, (C,), w[p + "ln_1.weight"], w[p + "ln_1.bias"], eps)
@@ -124,11 +130,17 @@ def gpt2_forward(w, ids, eps, stream=None):
         y = (probs @ v).transpose(0, 1).reshape(T, C)  # (T, C)
         x = x + y @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]
         keep(x)
+        for h in range(H):  # Conv1D: input rows h·hs … (h+1)·hs of c_proj read head h's output
+            rows = slice(h * hs, (h + 1) * hs)
+            record(f"{i}.attn.{h}", y[:, rows] @ w[p + "attn.c_proj.weight"][rows])
+        record(f"{i}.attn.bias", w[p + "attn.c_proj.bias"].expand(T, C))
         m = ln(x, (C,), w[p + "ln_2.weight"], w[p + "ln_2.bias"], eps)
         m = m @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"]
         m = 0.5 * m * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (m + 0.044715 * m ** 3)))
-        x = x + m @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
+        mlp = m @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]
+        x = x + mlp
         keep(x)
+        record(f"{i}.mlp", mlp)
     x = ln(x, (C,), w["ln_f.weight"], w["ln_f.bias"], eps)
     return x @ w["wte.weight"].T, attention
 
@@ -138,6 +150,24 @@ def gpt2_lens(w, stream, eps):
     ln = torch.nn.functional.layer_norm
     return [(ln(x, (N_EMBD,), w["ln_f.weight"], w["ln_f.bias"], eps) @ w["wte.weight"].T).log_softmax(-1)
             for x in stream]
+
+
+def gpt2_attribution(w, parts, final, eps):
+    """Direct logit attribution at every position for the most likely token: each part through ln_f frozen
+    at the final stream's own mean and variance (a ⊙ (c − mean c) / sqrt(var x + eps)), ln_f's bias a part
+    of its own, each read through the tied unembedding's row of the token."""
+    a, b = w["ln_f.weight"], w["ln_f.bias"]
+    scale = (final.var(-1, unbiased=False, keepdim=True) + eps).sqrt()  # (T, 1)
+    normed = {k: a * (v - v.mean(-1, keepdim=True)) / scale for k, v in parts.items()}
+    normed["final_norm"] = b.expand_as(final)
+    logits = torch.nn.functional.layer_norm(final, (N_EMBD,), a, b, eps) @ w["wte.weight"].T  # (T, V)
+    out = []
+    for t in range(final.size(0)):
+        token = int(logits[t].argmax())
+        row = w["wte.weight"][token]
+        out.append({"position": t, "token": token, "logit": float(logits[t][token]),
+                    "components": {k: float(v[t] @ row) for k, v in normed.items()}})
+    return out
 
 
 def main():
@@ -187,12 +217,14 @@ def main():
     write_safetensors(out / "model.safetensors", entries)
 
     ids = [int(s) for s in args.ids.split(",")] if args.ids else [eot, 5, 260, 71, 258, 68, 262, 83, 261, 0]
-    stream = []
+    stream, parts = [], {}
     with torch.no_grad():
-        logits, attention = gpt2_forward(w, ids, eps, stream)
+        logits, attention = gpt2_forward(w, ids, eps, stream, parts)
         lens = gpt2_lens(w, stream, eps)
+        attribution = gpt2_attribution(w, parts, stream[-1], eps)
     ref = {"ids": ids, "logits": logits.tolist(), "logprobs": logits.log_softmax(-1).tolist(),
-           "attention": [a.tolist() for a in attention], "lens": [p.tolist() for p in lens]}
+           "attention": [a.tolist() for a in attention], "lens": [p.tolist() for p in lens],
+           "attribution": attribution}
     (out / "reference.json").write_text(json.dumps(ref))
 
 

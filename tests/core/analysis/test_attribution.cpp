@@ -2,9 +2,11 @@
 // hooks give every head's output before W_O, every MLP's output and the final stream, the final norm frozen
 // at its measured scale; every component's contribution to the model's most likely token's logit, and to
 // its difference from the second's, agrees within 1e-5 at every position of six runs (heads switched off in
-// three). For every family attnscope opens (the shipped models, GPT-2 in F32 and BF16, Llama, Qwen2, BERT's
-// masked-LM head, post-norm Marian) the contributions add up to the model's own logit within 1e-4 relative,
-// and every attention sublayer's heads and bias add up to its output as the pass computed it.
+// three), and so does each of a Hugging Face-named GPT-2 folder's (F32 and BF16 weights) against
+// gpt2_reference.py's float64 split, written from GPT-2's published design. For every family attnscope opens
+// (the shipped models, GPT-2 in F32 and BF16, Llama, Qwen2, BERT's masked-LM head, post-norm Marian) the
+// contributions add up to the model's own logit within 1e-4 relative, and every attention sublayer's heads
+// and bias add up to its output as the pass computed it.
 
 #include "tests/support/ReferenceCompare.h"
 #include "tests/support/ReferencePython.h"
@@ -46,6 +48,8 @@ class TestAttribution : public QObject {
 
 private Q_SLOTS:
     void matchesTheSeed();
+    void matchesGpt2_data();
+    void matchesGpt2();
     void sumsToTheLogit_data();
     void sumsToTheLogit();
     void refusesWhatItCannotRead();
@@ -98,6 +102,49 @@ void TestAttribution::matchesTheSeed() {
     QVERIFY(largest > 0.1); // contributions that could be wrong
     QVERIFY(worst <= 1e-5);
     QVERIFY(worstSum <= 1e-5);
+}
+
+void TestAttribution::matchesGpt2_data() {
+    QTest::addColumn<QStringList>("script");
+    QTest::newRow("GPT-2") << QStringList{QStringLiteral("gpt2_reference.py")};
+    QTest::newRow("GPT-2, BF16 weights") << QStringList{QStringLiteral("gpt2_reference.py"),
+                                                        QStringLiteral("--dtype"), QStringLiteral("BF16")};
+}
+
+void TestAttribution::matchesGpt2() {
+    // A Hugging Face-named GPT-2 folder whose reference (written from GPT-2's published design, in float64)
+    // splits every position's most likely token's logit component by component.
+    QFETCH(QStringList, script);
+    const auto dir = tmp_.filePath(QStringLiteral("gpt2-") + QString::fromLatin1(QTest::currentDataTag()));
+    QString why;
+    if (!runReferenceScript(QStringList{script.front(), dir} + script.mid(1), &why))
+        return skipOrFail(why);
+    const auto ref = readJson(std::filesystem::path(dir.toStdString()) / "reference.json");
+    const auto model = core::Model::load(dir.toStdString(), core::DeviceChoice::Cpu);
+    core::Session run(model);
+    run.analyzeIds(ref["ids"].get<std::vector<int64_t>>(), {});
+    const auto snap = run.snapshot();
+    double worst = 0.0, largest = 0.0;
+    int compared = 0;
+    for (const auto& at : ref["attribution"]) {
+        const auto a =
+            core::directLogitAttribution(*model, snap, at["position"].get<int>(), at["token"].get<int64_t>());
+        std::map<std::string, double> mine;
+        for (const auto& c : a.components)
+            mine[c.name] = c.contribution;
+        QCOMPARE(mine.size(), at["components"].size());
+        for (const auto& [name, value] : at["components"].items()) {
+            QVERIFY2(mine.count(name), qPrintable(QStringLiteral("no component %1").arg(name.c_str())));
+            worst = std::max(worst, std::abs(mine[name] - value.get<double>()));
+            largest = std::max(largest, std::abs(value.get<double>()));
+            ++compared;
+        }
+        QVERIFY(std::abs(a.logit - at["logit"].get<double>()) <= 1e-5);
+    }
+    qInfo("%s: %d contributions over %zu positions (the largest %.3g) differ by at most %.3g",
+          QTest::currentDataTag(), compared, ref["attribution"].size(), largest, worst);
+    QVERIFY(compared > 0 && largest > 0.1);
+    QVERIFY(worst <= 1e-5);
 }
 
 void TestAttribution::sumsToTheLogit_data() {
