@@ -9,9 +9,12 @@ model.safetensors (LlamaForCausalLM's tensor names: model.embed_tokens, model.la
 lm_head; --no-prefix drops "model.", --inv-freq adds the rotary tables older versions saved), vocab.json and
 merges.txt (the tiny byte-level vocabulary of gpt2_reference.py; with --tokenizer-json the same as a
 tokenizer.json of a byte-level BPE model instead), and OUT_DIR/reference.json:
-  {"ids": [T], "logits": [T][V], "logprobs": [T][V], "attention": [L][H][T][T], "lens": [point][T][V]}
+  {"ids": [T], "logits": [T][V], "logprobs": [T][V], "attention": [L][H][T][T], "lens": [point][T][V],
+   "attribution": [T × {"position", "token", "logit", "components": {name: value}}]}
 ("lens": the residual stream after the embeddings and after each attention and MLP, read through the final
-RMSNorm and the output projection: the logit lens) computed in float64 from the stored weights by the
+RMSNorm and the output projection: the logit lens; "attribution": each position's most likely token's logit
+split into the embeddings, each head through its columns of o_proj, o_proj's bias and each MLP, every part
+through the final RMSNorm frozen at the stream's scale) computed in float64 from the stored weights by the
 network below, written from the family's published
 design: RMSNorm before each block, rotary positions where dimension i turns with i + hs/2 at angle
 pos * theta_i (theta_i = rope_theta^(-2i/hs), stretched as rope_scaling says), grouped-query attention
@@ -72,10 +75,13 @@ def turn(x, angles):
     return torch.cat([a * c - b * s, a * s + b * c], dim=-1)
 
 
-def forward(w, ids, cfg, stream=None):
+def forward(w, ids, cfg, stream=None, parts=None):
     """The network on one sequence: (logits (T, V), [per layer (H, T, T) attention probabilities]). With a
     list for stream, the residual stream (T, C) after the embeddings and after each attention and MLP is
-    appended."""
+    appended. With a dict for parts, what wrote the stream, (T, C) each: "embed", each head's output through
+    its columns of o_proj ("L.attn.H"), o_proj's bias where it has one ("L.attn.bias"), each MLP's output
+    ("L.mlp")."""
+    record = parts.__setitem__ if parts is not None else (lambda _k, _v: None)
     T, H, KV = len(ids), HEADS, cfg["num_key_value_heads"]
     eps = cfg["rms_norm_eps"]
     angles = torch.arange(T, dtype=torch.float64)[:, None] * \
@@ -85,6 +91,7 @@ def forward(w, ids, cfg, stream=None):
     attention = []
     keep = stream.append if stream is not None else (lambda _x: None)
     keep(x)
+    record("embed", x)
 
     def lin(name, t):
         y = t @ w[name + ".weight"].T
@@ -106,10 +113,17 @@ def forward(w, ids, cfg, stream=None):
         y = (probs @ v).transpose(0, 1).reshape(T, C)
         x = x + lin(p + "self_attn.o_proj", y)
         keep(x)
+        for h in range(H):  # o_proj's columns h·hs … (h+1)·hs read head h's output
+            cols = slice(h * HS, (h + 1) * HS)
+            record(f"{i}.attn.{h}", y[:, cols] @ w[p + "self_attn.o_proj.weight"][:, cols].T)
+        if p + "self_attn.o_proj.bias" in w:
+            record(f"{i}.attn.bias", w[p + "self_attn.o_proj.bias"].expand(T, C))
         m = rms_norm(x, w[p + "post_attention_layernorm.weight"], eps)
         g = lin(p + "mlp.gate_proj", m)
-        x = x + lin(p + "mlp.down_proj", g * torch.sigmoid(g) * lin(p + "mlp.up_proj", m))
+        mlp = lin(p + "mlp.down_proj", g * torch.sigmoid(g) * lin(p + "mlp.up_proj", m))
+        x = x + mlp
         keep(x)
+        record(f"{i}.mlp", mlp)
     out = w["model.embed_tokens.weight"] if cfg["tie_word_embeddings"] else w["lm_head.weight"]
     return rms_norm(x, w["model.norm.weight"], eps) @ out.T, attention
 
@@ -119,6 +133,22 @@ def lens(w, stream, cfg):
     log-probabilities."""
     out = w["model.embed_tokens.weight"] if cfg["tie_word_embeddings"] else w["lm_head.weight"]
     return [(rms_norm(x, w["model.norm.weight"], cfg["rms_norm_eps"]) @ out.T).log_softmax(-1) for x in stream]
+
+
+def attribution(w, parts, final, cfg):
+    """Direct logit attribution at every position for the most likely token: each part through the final
+    RMSNorm frozen at the final stream's own root mean square (a ⊙ c / sqrt(mean x² + eps)), each read through
+    the output projection's row of the token (an untied lm_head has no bias)."""
+    out = w["model.embed_tokens.weight"] if cfg["tie_word_embeddings"] else w["lm_head.weight"]
+    a = w["model.norm.weight"]
+    scale = (final.pow(2).mean(-1, keepdim=True) + cfg["rms_norm_eps"]).sqrt()  # (T, 1)
+    logits = rms_norm(final, a, cfg["rms_norm_eps"]) @ out.T  # (T, V)
+    result = []
+    for t in range(final.size(0)):
+        token = int(logits[t].argmax())
+        result.append({"position": t, "token": token, "logit": float(logits[t][token]),
+                       "components": {k: float((a * v[t] / scale[t]) @ out[token]) for k, v in parts.items()}})
+    return result
 
 
 def config_for(args, vocab):
@@ -236,12 +266,14 @@ def main():
     eot = vocab[EOT]
     ids = [int(s) for s in args.ids.split(",")] if args.ids else [eot, 5, 260, 71, 258, 68, 262, 83, 261, 0,
                                                                   40, 41, 263, 17, 99, 3]
-    stream = []
+    stream, parts = [], {}
     with torch.no_grad():
-        logits, attention = forward(w, ids, cfg, stream)
+        logits, attention = forward(w, ids, cfg, stream, parts)
         readings = lens(w, stream, cfg)
+        split = attribution(w, parts, stream[-1], cfg)
     ref = {"ids": ids, "logits": logits.tolist(), "logprobs": logits.log_softmax(-1).tolist(),
-           "attention": [a.tolist() for a in attention], "lens": [r.tolist() for r in readings]}
+           "attention": [a.tolist() for a in attention], "lens": [r.tolist() for r in readings],
+           "attribution": split}
     (out / "reference.json").write_text(json.dumps(ref))
 
 

@@ -2,11 +2,11 @@
 // hooks give every head's output before W_O, every MLP's output and the final stream, the final norm frozen
 // at its measured scale; every component's contribution to the model's most likely token's logit, and to
 // its difference from the second's, agrees within 1e-5 at every position of six runs (heads switched off in
-// three), and so does each of a Hugging Face-named GPT-2 folder's (F32 and BF16 weights) against
-// gpt2_reference.py's float64 split, written from GPT-2's published design. For every family attnscope opens
-// (the shipped models, GPT-2 in F32 and BF16, Llama, Qwen2, BERT's masked-LM head, post-norm Marian) the
-// contributions add up to the model's own logit within 1e-4 relative, and every attention sublayer's heads
-// and bias add up to its output as the pass computed it.
+// three), and so does each of Hugging Face-named GPT-2 (F32 and BF16 weights), Llama and Qwen2 folders'
+// against gpt2_reference.py's and llama_reference.py's float64 splits, written from the published designs.
+// For every family attnscope opens (the shipped models, GPT-2 in F32 and BF16, Llama, Qwen2, BERT's masked-LM
+// head, post-norm Marian) the contributions add up to the model's own logit within 1e-4 relative, and every
+// attention sublayer's heads and bias add up to its output as the pass computed it.
 
 #include "tests/support/ReferenceCompare.h"
 #include "tests/support/ReferencePython.h"
@@ -48,8 +48,8 @@ class TestAttribution : public QObject {
 
 private Q_SLOTS:
     void matchesTheSeed();
-    void matchesGpt2_data();
-    void matchesGpt2();
+    void matchesTheFamilies_data();
+    void matchesTheFamilies();
     void sumsToTheLogit_data();
     void sumsToTheLogit();
     void refusesWhatItCannotRead();
@@ -104,18 +104,22 @@ void TestAttribution::matchesTheSeed() {
     QVERIFY(worstSum <= 1e-5);
 }
 
-void TestAttribution::matchesGpt2_data() {
+void TestAttribution::matchesTheFamilies_data() {
     QTest::addColumn<QStringList>("script");
     QTest::newRow("GPT-2") << QStringList{QStringLiteral("gpt2_reference.py")};
     QTest::newRow("GPT-2, BF16 weights") << QStringList{QStringLiteral("gpt2_reference.py"),
                                                         QStringLiteral("--dtype"), QStringLiteral("BF16")};
+    QTest::newRow("Llama") << QStringList{QStringLiteral("llama_reference.py")};
+    QTest::newRow("Qwen2, tied") << QStringList{QStringLiteral("llama_reference.py"),
+                                                QStringLiteral("--type"), QStringLiteral("qwen2"),
+                                                QStringLiteral("--tied")};
 }
 
-void TestAttribution::matchesGpt2() {
-    // A Hugging Face-named GPT-2 folder whose reference (written from GPT-2's published design, in float64)
+void TestAttribution::matchesTheFamilies() {
+    // Hugging Face-named folders whose reference (written from each family's published design, in float64)
     // splits every position's most likely token's logit component by component.
     QFETCH(QStringList, script);
-    const auto dir = tmp_.filePath(QStringLiteral("gpt2-") + QString::fromLatin1(QTest::currentDataTag()));
+    const auto dir = tmp_.filePath(QStringLiteral("split-") + QString::fromLatin1(QTest::currentDataTag()));
     QString why;
     if (!runReferenceScript(QStringList{script.front(), dir} + script.mid(1), &why))
         return skipOrFail(why);
